@@ -1,0 +1,27 @@
+# Build: docker build -t tabula .
+# API:    docker run -p 3000:3000 -e DATABASE_URL=postgres://user:pass@host:5432/tabula tabula
+# Worker: docker run --no-healthcheck -e DATABASE_URL=postgres://user:pass@host:5432/tabula tabula npm run start:worker
+
+# Production dependencies only. tsx is one of them: the app runs its TypeScript sources directly.
+FROM node:24-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM node:24-slim
+WORKDIR /app
+ENV NODE_ENV=production \
+    NPM_CONFIG_UPDATE_NOTIFIER=false
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json package-lock.json tsconfig.json mikro-orm.config.ts ./
+COPY src ./src
+COPY workers ./workers
+# Without DATABASE_URL the app keeps its embedded database and local files under ./.data:
+# the unprivileged user must be able to write there (mount a volume at /app/.data to keep them).
+RUN mkdir -p /app/.data && chown node:node /app/.data
+USER node
+EXPOSE 3000
+# slim has no curl: ask node's own fetch.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:3000/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["npm", "run", "start:api"]

@@ -1,0 +1,14 @@
+import type { PgBoss } from 'pg-boss';
+import type { Config } from './config/config.js';
+import type { Orm } from './db/orm.js';
+import type { Logger } from './shared/logger.js';
+import type { CredentialResolver } from './auth/credentials.js';
+
+/** The long-lived collaborators of the API process, passed down through the request context. */
+export interface AppDeps {
+  config: Config;
+  orm: Orm;
+  boss: PgBoss;
+  logger: Logger;
+  credentials: CredentialResolver;
+}

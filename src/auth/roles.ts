@@ -1,0 +1,24 @@
+import type { ProjectRole } from '../modules/projects/project.entity.js';
+import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
+
+const WORKSPACE_RANK: Record<WorkspaceRole, number> = { MEMBER: 1, ADMIN: 2, OWNER: 3 };
+const PROJECT_RANK: Record<ProjectRole, number> = { VIEWER: 1, EDITOR: 2, ADMIN: 3 };
+
+export const workspaceRoleAtLeast = (role: WorkspaceRole | null, min: WorkspaceRole): boolean =>
+  role !== null && WORKSPACE_RANK[role] >= WORKSPACE_RANK[min];
+
+export const projectRoleAtLeast = (role: ProjectRole | null, min: ProjectRole): boolean =>
+  role !== null && PROJECT_RANK[role] >= PROJECT_RANK[min];
+
+/**
+ * SPEC §4: workspace OWNER and ADMIN are project ADMIN on every project of the workspace;
+ * anyone else has the role their project membership gives (or none).
+ */
+export function effectiveProjectRole(
+  workspaceRole: WorkspaceRole | null,
+  projectRole: ProjectRole | null,
+): ProjectRole | null {
+  if (workspaceRole === 'OWNER' || workspaceRole === 'ADMIN') return 'ADMIN';
+  if (workspaceRole === null) return null;
+  return projectRole;
+}

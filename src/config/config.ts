@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** Environment flags accept the usual spellings; anything else is a configuration error. */
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const positiveInt = z.coerce.number().int().positive();
+
+const delayList = z
+  .string()
+  .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'a comma-separated list of whole seconds')
+  .transform((v) => v.split(',').map((s) => Number(s.trim())));
+
+const envSchema = z.object({
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_TOKEN: z
+    .string()
+    .regex(/^tat_[A-Za-z0-9]{43}$/, 'must be tat_ followed by 43 base62 characters')
+    .optional(),
+  STORAGE_DRIVER: z.enum(['local', 'postgres']).default('local'),
+  STORAGE_DIR: z.string().min(1).default('./.data/files'),
+  FILES_MAX_BYTES: positiveInt.default(50 * 1024 * 1024),
+  BODY_MAX_BYTES: positiveInt.default(1024 * 1024),
+  RATE_LIMIT_PER_SECOND: positiveInt.default(50),
+  RATE_LIMIT_BURST: positiveInt.default(100),
+  WEBHOOK_RETRY_DELAYS: delayList.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
+  WEBHOOKS_ALLOW_PRIVATE: flag.default(false),
+  LOG_RETENTION_DAYS: positiveInt.default(30),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().default('development'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads the configuration from the environment. An invalid value stops start-up with one line
+ * naming the variable (SPEC §11).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid configuration: ${String(issue.path[0])}: ${issue.message}`);
+  }
+  if (parsed.data.ADMIN_TOKEN && !parsed.data.ADMIN_EMAIL) {
+    throw new ConfigError('Invalid configuration: ADMIN_EMAIL: required when ADMIN_TOKEN is set');
+  }
+  return parsed.data;
+}

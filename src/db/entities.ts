@@ -1,0 +1,13 @@
+import { AccountSchema, AccountTokenSchema } from '../modules/accounts/account.entity.js';
+import { ProjectMemberSchema, ProjectSchema } from '../modules/projects/project.entity.js';
+import { WorkspaceMemberSchema, WorkspaceSchema } from '../modules/workspaces/workspace.entity.js';
+
+/** Every entity the ORM knows; modules add theirs here. */
+export const entities = [
+  AccountSchema,
+  AccountTokenSchema,
+  WorkspaceSchema,
+  WorkspaceMemberSchema,
+  ProjectSchema,
+  ProjectMemberSchema,
+];

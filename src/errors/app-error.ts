@@ -1,0 +1,70 @@
+import { TRPCError } from '@trpc/server';
+
+/** The error codes of SPEC §3; nothing else ever reaches a client. */
+export type ErrorCode =
+  | 'INVALID_JSON'
+  | 'INVALID_QUERY'
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'CONFLICT'
+  | 'INVALID_TRANSITION'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'VALIDATION_ERROR'
+  | 'RATE_LIMITED'
+  | 'SERVICE_UNAVAILABLE'
+  | 'INTERNAL_ERROR';
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+const TRPC_CODE_BY_STATUS = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+} as const;
+
+export type ErrorStatus = keyof typeof TRPC_CODE_BY_STATUS;
+
+/**
+ * An error the client is meant to see. It is a TRPCError so that `/trpc` answers the same
+ * HTTP status as `/v1`; `describeError` turns it into the SPEC §3 body.
+ */
+export class AppError extends TRPCError {
+  constructor(
+    readonly status: ErrorStatus,
+    readonly errorCode: ErrorCode,
+    message: string,
+    readonly details: ErrorDetail[] | null = null,
+    /** Extra response headers (e.g. Retry-After). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super({ code: TRPC_CODE_BY_STATUS[status], message });
+  }
+}
+
+export const unauthorized = (message = 'Missing or invalid credentials') =>
+  new AppError(401, 'UNAUTHORIZED', message);
+export const forbidden = (message = 'Not allowed') => new AppError(403, 'FORBIDDEN', message);
+export const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `${what} not found`);
+export const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message);
+export const invalidQuery = (message: string) => new AppError(400, 'INVALID_QUERY', message);
+export const conflict = (message: string) => new AppError(409, 'CONFLICT', message);
+export const invalidTransition = (message: string) => new AppError(409, 'INVALID_TRANSITION', message);
+export const validationError = (details: ErrorDetail[]) =>
+  new AppError(422, 'VALIDATION_ERROR', `Validation failed: ${details.map((d) => d.field).join(', ')}`, details);
+export const fieldInvalid = (field: string, message: string) => validationError([{ field, message }]);

@@ -1,0 +1,98 @@
+import { TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
+import { AppError, type ErrorCode, type ErrorDetail } from './app-error.js';
+
+/** The one error body of SPEC §3. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details: ErrorDetail[] | null };
+}
+
+export interface DescribedError {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+  /** True for faults of ours (5xx) that deserve a log line with the cause. */
+  internal: boolean;
+}
+
+const make = (status: number, code: ErrorCode, message: string, details: ErrorDetail[] | null = null) => ({
+  status,
+  body: { error: { code, message, details } },
+  headers: {},
+  internal: status >= 500,
+});
+
+/** "name: Required; permission: Invalid option ..." naming every field that failed. */
+export function formatZodIssues(error: ZodError): string {
+  return error.issues
+    .slice(0, 10)
+    .map((issue) => {
+      const path = issue.path.map(String).join('.');
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
+
+/** PostgreSQL and socket errors that mean "the database is not reachable right now". */
+function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300'].includes(code)) {
+    return true;
+  }
+  if (code.startsWith('08')) return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message);
+}
+
+function unwrapCause(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error && current.cause; depth++) {
+    if (current instanceof AppError) return current;
+    current = current.cause;
+  }
+  return current;
+}
+
+/**
+ * Maps anything thrown while serving a request to status + SPEC §3 body. Unknown errors become
+ * a generic 500: no message, stack or SQL of ours ever reaches the client.
+ * `procedureType` tells query-string failures (INVALID_QUERY) from body failures (BAD_REQUEST).
+ */
+export function describeError(error: unknown, procedureType?: 'query' | 'mutation' | string): DescribedError {
+  if (error instanceof AppError) {
+    return { ...make(error.status, error.errorCode, error.message, error.details), headers: error.headers };
+  }
+  const cause = unwrapCause(error);
+  if (cause instanceof AppError) return describeError(cause, procedureType);
+  if (cause instanceof ZodError) {
+    const code = procedureType === 'query' ? 'INVALID_QUERY' : 'BAD_REQUEST';
+    return make(400, code, `Invalid request: ${formatZodIssues(cause)}`);
+  }
+  if (error instanceof TRPCError) {
+    switch (error.code) {
+      case 'PARSE_ERROR':
+        return make(400, 'INVALID_JSON', 'Request body is not valid JSON');
+      case 'BAD_REQUEST':
+        return make(400, 'BAD_REQUEST', error.message);
+      case 'NOT_FOUND':
+        return make(404, 'NOT_FOUND', error.message === 'Not found' ? 'Not found' : error.message);
+      case 'METHOD_NOT_SUPPORTED':
+        return make(405, 'METHOD_NOT_ALLOWED', 'Method not allowed');
+      case 'UNSUPPORTED_MEDIA_TYPE':
+        return make(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+      case 'PAYLOAD_TOO_LARGE':
+        return make(413, 'PAYLOAD_TOO_LARGE', 'Request body too large');
+      case 'UNAUTHORIZED':
+        return make(401, 'UNAUTHORIZED', 'Missing or invalid credentials');
+      case 'FORBIDDEN':
+        return make(403, 'FORBIDDEN', 'Not allowed');
+      default:
+        break;
+    }
+  }
+  if (isDatabaseUnavailable(cause)) {
+    return make(503, 'SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly');
+  }
+  return make(500, 'INTERNAL_ERROR', 'Internal server error');
+}

@@ -1,0 +1,81 @@
+import express, { type ErrorRequestHandler } from 'express';
+import helmet from 'helmet';
+import swaggerUi from 'swagger-ui-express';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import type { AppDeps } from '../app-deps.js';
+import { AppError } from '../errors/app-error.js';
+import { describeError } from '../errors/describe.js';
+import { createContextFactory } from '../trpc/context.js';
+import { appRouter } from '../trpc/router.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { requestId } from './request-id.js';
+import { buildRouteIndex } from './route-index.js';
+import { sendError } from './send-error.js';
+import { createV1Handlers } from './v1.js';
+
+/** Answers within this time or reports not ready. */
+const READY_TIMEOUT_MS = 2000;
+
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(requestId);
+  // The docs page runs swagger-ui's own scripts and styles, served from this origin.
+  app.use(helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'img-src': ["'self'", 'data:'] } } }));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await readiness(deps);
+    res.status(checks.ok ? 200 : 503).json(checks);
+  });
+
+  const openApiDocument = buildOpenApiDocument(appRouter);
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(openApiDocument, { customSiteTitle: 'Tabula API reference' }));
+
+  const routes = buildRouteIndex(appRouter, [{ method: 'GET', path: '/openapi.json' }]);
+  app.use('/v1', ...createV1Handlers(deps, appRouter, routes));
+
+  const createContext = createContextFactory(deps);
+  app.use(
+    '/trpc',
+    createExpressMiddleware({
+      router: appRouter,
+      createContext,
+      maxBodySize: deps.config.BODY_MAX_BYTES,
+      onError: ({ error, path }) => {
+        if (describeError(error).internal) deps.logger.error({ err: error, path }, 'trpc request failed');
+      },
+    }),
+  );
+
+  app.use((req, res) => {
+    sendError(res, describeError(new AppError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`)));
+  });
+  const onError: ErrorRequestHandler = (error, req, res, _next) => {
+    const described = describeError(error);
+    if (described.internal) deps.logger.error({ err: error, path: req.path }, 'request failed');
+    sendError(res, described);
+  };
+  app.use(onError);
+  return app;
+}
+
+async function readiness(deps: AppDeps): Promise<{ ok: boolean; database: boolean; queue: boolean }> {
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS).unref());
+  const probe = async (sql: string) => {
+    try {
+      await Promise.race([deps.orm.em.getConnection().execute(sql), timeout]);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const [database, queue] = await Promise.all([probe('select 1'), probe('select version from pgboss.version limit 1')]);
+  return { ok: database && queue, database, queue };
+}

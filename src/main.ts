@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from './config/config.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { createLogger } from './shared/logger.js';
+import { onShutdownSignal, printBanner, runMain } from './process.js';
+import { startApi } from './server.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * `npm start`: the whole system on one machine. Without DATABASE_URL an embedded PostgreSQL
+ * runs in ./.data/pg; the API runs in this process and the workers in a child process.
+ */
+await runMain(async () => {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL);
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    const dataDir = path.resolve(config.DATA_DIR, 'pg');
+    logger.info({ dataDir }, 'no DATABASE_URL: starting the embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres({ dataDir, log: (line) => logger.debug({ postgres: line }) });
+    databaseUrl = embedded.url;
+  }
+  const api = await startApi(config, databaseUrl, logger);
+  const worker = spawnWorker(databaseUrl, logger);
+  printBanner(logger, api.url);
+
+  onShutdownSignal(logger, async () => {
+    await api.close();
+    await stopChild(worker);
+    await embedded?.stop();
+  });
+});
+
+function spawnWorker(databaseUrl: string, logger: ReturnType<typeof createLogger>): ChildProcess {
+  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+  const child = spawn(tsx, [path.join(root, 'workers', 'main.ts')], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'inherit', 'inherit'],
+    // Its own process group: a Ctrl-C reaches it through us, in order.
+    detached: true,
+  });
+  child.on('exit', (code, signal) => {
+    if (code !== 0 && signal === null) logger.error({ code }, 'worker process exited');
+  });
+  return child;
+}
+
+function stopChild(child: ChildProcess, timeoutMs = 25_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,41 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../config/config.js';
+import { sha256 } from '../../auth/secrets.js';
+import type { Logger } from '../../shared/logger.js';
+import { AccountSchema, AccountTokenSchema } from './account.entity.js';
+import { addAccountToken, findOrCreateAccount } from './account.service.js';
+
+/**
+ * SPEC §4 first account. With ADMIN_EMAIL (and optionally ADMIN_TOKEN) the account and token
+ * exist after start-up, however often it runs. With neither set and no account at all, an
+ * `admin@localhost` account is created and its random token printed once.
+ */
+export async function bootstrapAdmin(em: EntityManager, config: Config, logger: Logger): Promise<void> {
+  // One start-up at a time: two processes booting together must not both create the admin.
+  await em.transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(7261001)');
+    if (config.ADMIN_EMAIL) {
+      const { account, created } = await findOrCreateAccount(tx, config.ADMIN_EMAIL, 'Admin');
+      if (config.ADMIN_TOKEN) {
+        const known = await tx.findOne(AccountTokenSchema, { tokenHash: sha256(config.ADMIN_TOKEN) });
+        if (known && known.account.id !== account.id) {
+          throw new Error('ADMIN_TOKEN already belongs to another account');
+        }
+        if (!known) addAccountToken(tx, account, config.ADMIN_TOKEN);
+      } else if (created) {
+        const token = addAccountToken(tx, account);
+        printToken(logger, account.email, token);
+      }
+      return;
+    }
+    if ((await tx.count(AccountSchema, {})) > 0) return;
+    const { account } = await findOrCreateAccount(tx, 'admin@localhost', 'Admin');
+    printToken(logger, account.email, addAccountToken(tx, account));
+  });
+}
+
+function printToken(logger: Logger, email: string, token: string): void {
+  // The one place a secret is printed, on purpose: it cannot be recovered later.
+  logger.warn({ email }, 'created the first account; its token is printed below once');
+  process.stdout.write(`\n  Admin account: ${email}\n  Admin token:   ${token}\n\n`);
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { markCreated, markNoContent } from '../../trpc/context.js';
+import { workspaceProjectProcedure } from '../../trpc/procedures.js';
+import { router } from '../../trpc/trpc.js';
+import {
+  addProjectMemberInput,
+  listProjectMembersInput,
+  projectMemberIdInput,
+  projectMemberListOutput,
+  projectMemberOutput,
+  updateProjectMemberInput,
+} from './project.schema.js';
+import { addProjectMember, changeProjectMemberRole, listProjectMembers, removeProjectMember } from './project-member.service.js';
+
+const TAG = 'Project members';
+const collection = '/workspaces/{workspaceId}/projects/{projectId}/members' as const;
+const item = '/workspaces/{workspaceId}/projects/{projectId}/members/{memberId}' as const;
+
+export const projectMemberRouter = router({
+  list: workspaceProjectProcedure('VIEWER')
+    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List project members', protect: true } })
+    .input(listProjectMembersInput)
+    .output(projectMemberListOutput)
+    .query(({ ctx, input }) => listProjectMembers(ctx.em, ctx.project.id, input)),
+
+  add: workspaceProjectProcedure('ADMIN')
+    .meta({
+      openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Add a workspace member to the project (project ADMIN)', protect: true },
+      successStatus: 201,
+    })
+    .input(addProjectMemberInput)
+    .output(projectMemberOutput)
+    .mutation(async ({ ctx, input }) => {
+      const member = await addProjectMember(ctx.em, ctx.project, input);
+      markCreated(ctx, member.id);
+      return member;
+    }),
+
+  update: workspaceProjectProcedure('ADMIN')
+    .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: "Change a project member's role (project ADMIN)", protect: true } })
+    .input(updateProjectMemberInput)
+    .output(projectMemberOutput)
+    .mutation(({ ctx, input }) => changeProjectMemberRole(ctx.em, ctx.project.id, input.memberId, input.role)),
+
+  remove: workspaceProjectProcedure('ADMIN')
+    .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Remove a project member (project ADMIN)', protect: true }, successStatus: 204 })
+    .input(projectMemberIdInput)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await removeProjectMember(ctx.em, ctx.project.id, input.memberId);
+      markNoContent(ctx);
+    }),
+});

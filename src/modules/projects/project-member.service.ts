@@ -1,0 +1,60 @@
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { conflict, fieldInvalid, notFound } from '../../errors/app-error.js';
+import { isUuid } from '../../shared/ids.js';
+import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import { AccountSchema } from '../accounts/account.entity.js';
+import { WorkspaceMemberSchema } from '../workspaces/workspace.entity.js';
+import { toMemberOutput } from '../workspaces/workspace-member.service.js';
+import { ProjectMemberSchema, type Project, type ProjectMember, type ProjectRole } from './project.entity.js';
+import type { AddProjectMemberInput } from './project.schema.js';
+
+export async function listProjectMembers(em: EntityManager, projectId: string, params: PageParams) {
+  const where = { project: projectId };
+  const { offset, limit } = pageWindow(params);
+  const [rows, total] = await Promise.all([
+    em.find(ProjectMemberSchema, where, { populate: ['account'], orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
+    wantsCount(params) ? em.count(ProjectMemberSchema, where) : Promise.resolve(null),
+  ]);
+  return { list: rows.slice(0, params.size).map(toMemberOutput), pagination: paginationOf(params, rows.length, total) };
+}
+
+/** SPEC §5: the account must already be a member of the project's workspace (422). */
+export async function addProjectMember(em: EntityManager, project: Project, input: AddProjectMemberInput) {
+  const field = input.accountId !== undefined ? 'accountId' : 'email';
+  const account = await em.findOne(
+    AccountSchema,
+    input.accountId !== undefined ? { id: input.accountId } : { email: input.email!.toLowerCase() },
+  );
+  const inWorkspace = account
+    ? (await em.count(WorkspaceMemberSchema, { workspace: project.workspace.id, account: account.id })) > 0
+    : false;
+  if (!account || !inWorkspace) throw fieldInvalid(field, 'must identify a member of the project’s workspace');
+  const member = em.create(ProjectMemberSchema, { project, account, role: input.role });
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw conflict('account is already a member of this project');
+    throw error;
+  }
+  return toMemberOutput(member);
+}
+
+async function findMember(em: EntityManager, projectId: string, memberId: string): Promise<ProjectMember> {
+  const member = isUuid(memberId)
+    ? await em.findOne(ProjectMemberSchema, { id: memberId, project: projectId }, { populate: ['account'] })
+    : null;
+  if (!member) throw notFound('Project member');
+  return member;
+}
+
+export async function changeProjectMemberRole(em: EntityManager, projectId: string, memberId: string, role: ProjectRole) {
+  const member = await findMember(em, projectId, memberId);
+  member.role = role;
+  await em.flush();
+  return toMemberOutput(member);
+}
+
+export async function removeProjectMember(em: EntityManager, projectId: string, memberId: string): Promise<void> {
+  const member = await findMember(em, projectId, memberId);
+  await em.remove(member).flush();
+}

@@ -1,0 +1,78 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { PgBoss } from 'pg-boss';
+import { fieldInvalid } from '../../errors/app-error.js';
+import { enqueue } from '../../jobs/outbox.js';
+import { QUEUES } from '../../jobs/queues.js';
+import { iso } from '../../shared/schemas.js';
+import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import type { Workspace, WorkspaceRole } from '../workspaces/workspace.entity.js';
+import { ProjectMemberSchema, ProjectSchema, type Project } from './project.entity.js';
+import type { CreateProjectInput, ProjectOutput, UpdateProjectInput } from './project.schema.js';
+
+export const toProjectOutput = (p: Project): ProjectOutput => ({
+  id: p.id,
+  workspaceId: p.workspace.id,
+  name: p.name,
+  description: p.description,
+  locales: p.locales,
+  defaultLocale: p.defaultLocale,
+  createdAt: iso(p.createdAt),
+  updatedAt: iso(p.updatedAt),
+});
+
+/** SPEC §5: `defaultLocale` must be one of `locales` (422). */
+function checkLocales(locales: string[], defaultLocale: string): void {
+  if (!locales.includes(defaultLocale)) throw fieldInvalid('defaultLocale', `must be one of locales (${locales.join(', ')})`);
+}
+
+const unique = (values: string[]) => [...new Set(values)];
+
+/** OWNER and ADMIN see every project; a MEMBER sees the projects they belong to. */
+export async function listProjects(em: EntityManager, workspaceId: string, caller: { accountId: string; role: WorkspaceRole }, params: PageParams) {
+  const where: FilterQuery<Project> = { workspace: workspaceId, deletedAt: null };
+  if (caller.role === 'MEMBER') {
+    const memberships = await em.find(ProjectMemberSchema, { account: caller.accountId, project: { workspace: workspaceId } });
+    where.id = { $in: memberships.map((m) => m.project.id) };
+  }
+  const { offset, limit } = pageWindow(params);
+  const [rows, total] = await Promise.all([
+    em.find(ProjectSchema, where, { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
+    wantsCount(params) ? em.count(ProjectSchema, where) : Promise.resolve(null),
+  ]);
+  return { list: rows.slice(0, params.size).map(toProjectOutput), pagination: paginationOf(params, rows.length, total) };
+}
+
+export async function createProject(em: EntityManager, workspace: Workspace, input: CreateProjectInput): Promise<Project> {
+  const locales = unique(input.locales ?? ['en']);
+  const defaultLocale = input.defaultLocale ?? locales[0];
+  checkLocales(locales, defaultLocale);
+  const project = em.create(ProjectSchema, {
+    workspace,
+    name: input.name,
+    description: input.description ?? '',
+    locales,
+    defaultLocale,
+  });
+  await em.flush();
+  return project;
+}
+
+export async function updateProject(em: EntityManager, project: Project, input: UpdateProjectInput): Promise<Project> {
+  const locales = input.locales ? unique(input.locales) : project.locales;
+  const defaultLocale = input.defaultLocale ?? project.defaultLocale;
+  checkLocales(locales, defaultLocale);
+  if (input.name !== undefined) project.name = input.name;
+  if (input.description !== undefined) project.description = input.description;
+  project.locales = locales;
+  project.defaultLocale = defaultLocale;
+  await em.flush();
+  return project;
+}
+
+/** Soft delete plus a purge job in the same transaction (SPEC §5). */
+export async function deleteProject(em: EntityManager, boss: PgBoss, project: Project): Promise<void> {
+  await em.transactional(async (tx) => {
+    await tx.nativeUpdate(ProjectSchema, { id: project.id }, { deletedAt: new Date() });
+    await enqueue(tx, boss, QUEUES.purge.name, { kind: 'project', id: project.id });
+  });
+}

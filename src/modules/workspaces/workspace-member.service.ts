@@ -1,0 +1,116 @@
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { conflict, forbidden, notFound } from '../../errors/app-error.js';
+import { isUuid } from '../../shared/ids.js';
+import { iso } from '../../shared/schemas.js';
+import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import { workspaceRoleAtLeast } from '../../auth/roles.js';
+import { addAccountToken, findOrCreateAccount } from '../accounts/account.service.js';
+import { ProjectMemberSchema } from '../projects/project.entity.js';
+import { WorkspaceMemberSchema, type Workspace, type WorkspaceMember, type WorkspaceRole } from './workspace.entity.js';
+import type { InviteMemberInput } from './workspace.schema.js';
+
+export const toMemberOutput = <R extends string>(m: {
+  id: string;
+  account: { id: string; email: string; name: string };
+  role: R;
+  createdAt: Date;
+}) => ({
+  id: m.id,
+  accountId: m.account.id,
+  email: m.account.email,
+  name: m.account.name,
+  role: m.role,
+  createdAt: iso(m.createdAt),
+});
+
+export async function listWorkspaceMembers(em: EntityManager, workspaceId: string, params: PageParams) {
+  const where = { workspace: workspaceId };
+  const { offset, limit } = pageWindow(params);
+  const [rows, total] = await Promise.all([
+    em.find(WorkspaceMemberSchema, where, { populate: ['account'], orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
+    wantsCount(params) ? em.count(WorkspaceMemberSchema, where) : Promise.resolve(null),
+  ]);
+  return { list: rows.slice(0, params.size).map(toMemberOutput), pagination: paginationOf(params, rows.length, total) };
+}
+
+/** Only an OWNER may grant OWNER or change what an OWNER is (SPEC §4). */
+function requireOwnerFor(actorRole: WorkspaceRole, ...roles: WorkspaceRole[]): void {
+  if (roles.includes('OWNER') && actorRole !== 'OWNER') throw forbidden('Only an OWNER can grant, change or remove OWNER');
+}
+
+/**
+ * Invite by e-mail: an unknown e-mail creates the account and returns its token once.
+ * Already a member: 409.
+ */
+export async function inviteWorkspaceMember(em: EntityManager, workspace: Workspace, actorRole: WorkspaceRole, input: InviteMemberInput) {
+  requireOwnerFor(actorRole, input.role);
+  const { account, created } = await findOrCreateAccount(em, input.email);
+  if (!created && (await em.count(WorkspaceMemberSchema, { workspace: workspace.id, account: account.id })) > 0) {
+    throw conflict('email is already a member of this workspace');
+  }
+  const accessToken = created ? addAccountToken(em, account) : undefined;
+  const member = em.create(WorkspaceMemberSchema, { workspace, account, role: input.role });
+  try {
+    await em.flush();
+  } catch (error) {
+    // A concurrent invite of the same e-mail won the unique (workspace, account) index.
+    if (error instanceof UniqueConstraintViolationException) {
+      throw conflict('email is already a member of this workspace');
+    }
+    throw error;
+  }
+  return { ...toMemberOutput(member), ...(accessToken ? { accessToken } : {}) };
+}
+
+/**
+ * Loads the member under a lock on the workspace row, so that two concurrent demotions cannot
+ * both pass the last-OWNER check.
+ */
+async function lockedMember(tx: EntityManager, workspaceId: string, memberId: string): Promise<WorkspaceMember> {
+  await tx.execute('select id from workspace where id = ? for update', [workspaceId]);
+  const member = isUuid(memberId)
+    ? await tx.findOne(WorkspaceMemberSchema, { id: memberId, workspace: workspaceId }, { populate: ['account'] })
+    : null;
+  if (!member) throw notFound('Member');
+  return member;
+}
+
+async function requireAnotherOwner(tx: EntityManager, member: WorkspaceMember): Promise<void> {
+  if (member.role !== 'OWNER') return;
+  const owners = await tx.count(WorkspaceMemberSchema, { workspace: member.workspace.id, role: 'OWNER' });
+  if (owners <= 1) throw conflict('The last OWNER of a workspace cannot be removed or demoted');
+}
+
+export async function changeWorkspaceMemberRole(
+  em: EntityManager,
+  workspace: Workspace,
+  actorRole: WorkspaceRole,
+  memberId: string,
+  role: WorkspaceRole,
+) {
+  return em.transactional(async (tx) => {
+    const member = await lockedMember(tx, workspace.id, memberId);
+    requireOwnerFor(actorRole, member.role, role);
+    if (role !== 'OWNER') await requireAnotherOwner(tx, member);
+    member.role = role;
+    return toMemberOutput(member);
+  });
+}
+
+/** ADMIN+ may remove members; anyone may leave. Project memberships in the workspace go too. */
+export async function removeWorkspaceMember(
+  em: EntityManager,
+  workspace: Workspace,
+  actor: { accountId: string; role: WorkspaceRole },
+  memberId: string,
+): Promise<void> {
+  await em.transactional(async (tx) => {
+    const member = await lockedMember(tx, workspace.id, memberId);
+    const leaving = member.account.id === actor.accountId;
+    if (!leaving && !workspaceRoleAtLeast(actor.role, 'ADMIN')) throw forbidden('Requires workspace role ADMIN or higher');
+    if (!leaving) requireOwnerFor(actor.role, member.role);
+    await requireAnotherOwner(tx, member);
+    await tx.nativeDelete(ProjectMemberSchema, { account: member.account.id, project: { workspace: workspace.id } });
+    tx.remove(member);
+  });
+}

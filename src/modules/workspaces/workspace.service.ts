@@ -1,0 +1,60 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PgBoss } from 'pg-boss';
+import { enqueue } from '../../jobs/outbox.js';
+import { QUEUES } from '../../jobs/queues.js';
+import { iso } from '../../shared/schemas.js';
+import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import { WorkspaceMemberSchema, WorkspaceSchema, type Workspace, type WorkspaceRole } from './workspace.entity.js';
+import type { WorkspaceOutput } from './workspace.schema.js';
+
+export const toWorkspaceOutput = (w: Workspace, role: WorkspaceRole): WorkspaceOutput => ({
+  id: w.id,
+  name: w.name,
+  role,
+  createdAt: iso(w.createdAt),
+  updatedAt: iso(w.updatedAt),
+});
+
+/** The caller's workspaces only (SPEC §5), oldest first. */
+export async function listWorkspaces(em: EntityManager, accountId: string, params: PageParams) {
+  const where = { account: accountId, workspace: { deletedAt: null } };
+  const { offset, limit } = pageWindow(params);
+  const [rows, total] = await Promise.all([
+    em.find(WorkspaceMemberSchema, where, {
+      populate: ['workspace'],
+      orderBy: { workspace: { createdAt: 'asc', id: 'asc' } },
+      offset,
+      limit,
+    }),
+    wantsCount(params) ? em.count(WorkspaceMemberSchema, where) : Promise.resolve(null),
+  ]);
+  return {
+    list: rows.slice(0, params.size).map((m) => toWorkspaceOutput(m.workspace, m.role)),
+    pagination: paginationOf(params, rows.length, total),
+  };
+}
+
+/** The creator becomes OWNER (SPEC §5). */
+export async function createWorkspace(em: EntityManager, accountId: string, name: string): Promise<Workspace> {
+  const workspace = em.create(WorkspaceSchema, { name });
+  em.create(WorkspaceMemberSchema, { workspace, account: accountId, role: 'OWNER' });
+  await em.flush();
+  return workspace;
+}
+
+export async function renameWorkspace(em: EntityManager, workspace: Workspace, name: string | undefined): Promise<Workspace> {
+  if (name !== undefined) workspace.name = name;
+  await em.flush();
+  return workspace;
+}
+
+/**
+ * Soft delete: the workspace and everything below it is unreachable at once; the purge job,
+ * enqueued in the same transaction, removes the rows in the background (SPEC §5).
+ */
+export async function deleteWorkspace(em: EntityManager, boss: PgBoss, workspace: Workspace): Promise<void> {
+  await em.transactional(async (tx) => {
+    await tx.nativeUpdate(WorkspaceSchema, { id: workspace.id }, { deletedAt: new Date() });
+    await enqueue(tx, boss, QUEUES.purge.name, { kind: 'workspace', id: workspace.id });
+  });
+}

@@ -1,0 +1,54 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppDeps } from './app-deps.js';
+import { CredentialResolver } from './auth/credentials.js';
+import type { Config } from './config/config.js';
+import { openMigratedOrm } from './db/migrate.js';
+import { createApp } from './http/app.js';
+import { startBoss } from './jobs/boss.js';
+import { bootstrapAdmin } from './modules/accounts/bootstrap.js';
+import type { Logger } from './shared/logger.js';
+
+export interface RunningApi {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  /** Stops accepting, drains in-flight requests (up to `drainMs`), then closes queues and pool. */
+  close(drainMs?: number): Promise<void>;
+}
+
+/** Starts the API on `config.PORT` (0 = any free port) against `databaseUrl`. */
+export async function startApi(config: Config, databaseUrl: string, logger: Logger): Promise<RunningApi> {
+  const orm = await openMigratedOrm(databaseUrl);
+  const boss = await startBoss(databaseUrl, logger, 'api');
+  await bootstrapAdmin(orm.em.fork(), config, logger);
+  const deps: AppDeps = { config, orm, boss, logger, credentials: new CredentialResolver(orm) };
+  const server = createServer(createApp(deps));
+  // Slow clients may not hold a connection forever (slowloris).
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+
+  let closing: Promise<void> | undefined;
+  const close = (drainMs = 10_000) =>
+    (closing ??= (async () => {
+      await drain(server, drainMs);
+      await boss.stop({ graceful: true, timeout: 5_000 }).catch(() => {});
+      await orm.close(true);
+    })());
+  return { url: `http://${host}:${port}`, port, deps, close };
+}
+
+async function drain(server: Server, drainMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), drainMs);
+  await closed;
+  clearTimeout(timer);
+}

@@ -1,0 +1,73 @@
+import { forbidden } from '../errors/app-error.js';
+import { raiseDeferredBodyError } from '../http/deferred-body-error.js';
+import { publicProcedure } from './trpc.js';
+import type { AccountPrincipal } from '../auth/principal.js';
+import {
+  loadProjectAccess,
+  loadWorkspaceAccess,
+  requireProjectRole,
+  requireWorkspaceRole,
+  rawPathParam,
+} from '../auth/access.js';
+import type { ProjectRole } from '../modules/projects/project.entity.js';
+import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
+
+/*
+ * Authorization is declared on each procedure by picking one of these builders. Each one checks,
+ * in SPEC §3 order, the credential (401), the caller's right (403) and the addressed resource
+ * (404), and only then lets a deferred body failure (400/413/415) through.
+ */
+
+/** Any valid credential (401 otherwise). */
+const authed = publicProcedure.use(async ({ ctx, next }) => {
+  const principal = await ctx.deps.credentials.resolve(ctx.req.headers.authorization);
+  return next({ ctx: { principal } });
+});
+
+/** SPEC §4: `/accounts/**` and `/workspaces/**` take account tokens only; API keys get 403. */
+const accountOnly = authed.use(({ ctx, next }) => {
+  if (ctx.principal.kind !== 'account') throw forbidden('API keys cannot use account-level endpoints');
+  return next({ ctx: { principal: ctx.principal as AccountPrincipal } });
+});
+
+/** Account-level endpoints that address no workspace (`/accounts/me`, `/workspaces`). */
+export const accountProcedure = accountOnly.use(async ({ next, getRawInput }) => {
+  raiseDeferredBodyError(await getRawInput());
+  return next();
+});
+
+/**
+ * `/workspaces/{workspaceId}/**`: the workspace must exist (404) and the caller must hold at
+ * least `minRole` in it (403).
+ */
+export const workspaceProcedure = (minRole: WorkspaceRole) =>
+  accountOnly.use(async ({ ctx, next, getRawInput }) => {
+    const input = await getRawInput();
+    const access = await loadWorkspaceAccess(ctx.em, rawPathParam(input, 'workspaceId'), ctx.principal.accountId);
+    requireWorkspaceRole(access, minRole);
+    raiseDeferredBodyError(input);
+    // requireWorkspaceRole guarantees a role from here on.
+    return next({ ctx: { workspace: access.workspace, workspaceRole: access.role as WorkspaceRole } });
+  });
+
+/**
+ * `/workspaces/{workspaceId}/projects/{projectId}/**`: the caller's effective project role
+ * (workspace OWNER/ADMIN count as project ADMIN) must be at least `minRole`.
+ */
+export const workspaceProjectProcedure = (minRole: ProjectRole) =>
+  accountOnly.use(async ({ ctx, next, getRawInput }) => {
+    const input = await getRawInput();
+    const workspace = await loadWorkspaceAccess(ctx.em, rawPathParam(input, 'workspaceId'), ctx.principal.accountId);
+    requireWorkspaceRole(workspace, 'MEMBER');
+    const access = await loadProjectAccess(ctx.em, workspace, rawPathParam(input, 'projectId'), ctx.principal.accountId);
+    requireProjectRole(access, minRole);
+    raiseDeferredBodyError(input);
+    return next({
+      ctx: {
+        workspace: workspace.workspace,
+        workspaceRole: workspace.role as WorkspaceRole,
+        project: access.project,
+        projectRole: access.role as ProjectRole,
+      },
+    });
+  });

@@ -1,0 +1,20 @@
+import { accountRouter } from '../modules/accounts/account.router.js';
+import { projectMemberRouter } from '../modules/projects/project-member.router.js';
+import { projectRouter } from '../modules/projects/project.router.js';
+import { workspaceMemberRouter } from '../modules/workspaces/workspace-member.router.js';
+import { workspaceRouter } from '../modules/workspaces/workspace.router.js';
+import { router } from './trpc.js';
+
+/**
+ * The whole API. Order matters for `/v1` routing (first match wins): literal-prefixed paths
+ * (`/accounts`, `/workspaces`) come before the `/{projectId}/...` ones.
+ */
+export const appRouter = router({
+  accounts: accountRouter,
+  workspaces: workspaceRouter,
+  workspaceMembers: workspaceMemberRouter,
+  projects: projectRouter,
+  projectMembers: projectMemberRouter,
+});
+
+export type AppRouter = typeof appRouter;

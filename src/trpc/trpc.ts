@@ -1,0 +1,31 @@
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { describeError } from '../errors/describe.js';
+import type { Context } from './context.js';
+
+/**
+ * Procedure meta: the OpenAPI face plus the success status the `/v1` face answers, which the
+ * document generator cannot know (it documents every success as 200).
+ */
+export type Meta = OpenApiMeta<{ successStatus?: 200 | 201 | 204 }>;
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // Both faces carry the SPEC §3 error under `data.error`; `/v1` unwraps it into the body.
+    errorFormatter({ shape, error, type }) {
+      const described = describeError(error, type);
+      const { stack: _stack, ...data } = shape.data;
+      return {
+        ...shape,
+        message: described.body.error.message,
+        data: { ...data, httpStatus: described.status, error: described.body.error },
+      };
+    },
+  });
+
+export const router = t.router;
+export const middleware = t.middleware;
+export const publicProcedure = t.procedure;
+export const createCallerFactory = t.createCallerFactory;

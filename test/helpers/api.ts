@@ -1,0 +1,84 @@
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { generateSecret, ACCOUNT_TOKEN_PREFIX } from '../../src/auth/secrets.js';
+import { createLogger } from '../../src/shared/logger.js';
+import { startApi, type RunningApi } from '../../src/server.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestApi {
+  url: string;
+  api: RunningApi;
+  db: TestDatabase;
+  adminToken: string;
+  adminEmail: string;
+  call: (method: string, path: string, options?: CallOptions) => Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  /** Sent as given, with only the headers passed. */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  // Tests read arbitrary response shapes; the assertions say what they expect.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+  text: string;
+}
+
+/**
+ * Starts the real API on an ephemeral port against a fresh database and returns a small fetch
+ * client for it. `env` overrides configuration variables.
+ */
+export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const db = await createTestDatabase();
+  const adminToken = generateSecret(ACCOUNT_TOKEN_PREFIX);
+  const adminEmail = 'admin@example.com';
+  const config: Config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ADMIN_EMAIL: adminEmail,
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_SECOND: '10000',
+    RATE_LIMIT_BURST: '20000',
+    ...env,
+  });
+  const api = await startApi(config, db.url, createLogger(config.LOG_LEVEL));
+  const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
+    const headers = new Headers(options.headers);
+    const token = options.token === undefined ? adminToken : options.token;
+    if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+    let body: string | Buffer | undefined = options.raw;
+    if (body === undefined && options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    }
+    const res = await fetch(api.url + path, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  };
+  return {
+    url: api.url,
+    api,
+    db,
+    adminToken,
+    adminEmail,
+    call,
+    close: async () => {
+      await api.close(1000);
+      await db.drop();
+    },
+  };
+}
