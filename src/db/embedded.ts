@@ -160,3 +160,15 @@ async function postgresUser(): Promise<{ uid: number; gid: number }> {
   await run('useradd', ['-g', USER, USER]);
   return ids();
 }
+
+/**
+ * The URL of an embedded PostgreSQL that another process (e.g. `npm start`) already runs on
+ * `dataDir`, read from its postmaster.pid (line 1: pid, line 4: port); null when none runs.
+ */
+export async function runningEmbeddedUrl(dataDir: string): Promise<string | null> {
+  const lines = (await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || !isAlive(pid)) return null;
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
+}
