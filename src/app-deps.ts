@@ -1,8 +1,10 @@
+import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Config } from './config/config.js';
 import type { Orm } from './db/orm.js';
 import type { Logger } from './shared/logger.js';
 import type { CredentialResolver } from './auth/credentials.js';
+import type { ProjectDirectory } from './auth/project-directory.js';
 
 /** The long-lived collaborators of the API process, passed down through the request context. */
 export interface AppDeps {
@@ -11,4 +13,7 @@ export interface AppDeps {
   boss: PgBoss;
   logger: Logger;
   credentials: CredentialResolver;
+  projects: ProjectDirectory;
+  /** A small plain pool for hot-path statements that need no ORM (rate limits). */
+  pool: pg.Pool;
 }

@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
+import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './app-deps.js';
 import { CredentialResolver } from './auth/credentials.js';
+import { ProjectDirectory } from './auth/project-directory.js';
 import type { Config } from './config/config.js';
 import { openMigratedOrm } from './db/migrate.js';
 import { createApp } from './http/app.js';
@@ -22,7 +24,17 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   const orm = await openMigratedOrm(databaseUrl);
   const boss = await startBoss(databaseUrl, logger, 'api');
   await bootstrapAdmin(orm.em.fork(), config, logger);
-  const deps: AppDeps = { config, orm, boss, logger, credentials: new CredentialResolver(orm) };
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection failed'));
+  const deps: AppDeps = {
+    config,
+    orm,
+    boss,
+    logger,
+    pool,
+    credentials: new CredentialResolver(orm),
+    projects: new ProjectDirectory(orm),
+  };
   const server = createServer(createApp(deps));
   // Slow clients may not hold a connection forever (slowloris).
   server.headersTimeout = 20_000;
@@ -40,6 +52,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     (closing ??= (async () => {
       await drain(server, drainMs);
       await boss.stop({ graceful: true, timeout: 5_000 }).catch(() => {});
+      await pool.end();
       await orm.close(true);
     })());
   return { url: `http://${host}:${port}`, port, deps, close };

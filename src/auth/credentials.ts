@@ -1,20 +1,23 @@
 import type { Orm } from '../db/orm.js';
 import { unauthorized } from '../errors/app-error.js';
-import type { Principal } from './principal.js';
+import type { ApiKeyPermission, Principal } from './principal.js';
 import { ACCOUNT_TOKEN_PREFIX, SECRET_SHAPE, sameDigest, sha256 } from './secrets.js';
 
 interface CacheEntry {
   principal: Principal;
   digest: Buffer;
-  expiresAt: number;
+  /** The cache entry is trusted until then... */
+  cachedUntil: number;
+  /** ...and the credential itself is valid until then (expiresAt, end of a rotation grace). */
+  validUntil: number;
 }
 
 /**
- * How long a resolved credential is trusted without asking the database again. Short enough
- * that a deleted or deactivated credential is refused within this window on every API
- * process; this process also forgets an entry the moment it changes it.
+ * How long a resolved credential is trusted without asking the database again. A deleted or
+ * deactivated credential is therefore refused within this window on every API process; the
+ * process that made the change forgets its entries at once (`invalidate`).
  */
-const CACHE_TTL_MS = 500;
+export const CREDENTIAL_CACHE_MS = 500;
 /** `lastUsedAt` is written at most this often per credential: no write per request. */
 const LAST_USED_INTERVAL_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
@@ -25,6 +28,11 @@ export function bearerSecret(header: string | undefined): string {
   const match = /^Bearer +(\S+)\s*$/.exec(header);
   if (!match) throw unauthorized('Authorization header must be "Bearer <token>"');
   return match[1];
+}
+
+interface Resolved {
+  principal: Principal;
+  validUntil: number;
 }
 
 export class CredentialResolver {
@@ -39,39 +47,72 @@ export class CredentialResolver {
     if (!SECRET_SHAPE.test(secret)) throw unauthorized('Unknown token or key');
     const digest = sha256(secret);
     const cacheKey = digest.toString('hex');
-    const cached = this.cache.get(cacheKey);
     const now = Date.now();
-    if (cached && cached.expiresAt > now && sameDigest(cached.digest, digest)) return cached.principal;
-
-    const principal = secret.startsWith(ACCOUNT_TOKEN_PREFIX)
-      ? await this.findAccountToken(digest)
-      : null;
-    if (!principal) {
+    const cached = this.cache.get(cacheKey);
+    if (cached && cached.cachedUntil > now && sameDigest(cached.digest, digest)) {
+      if (cached.validUntil > now) return cached.principal;
+      throw unauthorized('Expired key');
+    }
+    const resolved = secret.startsWith(ACCOUNT_TOKEN_PREFIX) ? await this.findAccountToken(digest) : await this.findApiKey(digest);
+    if (!resolved || resolved.validUntil <= now) {
       this.cache.delete(cacheKey);
-      throw unauthorized('Unknown, deleted or deactivated token or key');
+      throw unauthorized('Unknown, deleted, deactivated or expired token or key');
     }
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(cacheKey, { principal, digest, expiresAt: now + CACHE_TTL_MS });
-    this.touch(principal, now);
-    return principal;
+    this.cache.set(cacheKey, { ...resolved, digest, cachedUntil: now + CREDENTIAL_CACHE_MS });
+    this.touch(resolved.principal, now);
+    return resolved.principal;
   }
 
-  /** Drops every cached entry (after a change to credentials made by this process). */
+  /** Forgets every cached credential (after this process changed one). */
   invalidate(): void {
     this.cache.clear();
   }
 
-  private async findAccountToken(digest: Buffer): Promise<Principal | null> {
-    // The lookup is by the unique hash index; equality on a SHA-256 digest leaks nothing
-    // useful, and the cache path above compares in constant time.
+  private async findAccountToken(digest: Buffer): Promise<Resolved | null> {
+    // Looked up by the unique hash index: the digest of a random 256-bit secret reveals nothing
+    // through timing, and cached digests are compared in constant time.
     const rows = await this.orm.em
       .getConnection()
-      .execute<{ id: string; account_id: string }[]>(
-        'select id, account_id from account_token where token_hash = ?',
-        [digest],
-      );
+      .execute<{ id: string; account_id: string }[]>('select id, account_id from account_token where token_hash = ?', [digest]);
     const row = rows[0];
-    return row ? { kind: 'account', accountId: row.account_id, tokenId: row.id } : null;
+    return row ? { principal: { kind: 'account', accountId: row.account_id, tokenId: row.id }, validUntil: Infinity } : null;
+  }
+
+  private async findApiKey(digest: Buffer): Promise<Resolved | null> {
+    // The current value, or the previous one during its rotation grace. A key of a deleted
+    // project or workspace is as good as deleted.
+    const rows = await this.orm.em.getConnection().execute<
+      {
+        id: string;
+        project_id: string;
+        permission: ApiKeyPermission;
+        allowed_hosts: string[];
+        expires_at: Date | null;
+        grace_until: Date | null;
+      }[]
+    >(
+      `select k.id, k.project_id, k.permission, k.allowed_hosts, k.expires_at,
+              case when k.key_hash = ? then null else k.previous_expires_at end as grace_until
+         from api_key k
+         join project p on p.id = k.project_id and p.deleted_at is null
+         join workspace w on w.id = p.workspace_id and w.deleted_at is null
+        where (k.key_hash = ? or k.previous_key_hash = ?) and k.active`,
+      [digest, digest, digest],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const limits = [row.expires_at, row.grace_until].filter((d): d is Date => d !== null).map((d) => d.getTime());
+    return {
+      principal: {
+        kind: 'apiKey',
+        apiKeyId: row.id,
+        projectId: row.project_id,
+        permission: row.permission,
+        allowedHosts: row.allowed_hosts,
+      },
+      validUntil: Math.min(Infinity, ...limits),
+    };
   }
 
   /** Records `lastUsedAt` at most once a minute per credential, off the request path. */
@@ -79,6 +120,7 @@ export class CredentialResolver {
     const id = principal.kind === 'account' ? principal.tokenId : principal.apiKeyId;
     const last = this.lastUsedWritten.get(id) ?? 0;
     if (now - last < LAST_USED_INTERVAL_MS) return;
+    if (this.lastUsedWritten.size >= CACHE_MAX_ENTRIES) this.lastUsedWritten.clear();
     this.lastUsedWritten.set(id, now);
     const table = principal.kind === 'account' ? 'account_token' : 'api_key';
     this.orm.em

@@ -3,11 +3,13 @@ import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AppDeps } from '../app-deps.js';
+import { SharedTokenBuckets } from '../rate-limit/token-bucket.js';
 import { AppError } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import { createContextFactory } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { buildRouteIndex } from './route-index.js';
 import { sendError } from './send-error.js';
@@ -38,12 +40,17 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(openApiDocument, { customSiteTitle: 'Tabula API reference' }));
 
+  const limiter = rateLimit(deps, new SharedTokenBuckets(deps.pool, {
+    ratePerSecond: deps.config.RATE_LIMIT_PER_SECOND,
+    burst: deps.config.RATE_LIMIT_BURST,
+  }));
   const routes = buildRouteIndex(appRouter, [{ method: 'GET', path: '/openapi.json' }]);
-  app.use('/v1', ...createV1Handlers(deps, appRouter, routes));
+  app.use('/v1', limiter, ...createV1Handlers(deps, appRouter, routes));
 
   const createContext = createContextFactory(deps);
   app.use(
     '/trpc',
+    limiter,
     createExpressMiddleware({
       router: appRouter,
       createContext,

@@ -10,6 +10,6 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]['name'];
 
 export interface PurgeJob {
-  kind: 'workspace' | 'project';
+  kind: 'workspace' | 'project' | 'table' | 'column';
   id: string;
 }

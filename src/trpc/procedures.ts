@@ -9,6 +9,7 @@ import {
   requireWorkspaceRole,
   rawPathParam,
 } from '../auth/access.js';
+import { authorizeProject, type ProjectAccessLevel } from '../auth/project-access.js';
 import type { ProjectRole } from '../modules/projects/project.entity.js';
 import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
 
@@ -18,11 +19,24 @@ import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
  * (404), and only then lets a deferred body failure (400/413/415) through.
  */
 
-/** Any valid credential (401 otherwise). */
+/** Any valid credential (401 otherwise); the rate limiter has usually resolved it already. */
 const authed = publicProcedure.use(async ({ ctx, next }) => {
   const principal = await ctx.deps.credentials.resolve(ctx.req.headers.authorization);
   return next({ ctx: { principal } });
 });
+
+/**
+ * `/{projectId}/...`: API keys of that project or accounts with a project role, at the level the
+ * procedure declares (see ProjectAccessLevel).
+ */
+export const projectProcedure = (level: ProjectAccessLevel) =>
+  authed.use(async ({ ctx, next, getRawInput }) => {
+    const input = await getRawInput();
+    const projectId = rawPathParam(input, 'projectId');
+    const scope = await authorizeProject(ctx.em, ctx.deps.projects, ctx.principal, ctx.req.headers, projectId, level);
+    raiseDeferredBodyError(input);
+    return next({ ctx: { scope } });
+  });
 
 /** SPEC §4: `/accounts/**` and `/workspaces/**` take account tokens only; API keys get 403. */
 const accountOnly = authed.use(({ ctx, next }) => {

@@ -1,7 +1,9 @@
 import { accountRouter } from '../modules/accounts/account.router.js';
+import { apiKeyRouter } from '../modules/api-keys/api-key.router.js';
 import { projectMemberRouter } from '../modules/projects/project-member.router.js';
 import { projectRouter } from '../modules/projects/project.router.js';
 import { workspaceMemberRouter } from '../modules/workspaces/workspace-member.router.js';
+import { tableRouter } from '../modules/tables/table.router.js';
 import { workspaceRouter } from '../modules/workspaces/workspace.router.js';
 import { router } from './trpc.js';
 
@@ -15,6 +17,8 @@ export const appRouter = router({
   workspaceMembers: workspaceMemberRouter,
   projects: projectRouter,
   projectMembers: projectMemberRouter,
+  apiKeys: apiKeyRouter,
+  tables: tableRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,37 +4,65 @@ import type { PurgeJob } from '../../src/jobs/queues.js';
 import type { Logger } from '../../src/shared/logger.js';
 
 /** Rows deleted per statement: small enough to keep locks and WAL bursts short. */
-const BATCH = 500;
+const BATCH = 1000;
 
 /**
- * Hard-deletes what a soft delete made unreachable. Idempotent and resumable: every step only
- * deletes rows that are still there, so a retried or repeated job finishes the work.
+ * Hard-deletes what a soft delete made unreachable (SPEC §5). Idempotent and resumable: each
+ * step deletes in batches only rows that are still there, so a retried job finishes the work
+ * and a repeated one does nothing.
  */
 export function createPurgeHandler(orm: Orm, logger: Logger) {
-  const execute = (sql: string, params: unknown[]) => orm.em.getConnection().execute(sql, params);
+  const execute = <T = unknown>(sql: string, params: unknown[]) => orm.em.getConnection().execute<T[]>(sql, params);
+
+  async function deleteInBatches(sql: string, params: unknown[]): Promise<void> {
+    for (;;) {
+      const deleted = await execute<{ id: string }>(sql, [...params, BATCH]);
+      if (deleted.length < BATCH) return;
+    }
+  }
+
+  async function purgeTable(tableId: string): Promise<void> {
+    await deleteInBatches(
+      'delete from contents where id in (select id from contents where table_id = ? limit ?) returning id',
+      [tableId],
+    );
+    await execute('delete from content_table where id = ?', [tableId]);
+  }
 
   async function purgeProject(projectId: string): Promise<void> {
-    // Foreign keys cascade from the project row to everything below it.
+    for (const row of await execute<{ id: string }>('select id from content_table where project_id = ?', [projectId])) {
+      await purgeTable(row.id);
+    }
+    // Foreign keys cascade from the project row to what is left (members, keys).
     await execute('delete from project where id = ?', [projectId]);
   }
 
   async function purgeWorkspace(workspaceId: string): Promise<void> {
-    for (;;) {
-      const rows = (await execute('select id from project where workspace_id = ? limit ?', [workspaceId, BATCH])) as { id: string }[];
-      for (const row of rows) await purgeProject(row.id);
-      if (rows.length < BATCH) break;
+    for (const row of await execute<{ id: string }>('select id from project where workspace_id = ?', [workspaceId])) {
+      await purgeProject(row.id);
     }
-    await execute('delete from workspace where id = ? and deleted_at is not null', [workspaceId]);
+    await execute('delete from workspace where id = ?', [workspaceId]);
   }
+
+  const STILL_DELETED: Record<PurgeJob['kind'], string> = {
+    workspace: 'select 1 from workspace where id = ? and deleted_at is not null',
+    project: 'select 1 from project where id = ? and deleted_at is not null',
+    table: 'select 1 from content_table where id = ? and deleted_at is not null',
+    column: 'select 1 from content_column where id = ? and deleted_at is not null',
+  };
+  const PURGE: Partial<Record<PurgeJob['kind'], (id: string) => Promise<void>>> = {
+    workspace: purgeWorkspace,
+    project: purgeProject,
+    table: purgeTable,
+  };
 
   return async (jobs: Job<PurgeJob>[]): Promise<void> => {
     for (const job of jobs) {
       const { kind, id } = job.data;
-      if (kind === 'workspace') await purgeWorkspace(id);
-      else {
-        const [row] = (await execute('select deleted_at from project where id = ?', [id])) as { deleted_at: Date | null }[];
-        if (row?.deleted_at) await purgeProject(id);
-      }
+      const purge = PURGE[kind];
+      // Only what is (still) soft-deleted: a replayed job must never touch live rows.
+      if (!purge || (await execute(STILL_DELETED[kind], [id])).length === 0) continue;
+      await purge(id);
       logger.info({ kind, id }, 'purged');
     }
   };

@@ -1,7 +1,13 @@
 import { Migration20261122000000_foundation } from './Migration20261122000000_foundation.js';
+import { Migration20261122010000_api_keys } from './Migration20261122010000_api_keys.js';
+import { Migration20261122020000_contents } from './Migration20261122020000_contents.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the folder) so that the
  * same list runs under tsx, vitest and the CLI.
  */
-export const migrations = [{ name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation }];
+export const migrations = [
+  { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
+  { name: 'Migration20261122010000_api_keys', class: Migration20261122010000_api_keys },
+  { name: 'Migration20261122020000_contents', class: Migration20261122020000_contents },
+];

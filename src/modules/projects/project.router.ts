@@ -45,7 +45,11 @@ export const projectRouter = router({
     .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update a project (project ADMIN)', protect: true } })
     .input(updateProjectInput)
     .output(projectOutput)
-    .mutation(async ({ ctx, input }) => toProjectOutput(await updateProject(ctx.em, ctx.project, input))),
+    .mutation(async ({ ctx, input }) => {
+      const project = await updateProject(ctx.em, ctx.project, input);
+      ctx.deps.projects.forget(project.id);
+      return toProjectOutput(project);
+    }),
 
   delete: workspaceProjectProcedure('ADMIN')
     .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a project and everything in it (project ADMIN)', protect: true }, successStatus: 204 })
@@ -53,6 +57,7 @@ export const projectRouter = router({
     .output(z.void())
     .mutation(async ({ ctx }) => {
       await deleteProject(ctx.em, ctx.deps.boss, ctx.project);
+      ctx.deps.projects.forget(ctx.project.id);
       markNoContent(ctx);
     }),
 });

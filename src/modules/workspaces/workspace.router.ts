@@ -52,6 +52,9 @@ export const workspaceRouter = router({
     .output(z.void())
     .mutation(async ({ ctx }) => {
       await deleteWorkspace(ctx.em, ctx.deps.boss, ctx.workspace);
+      // Its projects and their keys are gone at once on this process.
+      ctx.deps.projects.forget();
+      ctx.deps.credentials.invalidate();
       markNoContent(ctx);
     }),
 });

@@ -1,0 +1,61 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { forbidden, notFound } from '../errors/app-error.js';
+import { isUuid } from '../shared/ids.js';
+import type { ProjectRole } from '../modules/projects/project.entity.js';
+import { WorkspaceMemberSchema } from '../modules/workspaces/workspace.entity.js';
+import { projectRoleOf } from './access.js';
+import { hostAllowed, requestOriginHost } from './allowed-hosts.js';
+import type { Principal } from './principal.js';
+import type { ProjectDirectory, ProjectInfo } from './project-directory.js';
+import { projectRoleAtLeast } from './roles.js';
+
+/**
+ * What a `/{projectId}/...` procedure needs (SPEC §4 table):
+ * - `read`: GET of project data — any key of the project, VIEWER+;
+ * - `write`: POST/PUT/DELETE of project data — read_write key, EDITOR+;
+ * - `schema`: changes to tables and columns — read_write key, project ADMIN;
+ * - `admin`: api-keys and webhooks — account tokens with project ADMIN only.
+ */
+export type ProjectAccessLevel = 'read' | 'write' | 'schema' | 'admin';
+
+const MIN_ROLE: Record<ProjectAccessLevel, ProjectRole> = { read: 'VIEWER', write: 'EDITOR', schema: 'ADMIN', admin: 'ADMIN' };
+
+export interface ProjectScope {
+  project: ProjectInfo;
+  principal: Principal;
+  /** Non-public contents (DRAFT, SCHEDULED, ARCHIVED) are invisible to read keys only. */
+  seesNonPublic: boolean;
+}
+
+/** Checks the principal's right to `level` on the project, in SPEC §3 order (403 before 404). */
+export async function authorizeProject(
+  em: EntityManager,
+  projects: ProjectDirectory,
+  principal: Principal,
+  headers: IncomingHttpHeaders,
+  projectId: string,
+  level: ProjectAccessLevel,
+): Promise<ProjectScope> {
+  if (principal.kind === 'apiKey') {
+    if (level === 'admin') throw forbidden('API keys cannot manage API keys or webhooks; use an account token');
+    // A key reaches its own project only: another project is 403 whether it exists or not.
+    if (principal.projectId.toLowerCase() !== projectId.toLowerCase()) throw forbidden("This key belongs to another project");
+    if (principal.allowedHosts.length > 0) {
+      const host = requestOriginHost(headers);
+      if (!host || !hostAllowed(host, principal.allowedHosts)) throw forbidden('Request origin is not in the key’s allowed hosts');
+    }
+    if (level !== 'read' && principal.permission !== 'read_write') throw forbidden('This key is read-only');
+    const project = await projects.get(principal.projectId);
+    if (!project) throw notFound('Project');
+    return { project, principal, seesNonPublic: principal.permission === 'read_write' };
+  }
+  const project = isUuid(projectId) ? await projects.get(projectId) : null;
+  if (!project) throw notFound('Project');
+  const member = await em.findOne(WorkspaceMemberSchema, { workspace: project.workspaceId, account: principal.accountId });
+  const role = await projectRoleOf(em, member?.role ?? null, project.id, principal.accountId);
+  if (!projectRoleAtLeast(role, MIN_ROLE[level])) {
+    throw forbidden(role ? `Requires project role ${MIN_ROLE[level]} or higher` : 'No access to this project');
+  }
+  return { project, principal, seesNonPublic: true };
+}

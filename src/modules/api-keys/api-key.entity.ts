@@ -1,0 +1,27 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { uuidv7 } from '../../shared/ids.js';
+import { ProjectSchema } from '../projects/project.entity.js';
+
+export const API_KEY_PERMISSIONS = ['read', 'read_write'] as const;
+
+export const ApiKeySchema = defineEntity({
+  name: 'ApiKey',
+  tableName: 'api_key',
+  properties: {
+    id: p.uuid().primary().onCreate(() => uuidv7()),
+    project: () => p.manyToOne(ProjectSchema).deleteRule('cascade'),
+    name: p.string(),
+    permission: p.enum(API_KEY_PERMISSIONS),
+    allowedHosts: p.array().columnType('text[]'),
+    active: p.boolean().default(true),
+    expiresAt: p.datetime().nullable(),
+    keyHash: p.type('blob').columnType('bytea'),
+    prefix: p.string(),
+    previousKeyHash: p.type('blob').columnType('bytea').nullable(),
+    previousExpiresAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    lastUsedAt: p.datetime().nullable(),
+  },
+});
+export type ApiKey = InferEntity<typeof ApiKeySchema>;

@@ -1,0 +1,96 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { API_KEY_PREFIX, DISPLAY_PREFIX_LENGTH, generateSecret, sha256 } from '../../auth/secrets.js';
+import { fieldInvalid, notFound } from '../../errors/app-error.js';
+import { isUuid } from '../../shared/ids.js';
+import { iso, isoOrNull } from '../../shared/schemas.js';
+import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import { ApiKeySchema, type ApiKey } from './api-key.entity.js';
+import type { ApiKeyOutput, CreateApiKeyInput, UpdateApiKeyInput } from './api-key.schema.js';
+
+/** SPEC §4 leaves the default open: an hour lets clients switch without downtime. */
+export const DEFAULT_GRACE_SECONDS = 3600;
+
+export const toApiKeyOutput = (k: ApiKey): ApiKeyOutput => ({
+  id: k.id,
+  name: k.name,
+  permission: k.permission,
+  allowedHosts: k.allowedHosts,
+  active: k.active,
+  expiresAt: isoOrNull(k.expiresAt),
+  prefix: k.prefix,
+  createdAt: iso(k.createdAt),
+  lastUsedAt: isoOrNull(k.lastUsedAt),
+});
+
+function checkExpiry(expiresAt: string | null | undefined): Date | null | undefined {
+  if (expiresAt === undefined || expiresAt === null) return expiresAt;
+  const date = new Date(expiresAt);
+  if (date.getTime() <= Date.now()) throw fieldInvalid('expiresAt', 'must be in the future');
+  return date;
+}
+
+export async function listApiKeys(em: EntityManager, projectId: string, params: PageParams) {
+  const where = { project: projectId };
+  const { offset, limit } = pageWindow(params);
+  const [rows, total] = await Promise.all([
+    em.find(ApiKeySchema, where, { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
+    wantsCount(params) ? em.count(ApiKeySchema, where) : Promise.resolve(null),
+  ]);
+  return { list: rows.slice(0, params.size).map(toApiKeyOutput), pagination: paginationOf(params, rows.length, total) };
+}
+
+/** Creates a key; the full value is in the result once and never stored (SPEC §4). */
+export async function createApiKey(em: EntityManager, projectId: string, input: CreateApiKeyInput) {
+  const expiresAt = checkExpiry(input.expiresAt) ?? null;
+  const key = generateSecret(API_KEY_PREFIX);
+  const apiKey = em.create(ApiKeySchema, {
+    project: projectId,
+    name: input.name,
+    permission: input.permission,
+    allowedHosts: [...new Set(input.allowedHosts ?? [])],
+    active: input.active ?? true,
+    expiresAt,
+    keyHash: sha256(key),
+    prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
+  });
+  await em.flush();
+  return { ...toApiKeyOutput(apiKey), key };
+}
+
+async function findApiKey(em: EntityManager, projectId: string, apiKeyId: string): Promise<ApiKey> {
+  const apiKey = isUuid(apiKeyId) ? await em.findOne(ApiKeySchema, { id: apiKeyId, project: projectId }) : null;
+  if (!apiKey) throw notFound('API key');
+  return apiKey;
+}
+
+export async function updateApiKey(em: EntityManager, projectId: string, input: UpdateApiKeyInput): Promise<ApiKeyOutput> {
+  const apiKey = await findApiKey(em, projectId, input.apiKeyId);
+  const expiresAt = checkExpiry(input.expiresAt);
+  if (input.name !== undefined) apiKey.name = input.name;
+  if (input.permission !== undefined) apiKey.permission = input.permission;
+  if (input.allowedHosts !== undefined) apiKey.allowedHosts = [...new Set(input.allowedHosts)];
+  if (input.active !== undefined) apiKey.active = input.active;
+  if (expiresAt !== undefined) apiKey.expiresAt = expiresAt;
+  await em.flush();
+  return toApiKeyOutput(apiKey);
+}
+
+export async function deleteApiKey(em: EntityManager, projectId: string, apiKeyId: string): Promise<void> {
+  const apiKey = await findApiKey(em, projectId, apiKeyId);
+  await em.remove(apiKey).flush();
+}
+
+/**
+ * A new value for the same record. The old value keeps working for `graceSeconds` (SPEC §4);
+ * a value already in its grace period from an earlier rotation is dropped.
+ */
+export async function rotateApiKey(em: EntityManager, projectId: string, apiKeyId: string, graceSeconds = DEFAULT_GRACE_SECONDS) {
+  const apiKey = await findApiKey(em, projectId, apiKeyId);
+  const key = generateSecret(API_KEY_PREFIX);
+  apiKey.previousKeyHash = graceSeconds > 0 ? apiKey.keyHash : null;
+  apiKey.previousExpiresAt = graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000) : null;
+  apiKey.keyHash = sha256(key);
+  apiKey.prefix = key.slice(0, DISPLAY_PREFIX_LENGTH);
+  await em.flush();
+  return { ...toApiKeyOutput(apiKey), key };
+}

@@ -1,0 +1,23 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { uuidv7 } from '../../shared/ids.js';
+import { ProjectSchema } from '../projects/project.entity.js';
+
+export const CONTENT_STATUSES = ['DRAFT', 'SCHEDULED', 'PUBLISHED', 'ARCHIVED'] as const;
+export type ContentStatus = (typeof CONTENT_STATUSES)[number];
+
+export const TableSchema = defineEntity({
+  name: 'ContentTable',
+  tableName: 'content_table',
+  properties: {
+    id: p.uuid().primary().onCreate(() => uuidv7()),
+    project: () => p.manyToOne(ProjectSchema).deleteRule('cascade'),
+    key: p.string(),
+    name: p.string(),
+    description: p.text().default(''),
+    defaultStatus: p.enum(CONTENT_STATUSES).default('PUBLISHED'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    deletedAt: p.datetime().nullable(),
+  },
+});
+export type ContentTable = InferEntity<typeof TableSchema>;

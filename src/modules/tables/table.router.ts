@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { markCreated, markNoContent } from '../../trpc/context.js';
+import { projectProcedure } from '../../trpc/procedures.js';
+import { router } from '../../trpc/trpc.js';
+import { createTableInput, listTablesInput, tableIdInput, tableListOutput, tableOutput, updateTableInput } from './table.schema.js';
+import { createTable, deleteTable, findTable, listTables, toTableOutput, updateTable } from './table.service.js';
+
+const TAG = 'Tables';
+const collection = '/{projectId}/tables' as const;
+const item = '/{projectId}/tables/{tableId}' as const;
+
+export const tableRouter = router({
+  list: projectProcedure('read')
+    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List tables', protect: true } })
+    .input(listTablesInput)
+    .output(tableListOutput)
+    .query(({ ctx, input }) => listTables(ctx.em, ctx.scope.project.id, input)),
+
+  create: projectProcedure('schema')
+    .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Create a table', protect: true }, successStatus: 201 })
+    .input(createTableInput)
+    .output(tableOutput)
+    .mutation(async ({ ctx, input }) => {
+      const table = await createTable(ctx.em, ctx.scope.project.id, input);
+      markCreated(ctx, table.id);
+      return toTableOutput(table);
+    }),
+
+  get: projectProcedure('read')
+    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a table (by id or key)', protect: true } })
+    .input(tableIdInput)
+    .output(tableOutput)
+    .query(async ({ ctx, input }) => toTableOutput(await findTable(ctx.em, ctx.scope.project.id, input.tableId))),
+
+  update: projectProcedure('schema')
+    .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update a table', protect: true } })
+    .input(updateTableInput)
+    .output(tableOutput)
+    .mutation(async ({ ctx, input }) => {
+      const table = await findTable(ctx.em, ctx.scope.project.id, input.tableId);
+      return toTableOutput(await updateTable(ctx.em, table, input));
+    }),
+
+  delete: projectProcedure('schema')
+    .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a table and its contents', protect: true }, successStatus: 204 })
+    .input(tableIdInput)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      const table = await findTable(ctx.em, ctx.scope.project.id, input.tableId);
+      await deleteTable(ctx.em, ctx.deps.boss, table);
+      markNoContent(ctx);
+    }),
+});
