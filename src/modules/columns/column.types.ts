@@ -1,0 +1,81 @@
+/**
+ * Column types and settings (SPEC §6), shared by the columns module (definition, DDL), the
+ * contents module (validation) and the list query engine (filters, sorts, projections).
+ */
+export const COLUMN_TYPES = [
+  'text',
+  'longtext',
+  'number',
+  'integer',
+  'boolean',
+  'date',
+  'datetime',
+  'email',
+  'url',
+  'select',
+  'json',
+  'slug',
+  'reference',
+  'file',
+] as const;
+export type ColumnType = (typeof COLUMN_TYPES)[number];
+
+export interface ColumnSettings {
+  required?: boolean;
+  unique?: boolean;
+  defaultValue?: unknown;
+  /** text, longtext: bounds on the length in Unicode code points. */
+  minText?: number;
+  maxText?: number;
+  /** text: a regular expression the whole value must match. */
+  pattern?: string;
+  /** text, longtext, url: values are `{ "<locale>": value }`. */
+  localized?: boolean;
+  /** number, integer: inclusive bounds. */
+  min?: number;
+  max?: number;
+  /** select: the allowed values (required). */
+  options?: string[];
+  /** select, reference, file: an array of values. */
+  multiple?: boolean;
+  /** slug: the text column a missing slug is derived from. */
+  source?: string;
+  /** reference: the id of the referenced table in the same project (required). */
+  table?: string;
+}
+
+/** A column as the contents module and the query engine see it. */
+export interface ColumnDef {
+  id: string;
+  /** Matches ^[A-Za-z][A-Za-z0-9_]{0,62}$ (SPEC §6), so it is safe inside SQL literals. */
+  name: string;
+  type: ColumnType;
+  settings: ColumnSettings;
+}
+
+/** A table with its live columns, in position order. */
+export interface TableDef {
+  id: string;
+  projectId: string;
+  key: string;
+  defaultStatus: 'DRAFT' | 'SCHEDULED' | 'PUBLISHED' | 'ARCHIVED';
+  columns: ColumnDef[];
+}
+
+export const COLUMN_NAME = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * How each type is stored in `contents.data` (jsonb, key = column name; absent = null):
+ * strings for text-like types, `date` as `YYYY-MM-DD`, `datetime` normalised to UTC
+ * `YYYY-MM-DDTHH:mm:ss.sssZ` (so that text order is time order), numbers as JSON numbers,
+ * booleans, `select` a string (an array of strings when `multiple`), `reference`/`file` a
+ * UUID string (an array when `multiple`), `json` any JSON. Localized columns hold an object
+ * `{ "<locale>": value }`.
+ */
+export const STRING_TYPES: ReadonlySet<ColumnType> = new Set(['text', 'longtext', 'email', 'url', 'slug']);
+export const ORDERED_TYPES: ReadonlySet<ColumnType> = new Set(['number', 'integer', 'date', 'datetime']);
+export const LOCALIZABLE_TYPES: ReadonlySet<ColumnType> = new Set(['text', 'longtext', 'url']);
+
+export const isMultiple = (c: ColumnDef) =>
+  (c.type === 'select' || c.type === 'reference' || c.type === 'file') && c.settings.multiple === true;
+export const isLocalized = (c: ColumnDef) => LOCALIZABLE_TYPES.has(c.type) && c.settings.localized === true;
