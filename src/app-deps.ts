@@ -5,6 +5,7 @@ import type { Orm } from './db/orm.js';
 import type { Logger } from './shared/logger.js';
 import type { CredentialResolver } from './auth/credentials.js';
 import type { ProjectDirectory } from './auth/project-directory.js';
+import type { TableDefinitions } from './modules/tables/table-definitions.js';
 
 /** The long-lived collaborators of the API process, passed down through the request context. */
 export interface AppDeps {
@@ -14,6 +15,7 @@ export interface AppDeps {
   logger: Logger;
   credentials: CredentialResolver;
   projects: ProjectDirectory;
+  tables: TableDefinitions;
   /** A small plain pool for hot-path statements that need no ORM (rate limits). */
   pool: pg.Pool;
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './app-deps.js';
 import { CredentialResolver } from './auth/credentials.js';
 import { ProjectDirectory } from './auth/project-directory.js';
+import { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { Config } from './config/config.js';
 import { openMigratedOrm } from './db/migrate.js';
 import { createApp } from './http/app.js';
@@ -34,6 +35,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     pool,
     credentials: new CredentialResolver(orm),
     projects: new ProjectDirectory(orm),
+    tables: new TableDefinitions(orm),
   };
   const server = createServer(createApp(deps));
   // Slow clients may not hold a connection forever (slowloris).

@@ -26,6 +26,8 @@ function jsonBody(limit: number): RequestHandler {
   return (req, res, next) => {
     if (!BODY_METHODS.has(req.method)) return next();
     if (!hasBody(req)) {
+      // No body at all (e.g. an action without options): an empty object, whatever the type says.
+      req.headers['content-type'] = 'application/json';
       req.body = {};
       return next();
     }

@@ -1,6 +1,6 @@
-import { forbidden } from '../errors/app-error.js';
+import { forbidden, notFound } from '../errors/app-error.js';
 import { raiseDeferredBodyError } from '../http/deferred-body-error.js';
-import { publicProcedure } from './trpc.js';
+import { middleware, publicProcedure } from './trpc.js';
 import type { AccountPrincipal } from '../auth/principal.js';
 import {
   loadProjectAccess,
@@ -25,18 +25,34 @@ const authed = publicProcedure.use(async ({ ctx, next }) => {
   return next({ ctx: { principal } });
 });
 
+/** `/{projectId}/...` authorization without the final body check (see the two builders below). */
+const projectScoped = (level: ProjectAccessLevel) =>
+  authed.use(async ({ ctx, next, getRawInput }) => {
+    const projectId = rawPathParam(await getRawInput(), 'projectId');
+    const scope = await authorizeProject(ctx.em, ctx.deps.projects, ctx.principal, ctx.req.headers, projectId, level);
+    return next({ ctx: { scope } });
+  });
+
+const raiseBodyError = middleware(async ({ next, getRawInput }) => {
+  raiseDeferredBodyError(await getRawInput());
+  return next();
+});
+
 /**
  * `/{projectId}/...`: API keys of that project or accounts with a project role, at the level the
  * procedure declares (see ProjectAccessLevel).
  */
-export const projectProcedure = (level: ProjectAccessLevel) =>
-  authed.use(async ({ ctx, next, getRawInput }) => {
-    const input = await getRawInput();
-    const projectId = rawPathParam(input, 'projectId');
-    const scope = await authorizeProject(ctx.em, ctx.deps.projects, ctx.principal, ctx.req.headers, projectId, level);
-    raiseDeferredBodyError(input);
-    return next({ ctx: { scope } });
-  });
+export const projectProcedure = (level: ProjectAccessLevel) => projectScoped(level).use(raiseBodyError);
+
+/** `/{projectId}/tables/{tableId}/...`: as projectProcedure, and the table (id or key) must exist (404). */
+export const tableProcedure = (level: ProjectAccessLevel) =>
+  projectScoped(level)
+    .use(async ({ ctx, next, getRawInput }) => {
+      const table = await ctx.deps.tables.get(ctx.scope.project.id, rawPathParam(await getRawInput(), 'tableId'));
+      if (!table) throw notFound('Table');
+      return next({ ctx: { table } });
+    })
+    .use(raiseBodyError);
 
 /** SPEC §4: `/accounts/**` and `/workspaces/**` take account tokens only; API keys get 403. */
 const accountOnly = authed.use(({ ctx, next }) => {
@@ -45,10 +61,7 @@ const accountOnly = authed.use(({ ctx, next }) => {
 });
 
 /** Account-level endpoints that address no workspace (`/accounts/me`, `/workspaces`). */
-export const accountProcedure = accountOnly.use(async ({ next, getRawInput }) => {
-  raiseDeferredBodyError(await getRawInput());
-  return next();
-});
+export const accountProcedure = accountOnly.use(raiseBodyError);
 
 /**
  * `/workspaces/{workspaceId}/**`: the workspace must exist (404) and the caller must hold at

@@ -3,6 +3,7 @@ import { apiKeyRouter } from '../modules/api-keys/api-key.router.js';
 import { projectMemberRouter } from '../modules/projects/project-member.router.js';
 import { projectRouter } from '../modules/projects/project.router.js';
 import { workspaceMemberRouter } from '../modules/workspaces/workspace-member.router.js';
+import { columnRouter } from '../modules/columns/column.router.js';
 import { tableRouter } from '../modules/tables/table.router.js';
 import { workspaceRouter } from '../modules/workspaces/workspace.router.js';
 import { router } from './trpc.js';
@@ -19,6 +20,7 @@ export const appRouter = router({
   projectMembers: projectMemberRouter,
   apiKeys: apiKeyRouter,
   tables: tableRouter,
+  columns: columnRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -87,6 +87,21 @@ describe('POST members (invite)', () => {
     expect(await listMembers(ws)).toHaveLength(4);
   });
 
+  it('concurrent invites of one new e-mail: into two workspaces both succeed (one token); into one, 201 + 409', async () => {
+    for (let round = 0; round < 4; round++) {
+      const [a, b] = [await createWorkspace(t, 'Race A'), await createWorkspace(t, 'Race B')];
+      const email = uniqueEmail('race');
+      const two = await Promise.all([a, b].map((w) => t.call('POST', `/v1${membersPath(w)}`, { body: { email, role: 'MEMBER' } })));
+      expect(two.map((r) => r.status), two.map((r) => r.text).join(' | ')).toEqual([201, 201]);
+      expect(two[0].json.accountId).toBe(two[1].json.accountId);
+      expect(two.filter((r) => r.json.accessToken).length).toBe(1);
+      const again = uniqueEmail('race-same');
+      const one = await Promise.all([a, a].map((w) => t.call('POST', `/v1${membersPath(w)}`, { body: { email: again, role: 'MEMBER' } })));
+      expect(one.map((r) => r.status).sort()).toEqual([201, 409]);
+      expect(one.find((r) => r.status === 409)!.json.error.code).toBe('CONFLICT');
+    }
+  });
+
   it('ADMIN invites MEMBER and ADMIN, but not OWNER (403)', async () => {
     for (const role of ['MEMBER', 'ADMIN']) {
       const res = await t.call('POST', `/v1${membersPath(ws)}`, { token: admin.token, body: { email: uniqueEmail(), role } });
@@ -196,6 +211,22 @@ describe('DELETE members/{memberId}', () => {
     // Invited back, the old project role does not come back.
     await t.call('POST', `/v1${membersPath(ws)}`, { body: { email: p.email, role: 'MEMBER' } });
     expectError(await t.call('GET', `/v1/workspaces/${ws}/projects/${projectId}`, { token: p.token }), 403, 'FORBIDDEN');
+  });
+
+  it('removal keeps the account’s project memberships in other workspaces', async () => {
+    const p = await invite(t, ws, 'MEMBER');
+    const other = await createWorkspace(t, 'Elsewhere');
+    await t.call('POST', `/v1${membersPath(other)}`, { body: { email: p.email, role: 'MEMBER' } });
+    const here = await createProject(t, ws, { name: 'Here' });
+    const there = await createProject(t, other, { name: 'There' });
+    for (const [w, pid] of [[ws, here], [other, there]]) {
+      const res = await t.call('POST', `/v1/workspaces/${w}/projects/${pid}/members`, { body: { accountId: p.accountId, role: 'VIEWER' } });
+      expect(res.status, res.text).toBe(201);
+    }
+    expectNoContent(await t.call('DELETE', `/v1${membersPath(ws)}/${p.memberId}`));
+    const res = await t.call('GET', `/v1/workspaces/${other}/projects/${there}`, { token: p.token });
+    expect(res.status, res.text).toBe(200);
+    expect((await t.call('GET', `/v1/workspaces/${other}/projects`, { token: p.token })).json.list.map((x: { id: string }) => x.id)).toEqual([there]);
   });
 
   it('the last OWNER cannot leave or be removed (409); with two OWNERs one can leave', async () => {

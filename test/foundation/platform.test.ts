@@ -85,8 +85,9 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('every documented path answers something other than 404-unknown-path', async () => {
+  it('every documented /accounts and /workspaces operation is routed (no 405, no unknown-path 404)', async () => {
     for (const [path, item] of Object.entries(doc.paths)) {
+      if (!/^\/(accounts|workspaces)(\/|$)/.test(path)) continue;
       const concrete = path.replace(/\{[^}]+\}/g, '00000000-0000-7000-8000-000000000000');
       for (const method of Object.keys(item)) {
         const res = await t.call(method.toUpperCase(), `/v1${concrete}`, method === 'get' || method === 'delete' ? {} : { body: {} });

@@ -131,6 +131,21 @@ describe('POST project members', () => {
   });
 });
 
+describe('workspace role changes', () => {
+  it('a workspace ADMIN demoted to MEMBER loses implicit project ADMIN but keeps an explicit project role', async () => {
+    const a = await invite(t, ws, 'ADMIN');
+    const b = await invite(t, ws, 'ADMIN');
+    await add(b, 'EDITOR');
+    for (const who of [a, b]) {
+      const res = await t.call('PUT', `/v1/workspaces/${ws}/members/${who.memberId}`, { body: { role: 'MEMBER' } });
+      expect(res.status, res.text).toBe(200);
+    }
+    expectError(await t.call('GET', `/v1/workspaces/${ws}/projects/${projectId}`, { token: a.token }), 403, 'FORBIDDEN');
+    expect((await t.call('GET', `/v1/workspaces/${ws}/projects/${projectId}`, { token: b.token })).status).toBe(200);
+    expectError(await t.call('PUT', `/v1/workspaces/${ws}/projects/${projectId}`, { token: b.token, body: {} }), 403, 'FORBIDDEN');
+  });
+});
+
 describe('PUT project members/{memberId}', () => {
   it('project ADMIN changes a role: 200 full member, and the new role takes effect', async () => {
     const p = await invite(t, ws, 'MEMBER');

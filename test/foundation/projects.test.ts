@@ -131,6 +131,9 @@ describe('GET projects/{id}', () => {
     expectError(await t.call('GET', `/v1${projects()}/${shared}`, { token: stranger.token }), 403, 'FORBIDDEN');
     expectError(await t.call('GET', `/v1${projects()}/${MISSING_ID}`), 404, 'NOT_FOUND');
     expectError(await t.call('GET', `/v1${projects()}/not-a-uuid`), 404, 'NOT_FOUND');
+    // A workspace MEMBER learns that a project does not exist; an outsider only that they have no role.
+    expectError(await t.call('GET', `/v1${projects()}/${MISSING_ID}`, { token: plain.token }), 404, 'NOT_FOUND');
+    expectError(await t.call('GET', `/v1${projects()}/${MISSING_ID}`, { token: stranger.token }), 403, 'FORBIDDEN');
     const otherWs = await createWorkspace(t, 'Other');
     const foreign = await createProject(t, otherWs);
     // A project addressed under the wrong workspace does not exist there.

@@ -142,7 +142,9 @@ describe('DELETE /v1/workspaces/{id}', () => {
 
     for (const token of [undefined, m.token]) {
       expectError(await t.call('GET', `/v1/workspaces/${doomed}`, { token }), 404, 'NOT_FOUND');
-      expect(ids((await t.call('GET', '/v1/workspaces?size=1000', { token })).json.list)).not.toContain(doomed);
+      const list = (await t.call('GET', '/v1/workspaces?size=1000', { token })).json;
+      expect(ids(list.list)).not.toContain(doomed);
+      expect(list.pagination.total).toBe(list.list.length);
     }
     expectError(await t.call('PUT', `/v1/workspaces/${doomed}`, { body: { name: 'x' } }), 404, 'NOT_FOUND');
     expectError(await t.call('DELETE', `/v1/workspaces/${doomed}`), 404, 'NOT_FOUND');

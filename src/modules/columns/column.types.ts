@@ -60,6 +60,8 @@ export interface TableDef {
   key: string;
   defaultStatus: 'DRAFT' | 'SCHEDULED' | 'PUBLISHED' | 'ARCHIVED';
   columns: ColumnDef[];
+  /** Names of deleted columns whose values the purge job has not removed yet: never shown. */
+  hiddenKeys: string[];
 }
 
 export const COLUMN_NAME = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { markCreated, markNoContent } from '../../trpc/context.js';
-import { projectProcedure } from '../../trpc/procedures.js';
+import { projectProcedure, tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { createTableInput, listTablesInput, tableIdInput, tableListOutput, tableOutput, updateTableInput } from './table.schema.js';
 import { createTable, deleteTable, findTable, listTables, toTableOutput, updateTable } from './table.service.js';
@@ -26,28 +26,31 @@ export const tableRouter = router({
       return toTableOutput(table);
     }),
 
-  get: projectProcedure('read')
+  get: tableProcedure('read')
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a table (by id or key)', protect: true } })
     .input(tableIdInput)
     .output(tableOutput)
-    .query(async ({ ctx, input }) => toTableOutput(await findTable(ctx.em, ctx.scope.project.id, input.tableId))),
+    .query(async ({ ctx }) => toTableOutput(await findTable(ctx.em, ctx.scope.project.id, ctx.table.id))),
 
-  update: projectProcedure('schema')
+  update: tableProcedure('schema')
     .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update a table', protect: true } })
     .input(updateTableInput)
     .output(tableOutput)
     .mutation(async ({ ctx, input }) => {
-      const table = await findTable(ctx.em, ctx.scope.project.id, input.tableId);
-      return toTableOutput(await updateTable(ctx.em, table, input));
+      const table = await findTable(ctx.em, ctx.scope.project.id, ctx.table.id);
+      const updated = await updateTable(ctx.em, table, input);
+      ctx.deps.tables.forget(ctx.scope.project.id);
+      return toTableOutput(updated);
     }),
 
-  delete: projectProcedure('schema')
+  delete: tableProcedure('schema')
     .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a table and its contents', protect: true }, successStatus: 204 })
     .input(tableIdInput)
     .output(z.void())
-    .mutation(async ({ ctx, input }) => {
-      const table = await findTable(ctx.em, ctx.scope.project.id, input.tableId);
+    .mutation(async ({ ctx }) => {
+      const table = await findTable(ctx.em, ctx.scope.project.id, ctx.table.id);
       await deleteTable(ctx.em, ctx.deps.boss, table);
+      ctx.deps.tables.forget(ctx.scope.project.id);
       markNoContent(ctx);
     }),
 });

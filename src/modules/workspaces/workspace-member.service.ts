@@ -44,17 +44,33 @@ function requireOwnerFor(actorRole: WorkspaceRole, ...roles: WorkspaceRole[]): v
  */
 export async function inviteWorkspaceMember(em: EntityManager, workspace: Workspace, actorRole: WorkspaceRole, input: InviteMemberInput) {
   requireOwnerFor(actorRole, input.role);
+  try {
+    return await addWorkspaceMember(em, workspace.id, input);
+  } catch (error) {
+    if (!(error instanceof AccountCreatedConcurrently)) throw error;
+    // Another request (an invite into another workspace, say) created the same account between
+    // our lookup and our insert; it exists now, so invite it as a known account.
+    return addWorkspaceMember(em.fork({ clear: true }), workspace.id, input);
+  }
+}
+
+/** Our new account lost the race on the unique e-mail to a concurrent request. */
+class AccountCreatedConcurrently extends Error {}
+
+async function addWorkspaceMember(em: EntityManager, workspaceId: string, input: InviteMemberInput) {
   const { account, created } = await findOrCreateAccount(em, input.email);
-  if (!created && (await em.count(WorkspaceMemberSchema, { workspace: workspace.id, account: account.id })) > 0) {
+  if (!created && (await em.count(WorkspaceMemberSchema, { workspace: workspaceId, account: account.id })) > 0) {
     throw conflict('email is already a member of this workspace');
   }
   const accessToken = created ? addAccountToken(em, account) : undefined;
-  const member = em.create(WorkspaceMemberSchema, { workspace, account, role: input.role });
+  const member = em.create(WorkspaceMemberSchema, { workspace: workspaceId, account, role: input.role });
   try {
     await em.flush();
   } catch (error) {
-    // A concurrent invite of the same e-mail won the unique (workspace, account) index.
     if (error instanceof UniqueConstraintViolationException) {
+      // A new account cannot already be a member: the clash is on the account's e-mail.
+      if (created) throw new AccountCreatedConcurrently();
+      // A concurrent invite of the same e-mail won the unique (workspace, account) index.
       throw conflict('email is already a member of this workspace');
     }
     throw error;

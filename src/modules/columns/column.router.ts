@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { markCreated, markNoContent, type Context } from '../../trpc/context.js';
+import { tableProcedure } from '../../trpc/procedures.js';
+import { router } from '../../trpc/trpc.js';
+import { columnIdInput, columnListOutput, columnOutput, createColumnInput, listColumnsInput, updateColumnInput } from './column.schema.js';
+import { createColumn, deleteColumn, findColumn, listColumns, toColumnOutput, updateColumn } from './column.service.js';
+
+const TAG = 'Columns';
+const collection = '/{projectId}/tables/{tableId}/columns' as const;
+const item = '/{projectId}/tables/{tableId}/columns/{columnId}' as const;
+
+/** Every schema change is visible at once to this process's contents requests. */
+const forgetSchema = (ctx: Context, projectId: string) => ctx.deps.tables.forget(projectId);
+
+export const columnRouter = router({
+  list: tableProcedure('read')
+    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List columns (in position order)', protect: true } })
+    .input(listColumnsInput)
+    .output(columnListOutput)
+    .query(async ({ ctx, input }) => {
+      return listColumns(ctx.em, ctx.table.id, input);
+    }),
+
+  create: tableProcedure('schema')
+    .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Add a column', protect: true }, successStatus: 201 })
+    .input(createColumnInput)
+    .output(columnOutput)
+    .mutation(async ({ ctx, input }) => {
+      const column = await createColumn(ctx.em, ctx.scope.project, ctx.table.id, input);
+      forgetSchema(ctx, ctx.scope.project.id);
+      markCreated(ctx, column.id);
+      return toColumnOutput(column);
+    }),
+
+  get: tableProcedure('read')
+    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a column (by id or name)', protect: true } })
+    .input(columnIdInput)
+    .output(columnOutput)
+    .query(async ({ ctx, input }) => {
+      return toColumnOutput(await findColumn(ctx.em, ctx.table.id, input.columnId));
+    }),
+
+  update: tableProcedure('schema')
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: item,
+        tags: [TAG],
+        summary: 'Update a column (settings merged key by key; 409 when existing rows do not fit)',
+        protect: true,
+      },
+    })
+    .input(updateColumnInput)
+    .output(columnOutput)
+    .mutation(async ({ ctx, input }) => {
+      const column = await updateColumn(ctx.em, ctx.scope.project, ctx.table.id, input);
+      forgetSchema(ctx, ctx.scope.project.id);
+      return toColumnOutput(column);
+    }),
+
+  delete: tableProcedure('schema')
+    .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a column and its values', protect: true }, successStatus: 204 })
+    .input(columnIdInput)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await deleteColumn(ctx.em, ctx.deps.boss, ctx.table.id, input.columnId);
+      forgetSchema(ctx, ctx.scope.project.id);
+      markNoContent(ctx);
+    }),
+});

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { isoDate, pathId } from '../../shared/schemas.js';
+import { listOf, pageParams } from '../../shared/pagination.js';
+import { COLUMN_NAME, COLUMN_TYPES } from './column.types.js';
+
+export const columnType = z.enum(COLUMN_TYPES);
+
+/**
+ * Settings arrive as a free-form object and are checked against the column type by
+ * `checkSettings` (unknown or inapplicable settings are 400), because which settings apply
+ * depends on the type.
+ */
+const settingsInput = z.record(z.string(), z.unknown()).describe(
+  'required, unique, defaultValue (any type); minText, maxText, pattern, localized (text); minText, maxText, localized (longtext); ' +
+    'min, max (number, integer); options (required), multiple (select); source (slug); table (required), multiple (reference); multiple (file); localized (url)',
+);
+
+export const columnOutput = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  label: z.string(),
+  type: columnType,
+  settings: z.record(z.string(), z.unknown()),
+  position: z.number().int(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type ColumnOutput = z.infer<typeof columnOutput>;
+
+const tablePath = { projectId: pathId('Project id'), tableId: pathId('Table id or key') };
+const columnPath = { ...tablePath, columnId: pathId('Column id or name') };
+const columnName = z.string().regex(COLUMN_NAME, 'must match ^[A-Za-z][A-Za-z0-9_]{0,62}$');
+
+export const listColumnsInput = z.object({ ...tablePath, ...pageParams });
+export const columnListOutput = listOf(columnOutput);
+export const createColumnInput = z.object({
+  ...tablePath,
+  name: columnName,
+  label: z.string().max(200).optional(),
+  type: columnType,
+  settings: settingsInput.optional(),
+});
+export type CreateColumnInput = z.infer<typeof createColumnInput>;
+export const updateColumnInput = z.object({
+  ...columnPath,
+  name: columnName.optional(),
+  label: z.string().max(200).optional(),
+  type: columnType.optional(),
+  settings: settingsInput.optional().describe('Merged key by key; a key set to null removes that setting'),
+});
+export type UpdateColumnInput = z.infer<typeof updateColumnInput>;
+export const columnIdInput = z.object(columnPath);

@@ -1,0 +1,168 @@
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import type { PgBoss } from 'pg-boss';
+import { conflict, fieldInvalid, notFound } from '../../errors/app-error.js';
+import { enqueue } from '../../jobs/outbox.js';
+import { QUEUES } from '../../jobs/queues.js';
+import { isUuid } from '../../shared/ids.js';
+import { iso } from '../../shared/schemas.js';
+import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import type { ProjectInfo } from '../../auth/project-directory.js';
+import { checkValue } from '../contents/value-rules.js';
+import { TableSchema } from '../tables/table.entity.js';
+import { createIndexStatements, dropIndexesStatement } from './column.ddl.js';
+import { ColumnSchema, type ContentColumn } from './column.entity.js';
+import type { ColumnOutput, CreateColumnInput, UpdateColumnInput } from './column.schema.js';
+import { checkSettings } from './column.settings.js';
+import { findViolations } from './column-violations.js';
+import type { ColumnDef, ColumnSettings, ColumnType } from './column.types.js';
+
+export const toColumnOutput = (c: ContentColumn): ColumnOutput => ({
+  id: c.id,
+  name: c.name,
+  label: c.label,
+  type: c.type,
+  settings: c.settings as Record<string, unknown>,
+  position: c.position,
+  createdAt: iso(c.createdAt),
+  updatedAt: iso(c.updatedAt),
+});
+
+const toDef = (c: ContentColumn): ColumnDef => ({ id: c.id, name: c.name, type: c.type, settings: c.settings });
+
+export async function listColumns(em: EntityManager, tableId: string, params: PageParams) {
+  const where = { table: tableId, deletedAt: null };
+  const { offset, limit } = pageWindow(params);
+  const [rows, total] = await Promise.all([
+    em.find(ColumnSchema, where, { orderBy: { position: 'asc', id: 'asc' }, offset, limit }),
+    wantsCount(params) ? em.count(ColumnSchema, where) : Promise.resolve(null),
+  ]);
+  return { list: rows.slice(0, params.size).map(toColumnOutput), pagination: paginationOf(params, rows.length, total) };
+}
+
+export async function findColumn(em: EntityManager, tableId: string, columnId: string): Promise<ContentColumn> {
+  const column = await em.findOne(ColumnSchema, { table: tableId, deletedAt: null, ...(isUuid(columnId) ? { id: columnId } : { name: columnId }) });
+  if (!column) throw notFound('Column');
+  return column;
+}
+
+/** Name and slug rules that depend on the other columns of the table (409, SPEC §6). */
+async function checkSiblings(em: EntityManager, tableId: string, name: string, type: ColumnType, selfId?: string): Promise<void> {
+  const siblings = await em.find(ColumnSchema, { table: tableId, id: { $ne: selfId ?? null } });
+  const same = siblings.find((c) => c.name === name);
+  if (same && !same.deletedAt) throw conflict(`name: a column named ${name} already exists in this table`);
+  if (same) throw conflict(`name: a deleted column named ${name} is still being purged; retry in a moment`);
+  if (type === 'slug' && siblings.some((c) => c.type === 'slug' && !c.deletedAt)) throw conflict('type: a table has at most one slug column');
+}
+
+/** Settings rules that need the database or the other columns (422, field `settings.<key>`). */
+async function checkSemantics(em: EntityManager, projectId: string, tableId: string, column: ColumnDef): Promise<void> {
+  const { settings } = column;
+  if (column.type === 'reference') {
+    const target = isUuid(settings.table!) ? await em.findOne(TableSchema, { id: settings.table!, project: projectId, deletedAt: null }) : null;
+    if (!target) throw fieldInvalid('settings.table', 'must be the id of a table of this project');
+  }
+  if (column.type === 'slug' && settings.source !== undefined) {
+    const source = await em.findOne(ColumnSchema, { table: tableId, name: settings.source, deletedAt: null });
+    if (!source || source.type !== 'text') throw fieldInvalid('settings.source', 'must name a text column of this table');
+  }
+  if (settings.defaultValue !== undefined && settings.defaultValue !== null) {
+    const checked = checkValue(column, settings.defaultValue);
+    if (!checked.ok) throw fieldInvalid('settings.defaultValue', checked.message);
+  }
+}
+
+async function applyIndexes(tx: EntityManager, tableId: string, column: ColumnDef, locales: string[]): Promise<void> {
+  await tx.execute(dropIndexesStatement(column.id));
+  for (const statement of createIndexStatements(tableId, column, locales)) await tx.execute(statement);
+}
+
+/** Unique index creation fails on duplicates: report them as SPEC §6 asks. */
+async function withDuplicateCheck<T>(tx: EntityManager, tableId: string, column: ColumnDef, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException || (error as { code?: string }).code === '23505') {
+      const ids = await findViolations(tx, tableId, column, 'unique');
+      throw conflict(`settings.unique: existing rows hold duplicate values of ${column.name}: ${ids.join(', ')}`);
+    }
+    throw error;
+  }
+}
+
+export async function createColumn(em: EntityManager, project: ProjectInfo, tableId: string, input: CreateColumnInput): Promise<ContentColumn> {
+  const settings = checkSettings(input.type, input.settings ?? {});
+  await checkSiblings(em, tableId, input.name, input.type);
+  const def: ColumnDef = { id: '', name: input.name, type: input.type, settings };
+  await checkSemantics(em, project.id, tableId, def);
+  return em.transactional(async (tx) => {
+    // One schema change per table at a time: positions and sibling checks stay consistent.
+    await tx.execute('select id from content_table where id = ? for update', [tableId]);
+    const [{ next }] = await tx.execute<{ next: number }[]>(
+      'select coalesce(max(position), 0) + 1 as next from content_column where table_id = ?',
+      [tableId],
+    );
+    const column = tx.create(ColumnSchema, { table: tableId, name: input.name, label: input.label ?? input.name, type: input.type, settings, position: next });
+    await tx.flush();
+    if (settings.defaultValue !== undefined && settings.defaultValue !== null) {
+      // Existing rows take the default, as a newly added column would in a SQL table.
+      // (jsonb_exists, not the `?` operator: `?` is the driver's placeholder.)
+      const checked = checkValue(def, settings.defaultValue);
+      await tx.execute(
+        'update contents set data = data || jsonb_build_object(?::text, ?::jsonb) where table_id = ? and not jsonb_exists(data, ?)',
+        [column.name, JSON.stringify(checked.ok ? checked.value : null), tableId, column.name],
+      );
+    } else if (settings.required) {
+      const ids = await findViolations(tx, tableId, toDef(column), 'required');
+      if (ids.length > 0) throw conflict(`settings.required: existing rows have no value for ${column.name}: ${ids.join(', ')}`);
+    }
+    await withDuplicateCheck(tx, tableId, toDef(column), () => applyIndexes(tx, tableId, toDef(column), project.locales));
+    return column;
+  });
+}
+
+/** Merges settings key by key; `null` removes a setting (SPEC §2). */
+function mergeSettings(current: ColumnSettings, patch: Record<string, unknown> | undefined): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch ?? {})) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+export async function updateColumn(em: EntityManager, project: ProjectInfo, tableId: string, input: UpdateColumnInput): Promise<ContentColumn> {
+  const column = await findColumn(em, tableId, input.columnId);
+  const type = input.type ?? column.type;
+  const name = input.name ?? column.name;
+  const settings = checkSettings(type, mergeSettings(column.settings, input.settings));
+  if (name !== column.name || type !== column.type) await checkSiblings(em, tableId, name, type, column.id);
+  const next: ColumnDef = { id: column.id, name, type, settings };
+  await checkSemantics(em, project.id, tableId, next);
+  return em.transactional(async (tx) => {
+    await tx.execute('select id from content_table where id = ? for update', [tableId]);
+    if (name !== column.name) {
+      await tx.execute(
+        'update contents set data = (data - ?::text) || jsonb_build_object(?::text, data->?::text) where table_id = ? and jsonb_exists(data, ?)',
+        [column.name, name, column.name, tableId, column.name],
+      );
+    }
+    for (const rule of ['type', 'required'] as const) {
+      const ids = await findViolations(tx, tableId, next, rule);
+      if (ids.length > 0) throw conflict(`${rule === 'type' ? 'type' : 'settings.required'}: existing rows do not fit: ${ids.join(', ')}`);
+    }
+    await withDuplicateCheck(tx, tableId, next, () => applyIndexes(tx, tableId, next, project.locales));
+    const managed = await tx.findOneOrFail(ColumnSchema, { id: column.id });
+    Object.assign(managed, { name, type, settings, label: input.label ?? managed.label });
+    return managed;
+  });
+}
+
+/** Soft delete; values are removed from the rows by the purge job (SPEC §5). */
+export async function deleteColumn(em: EntityManager, boss: PgBoss, tableId: string, columnId: string): Promise<void> {
+  const column = await findColumn(em, tableId, columnId);
+  await em.transactional(async (tx) => {
+    await tx.nativeUpdate(ColumnSchema, { id: column.id }, { deletedAt: new Date() });
+    await tx.execute(dropIndexesStatement(column.id));
+    await enqueue(tx, boss, QUEUES.purge.name, { kind: 'column', id: column.id });
+  });
+}

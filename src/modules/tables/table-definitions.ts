@@ -1,0 +1,55 @@
+import type { Orm } from '../../db/orm.js';
+import { isUuid } from '../../shared/ids.js';
+import type { ColumnDef, TableDef } from '../columns/column.types.js';
+
+/** Same window as credentials and projects: other processes see schema changes within it. */
+const TABLE_CACHE_MS = 500;
+
+/**
+ * Live tables with their columns, by project and id or key, cached briefly: every contents
+ * request needs the schema, which changes rarely. The process that changes a schema forgets
+ * that project's entries at once.
+ */
+export class TableDefinitions {
+  private readonly cache = new Map<string, { def: TableDef | null; until: number }>();
+
+  constructor(private readonly orm: Orm) {}
+
+  async get(projectId: string, tableIdOrKey: string): Promise<TableDef | null> {
+    const cacheKey = `${projectId}:${tableIdOrKey}`;
+    const now = Date.now();
+    const hit = this.cache.get(cacheKey);
+    if (hit && hit.until > now) return hit.def;
+    const def = await this.load(projectId, tableIdOrKey);
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(cacheKey, { def, until: now + TABLE_CACHE_MS });
+    return def;
+  }
+
+  forget(projectId: string): void {
+    for (const key of this.cache.keys()) if (key.startsWith(`${projectId}:`)) this.cache.delete(key);
+  }
+
+  private async load(projectId: string, tableIdOrKey: string): Promise<TableDef | null> {
+    const connection = this.orm.em.getConnection();
+    const [table] = await connection.execute<{ id: string; key: string; default_status: TableDef['defaultStatus'] }[]>(
+      `select id, key, default_status from content_table
+        where project_id = ? and deleted_at is null and ${isUuid(tableIdOrKey) ? 'id = ?' : 'key = ?'}`,
+      [projectId, tableIdOrKey],
+    );
+    if (!table) return null;
+    const columns = await connection.execute<(ColumnDef & { deleted: boolean })[]>(
+      `select id, name, type, settings, deleted_at is not null as deleted from content_column
+        where table_id = ? order by position, id`,
+      [table.id],
+    );
+    return {
+      id: table.id,
+      projectId,
+      key: table.key,
+      defaultStatus: table.default_status,
+      columns: columns.filter((c) => !c.deleted).map(({ deleted: _d, ...c }) => c),
+      hiddenKeys: columns.filter((c) => c.deleted).map((c) => c.name),
+    };
+  }
+}
