@@ -16,6 +16,6 @@ export interface AppDeps {
   credentials: CredentialResolver;
   projects: ProjectDirectory;
   tables: TableDefinitions;
-  /** A small plain pool for hot-path statements that need no ORM (rate limits). */
+  /** A plain pool for hot-path statements that need no unit of work (rate limits, lists). */
   pool: pg.Pool;
 }

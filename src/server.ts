@@ -25,7 +25,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   const orm = await openMigratedOrm(databaseUrl);
   const boss = await startBoss(databaseUrl, logger, 'api');
   await bootstrapAdmin(orm.em.fork(), config, logger);
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection failed'));
   const deps: AppDeps = {
     config,

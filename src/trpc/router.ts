@@ -4,6 +4,7 @@ import { projectMemberRouter } from '../modules/projects/project-member.router.j
 import { projectRouter } from '../modules/projects/project.router.js';
 import { workspaceMemberRouter } from '../modules/workspaces/workspace-member.router.js';
 import { columnRouter } from '../modules/columns/column.router.js';
+import { contentsRouter } from '../modules/contents/contents.router.js';
 import { tableRouter } from '../modules/tables/table.router.js';
 import { workspaceRouter } from '../modules/workspaces/workspace.router.js';
 import { router } from './trpc.js';
@@ -21,6 +22,7 @@ export const appRouter = router({
   apiKeys: apiKeyRouter,
   tables: tableRouter,
   columns: columnRouter,
+  contents: contentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -29,6 +29,21 @@ export function createPurgeHandler(orm: Orm, logger: Logger) {
     await execute('delete from content_table where id = ?', [tableId]);
   }
 
+  /** Removes a deleted column's values from every row, then the column itself. */
+  async function purgeColumn(columnId: string): Promise<void> {
+    const [column] = await execute<{ table_id: string; name: string; type: string }>(
+      'select table_id, name, type from content_column where id = ?',
+      [columnId],
+    );
+    if (!column) return;
+    await deleteInBatches(
+      `update contents set data = data - ?::text${column.type === 'slug' ? ', slug = null' : ''}
+        where id in (select id from contents where table_id = ? and jsonb_exists(data, ?) limit ?) returning id`,
+      [column.name, column.table_id, column.name],
+    );
+    await execute('delete from content_column where id = ?', [columnId]);
+  }
+
   async function purgeProject(projectId: string): Promise<void> {
     for (const row of await execute<{ id: string }>('select id from content_table where project_id = ?', [projectId])) {
       await purgeTable(row.id);
@@ -50,10 +65,11 @@ export function createPurgeHandler(orm: Orm, logger: Logger) {
     table: 'select 1 from content_table where id = ? and deleted_at is not null',
     column: 'select 1 from content_column where id = ? and deleted_at is not null',
   };
-  const PURGE: Partial<Record<PurgeJob['kind'], (id: string) => Promise<void>>> = {
+  const PURGE: Record<PurgeJob['kind'], (id: string) => Promise<void>> = {
     workspace: purgeWorkspace,
     project: purgeProject,
     table: purgeTable,
+    column: purgeColumn,
   };
 
   return async (jobs: Job<PurgeJob>[]): Promise<void> => {
@@ -61,7 +77,7 @@ export function createPurgeHandler(orm: Orm, logger: Logger) {
       const { kind, id } = job.data;
       const purge = PURGE[kind];
       // Only what is (still) soft-deleted: a replayed job must never touch live rows.
-      if (!purge || (await execute(STILL_DELETED[kind], [id])).length === 0) continue;
+      if ((await execute(STILL_DELETED[kind], [id])).length === 0) continue;
       await purge(id);
       logger.info({ kind, id }, 'purged');
     }

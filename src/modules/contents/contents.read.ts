@@ -1,0 +1,29 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { invalidQuery, notFound } from '../../errors/app-error.js';
+import type { ProjectInfo } from '../../auth/project-directory.js';
+import type { TableDef } from '../columns/column.types.js';
+import { findRow } from './contents.write.js';
+import { toContentsOutput } from './contents.row.js';
+import type { ContentsOutput } from './contents.schema.js';
+
+export interface ReadScope {
+  em: EntityManager;
+  table: TableDef;
+  project: ProjectInfo;
+  /** Read keys see PUBLISHED rows only (SPEC §4). */
+  publicOnly: boolean;
+}
+
+export function checkLocale(project: ProjectInfo, locale: string | undefined): void {
+  if (locale !== undefined && !project.locales.includes(locale)) {
+    throw invalidQuery(`locale: "${locale}" is not a project locale (${project.locales.join(', ')})`);
+  }
+}
+
+/** One row by id or slug; non-public rows are 404 for read keys, as if they did not exist. */
+export async function getContents(scope: ReadScope, contentsId: string, locale?: string): Promise<ContentsOutput> {
+  const row = await findRow(scope.em, scope.table, contentsId);
+  if (scope.publicOnly && row.status !== 'PUBLISHED') throw notFound('Contents');
+  checkLocale(scope.project, locale);
+  return toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale });
+}

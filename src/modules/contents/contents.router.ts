@@ -1,0 +1,76 @@
+import { markCreated, markNoContent } from '../../trpc/context.js';
+import { tableProcedure } from '../../trpc/procedures.js';
+import { router } from '../../trpc/trpc.js';
+import { z } from 'zod';
+import { getContents } from './contents.read.js';
+import { listContents } from './contents.list.js';
+import { toContentsOutput } from './contents.row.js';
+import {
+  contentsListOutput,
+  contentsOutput,
+  createContentsInput,
+  deleteContentsInput,
+  getContentsInput,
+  listContentsInput,
+  updateContentsInput,
+} from './contents.schema.js';
+import { createContents, deleteContents, updateContents } from './contents.write.js';
+
+const TAG = 'Contents';
+const collection = '/{projectId}/tables/{tableId}/contents' as const;
+const item = '/{projectId}/tables/{tableId}/contents/{contentsId}' as const;
+
+export const contentsRouter = router({
+  list: tableProcedure('read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: collection,
+        tags: [TAG],
+        summary: 'List contents with paging, field selection, sorting and filtering',
+        description: 'Read keys see PUBLISHED rows only, whatever the filter. See the parameters for the JSON shapes of sort and filter.',
+        protect: true,
+      },
+    })
+    .input(listContentsInput)
+    .output(contentsListOutput)
+    .query(({ ctx, input }) =>
+      listContents({ em: ctx.em, pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic }, input),
+    ),
+
+  create: tableProcedure('write')
+    .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Create contents', protect: true }, successStatus: 201 })
+    .input(createContentsInput)
+    .output(contentsOutput)
+    .mutation(async ({ ctx, input }) => {
+      const row = await createContents({ em: ctx.em, table: ctx.table, project: ctx.scope.project }, input);
+      markCreated(ctx, row.id);
+      return toContentsOutput(ctx.table, row);
+    }),
+
+  get: tableProcedure('read')
+    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read contents by id or slug', protect: true } })
+    .input(getContentsInput)
+    .output(contentsOutput)
+    .query(({ ctx, input }) =>
+      getContents({ em: ctx.em, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic }, input.contentsId, input.locale),
+    ),
+
+  update: tableProcedure('write')
+    .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update contents (data merged; status transitions checked)', protect: true } })
+    .input(updateContentsInput)
+    .output(contentsOutput)
+    .mutation(async ({ ctx, input }) => {
+      const row = await updateContents({ em: ctx.em, table: ctx.table, project: ctx.scope.project }, input);
+      return toContentsOutput(ctx.table, row);
+    }),
+
+  delete: tableProcedure('write')
+    .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete contents', protect: true }, successStatus: 204 })
+    .input(deleteContentsInput)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await deleteContents({ em: ctx.em, table: ctx.table, project: ctx.scope.project }, input.contentsId);
+      markNoContent(ctx);
+    }),
+});

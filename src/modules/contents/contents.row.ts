@@ -1,0 +1,57 @@
+import type { ColumnDef, TableDef } from '../columns/column.types.js';
+import { isLocalized } from '../columns/column.types.js';
+import type { ContentStatus } from '../tables/table.entity.js';
+import type { ContentsOutput } from './contents.schema.js';
+
+/** A `contents` row as selected by this module (`select *`-like, snake_case). */
+export interface ContentsRow {
+  id: string;
+  table_id: string;
+  status: ContentStatus;
+  slug: string | null;
+  data: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+  published_at: Date | null;
+  publish_at: Date | null;
+}
+
+export const CONTENTS_COLUMNS = 'id, table_id, status, slug, data, created_at, updated_at, published_at, publish_at';
+
+/** Localized columns as plain values in `locale`, falling back to the default locale (SPEC §7). */
+function localize(columns: ColumnDef[], data: Record<string, unknown>, locale: string, defaultLocale: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...data };
+  for (const column of columns) {
+    if (!isLocalized(column) || !(column.name in data)) continue;
+    const value = data[column.name] as Record<string, unknown> | null;
+    out[column.name] = value?.[locale] ?? value?.[defaultLocale] ?? null;
+  }
+  return out;
+}
+
+/** Drops values of deleted-but-not-yet-purged columns. */
+export function visibleData(table: TableDef, data: Record<string, unknown>): Record<string, unknown> {
+  if (table.hiddenKeys.length === 0) return data;
+  const out = { ...data };
+  for (const key of table.hiddenKeys) delete out[key];
+  return out;
+}
+
+export function toContentsOutput(
+  table: TableDef,
+  row: ContentsRow,
+  options: { locale?: string; defaultLocale?: string } = {},
+): ContentsOutput {
+  let data = visibleData(table, row.data);
+  if (options.locale && options.defaultLocale) data = localize(table.columns, data, options.locale, options.defaultLocale);
+  return {
+    id: row.id,
+    slug: row.slug,
+    status: row.status,
+    data,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    publishedAt: row.published_at?.toISOString() ?? null,
+    publishAt: row.publish_at?.toISOString() ?? null,
+  };
+}

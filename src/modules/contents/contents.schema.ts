@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { isoDate, pathId } from '../../shared/schemas.js';
+import { paginationSchema } from '../../shared/pagination.js';
+import { contentStatus } from '../tables/table.schema.js';
+
+const tablePath = { projectId: pathId('Project id'), tableId: pathId('Table id or key') };
+const contentsPath = { ...tablePath, contentsId: pathId('Contents id, or the value of the slug column') };
+
+export const contentsOutput = z.object({
+  id: z.uuid(),
+  slug: z.string().nullable().optional().describe("The value of the table's slug column (null when it has none)"),
+  status: contentStatus.optional(),
+  data: z.record(z.string(), z.unknown()).describe('Column name → value (localized columns: { locale: value })'),
+  createdAt: isoDate.optional(),
+  updatedAt: isoDate.optional(),
+  publishedAt: isoDate.nullable().optional(),
+  publishAt: isoDate.nullable().optional(),
+});
+export type ContentsOutput = z.infer<typeof contentsOutput>;
+
+const data = z.record(z.string(), z.unknown()).describe('Column name → value');
+const publishAt = z.iso.datetime({ offset: true }).describe('When SCHEDULED contents get published');
+
+export const createContentsInput = z.object({
+  ...tablePath,
+  data,
+  status: contentStatus.optional().describe("Default: the table's defaultStatus"),
+  publishAt: publishAt.optional(),
+});
+export type CreateContentsInput = z.infer<typeof createContentsInput>;
+
+export const updateContentsInput = z.object({
+  ...contentsPath,
+  data: data.optional().describe('Merged: given columns replace, absent ones stay, null clears'),
+  status: contentStatus.optional(),
+  publishAt: publishAt.nullable().optional(),
+});
+export type UpdateContentsInput = z.infer<typeof updateContentsInput>;
+
+const locale = z.string().max(35).optional().describe('Return localized columns as plain values in this locale (fallback: the default locale)');
+
+export const getContentsInput = z.object({ ...contentsPath, locale });
+export const deleteContentsInput = z.object(contentsPath);
+
+export const listContentsInput = z.object({
+  ...tablePath,
+  page: z.number().int().min(1).default(1),
+  size: z.number().int().min(1).max(1000).default(20),
+  fields: z.string().max(5000).optional().describe('Comma-separated columns and system fields (slug, status, createdAt, updatedAt, publishedAt); id is always returned'),
+  sort: z.string().max(5000).optional().describe('JSON array of { "i": field, "o": "asc"|"desc", "l"?: locale }; default [{"i":"createdAt","o":"desc"}]'),
+  filter: z
+    .string()
+    .max(20_000)
+    .optional()
+    .describe(
+      'JSON array of { "i": field, "w": operator, "v": value, "l"?: locale }. Operators: eq, neq, gt, gte, lt, lte, contains, ncontains, startsWith, endsWith, in, nin, between, null',
+    ),
+  op: z.string().max(10).optional().describe('How filters combine: and (default) or or'),
+  cursor: z.string().max(4000).optional().describe('pagination.nextCursor of the previous page (keyset pagination; replaces page)'),
+  locale,
+  withCount: z.stringbool().optional().describe('false skips counting: total and pages are then null'),
+});
+export type ListContentsInput = z.infer<typeof listContentsInput>;
+
+/** A list item carries only the fields asked for (`fields`); `id` always. */
+export const contentsListItem = contentsOutput.extend({ data: contentsOutput.shape.data.optional() });
+export type ContentsListItem = z.infer<typeof contentsListItem>;
+
+export const contentsListOutput = z.object({
+  list: z.array(contentsListItem),
+  pagination: paginationSchema.extend({
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
+  }),
+});

@@ -1,0 +1,128 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict, notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
+import type { ProjectInfo } from '../../auth/project-directory.js';
+import { runSql } from '../../db/sql.js';
+import { isUuid, uuidv7 } from '../../shared/ids.js';
+import type { TableDef } from '../columns/column.types.js';
+import { adjustCount, moveCount } from './counts.js';
+import { CONTENTS_COLUMNS, type ContentsRow } from './contents.row.js';
+import type { CreateContentsInput, UpdateContentsInput } from './contents.schema.js';
+import { assertTransition, planStatus } from './status.js';
+import { validateData, type ValidatedData } from './validate.js';
+import { nextFreeSlug, uniqueViolationField } from './uniqueness.js';
+
+export interface WriteScope {
+  em: EntityManager;
+  table: TableDef;
+  project: ProjectInfo;
+}
+
+/** How often a derived slug is recomputed when a concurrent writer takes it first. */
+const SLUG_ATTEMPTS = 5;
+
+/** SPEC §7: references and files must exist in the project (422). */
+async function checkLookups(em: EntityManager, validated: ValidatedData, details: ErrorDetail[]): Promise<void> {
+  for (const ref of validated.references) {
+    const found = await runSql<{ id: string }>(em, {
+      text: 'select id from contents where table_id = $1 and id = any($2::uuid[])',
+      values: [ref.tableId, ref.ids],
+    });
+    const missing = ref.ids.filter((id) => !found.some((f) => f.id === id));
+    if (missing.length > 0) details.push({ field: `data.${ref.column.name}`, message: `unknown contents id(s): ${missing.join(', ')}` });
+  }
+}
+
+const slugColumnOf = (table: TableDef) => table.columns.find((c) => c.type === 'slug');
+
+/** Finds a row by id or, for anything that is not a UUID, by slug (SPEC §7). */
+export async function findRow(em: EntityManager, table: TableDef, contentsId: string, forUpdate = false): Promise<ContentsRow> {
+  const byId = isUuid(contentsId);
+  if (!byId && !slugColumnOf(table)) throw notFound('Contents');
+  const [row] = await runSql<ContentsRow>(em, {
+    text: `select ${CONTENTS_COLUMNS} from contents where table_id = $1 and ${byId ? 'id = $2::uuid' : 'slug = $2'}${forUpdate ? ' for update' : ''}`,
+    values: [table.id, byId ? contentsId.toLowerCase() : contentsId],
+  });
+  if (!row) throw notFound('Contents');
+  return row;
+}
+
+/** Runs `write`, turning unique violations into 409 naming the field (SPEC §3). */
+async function mapUniqueViolations<T>(table: TableDef, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const field = uniqueViolationField(table, error);
+    if (field) throw conflict(`${field}: this value already exists in another row`);
+    throw error;
+  }
+}
+
+export async function createContents(scope: WriteScope, input: CreateContentsInput): Promise<ContentsRow> {
+  const { em, table, project } = scope;
+  const validated = validateData(table, project, input.data, null);
+  const details = [...validated.details];
+  const plan = planStatus(null, input, table.defaultStatus, details);
+  await checkLookups(em, validated, details);
+  if (details.length > 0) throw validationError(details);
+
+  const slugColumn = slugColumnOf(table);
+  const derivedSlug = slugColumn !== undefined && !(slugColumn.name in input.data) && validated.data[slugColumn.name] !== undefined;
+  for (let attempt = 1; ; attempt++) {
+    const data = { ...validated.data };
+    if (derivedSlug) data[slugColumn!.name] = await nextFreeSlug(em, table.id, data[slugColumn!.name] as string);
+    const slug = slugColumn ? ((data[slugColumn.name] as string | undefined) ?? null) : null;
+    try {
+      return await mapUniqueViolations(table, () =>
+        em.transactional(async (tx) => {
+          const now = new Date();
+          const [row] = await runSql<ContentsRow>(tx, {
+            text: `insert into contents (id, project_id, table_id, status, slug, data, publish_at, published_at, created_at, updated_at)
+                   values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) returning ${CONTENTS_COLUMNS}`,
+            values: [uuidv7(now.getTime()), project.id, table.id, plan.status, slug, data, plan.publishAt, plan.publishes ? now : null, now],
+          });
+          await adjustCount(tx, table.id, plan.status, 1);
+          return row;
+        }),
+      );
+    } catch (error) {
+      // A concurrent writer took the derived slug between our lookup and our insert: try the next.
+      const isSlugRace = derivedSlug && (error as { message?: string }).message?.startsWith(`data.${slugColumn!.name}:`);
+      if (!isSlugRace || attempt >= SLUG_ATTEMPTS) throw error;
+    }
+  }
+}
+
+export async function updateContents(scope: WriteScope, input: UpdateContentsInput): Promise<ContentsRow> {
+  const { em, table, project } = scope;
+  return mapUniqueViolations(table, () =>
+    em.transactional(async (tx) => {
+      const current = await findRow(tx, table, input.contentsId, true);
+      const validated = validateData(table, project, input.data ?? {}, current.data);
+      const details = [...validated.details];
+      const plan = planStatus({ status: current.status, publishAt: current.publish_at }, input, table.defaultStatus, details);
+      await checkLookups(tx, validated, details);
+      if (details.length > 0) throw validationError(details);
+      assertTransition(current.status, plan.status);
+      const slugColumn = slugColumnOf(table);
+      const slug = slugColumn ? ((validated.data[slugColumn.name] as string | undefined) ?? null) : null;
+      const [row] = await runSql<ContentsRow>(tx, {
+        text: `update contents set data = $2, status = $3, slug = $4, publish_at = $5,
+                 published_at = case when $6 then now() else published_at end, updated_at = now()
+               where id = $1 returning ${CONTENTS_COLUMNS}`,
+        values: [current.id, validated.data, plan.status, slug, plan.publishAt, plan.publishes],
+      });
+      await moveCount(tx, table.id, current.status, plan.status);
+      return row;
+    }),
+  );
+}
+
+export async function deleteContents(scope: WriteScope, contentsId: string): Promise<ContentsRow> {
+  const { em, table } = scope;
+  return em.transactional(async (tx) => {
+    const row = await findRow(tx, table, contentsId, true);
+    await runSql(tx, { text: 'delete from contents where id = $1', values: [row.id] });
+    await adjustCount(tx, table.id, row.status, -1);
+    return row;
+  });
+}

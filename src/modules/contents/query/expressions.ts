@@ -1,0 +1,126 @@
+/**
+ * The SQL text of every field, shared by the query compiler and the columns module's index DDL:
+ * PostgreSQL uses an expression index only when the query's expression is the same text, so
+ * both sides must build it here. Column names and locale codes are embedded as string literals
+ * (never user values: they come from the validated schema, and `literal` re-checks them).
+ */
+import { COLUMN_NAME, isLocalized, isMultiple, STRING_TYPES, type ColumnDef } from '../../columns/column.types.js';
+import type { FieldRef, SystemField, ValueKind } from './types.js';
+
+export const LOCALE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+/** `'name'`: a column name or locale code as an SQL string literal; anything else is a bug. */
+export function literal(value: string): string {
+  if (!COLUMN_NAME.test(value) && !LOCALE_CODE.test(value)) {
+    throw new Error(`refusing to embed ${JSON.stringify(value)} in SQL`);
+  }
+  return `'${value}'`;
+}
+
+const SYSTEM_COLUMNS: Record<SystemField, string> = {
+  id: 'id',
+  slug: 'slug',
+  status: 'status',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  publishedAt: 'published_at',
+  publishAt: 'publish_at',
+};
+const SYSTEM_KINDS: Record<SystemField, ValueKind> = {
+  id: 'uuid',
+  slug: 'text',
+  status: 'status',
+  createdAt: 'timestamp',
+  updatedAt: 'timestamp',
+  publishedAt: 'timestamp',
+  publishAt: 'timestamp',
+};
+const NOT_NULL_SYSTEM: ReadonlySet<SystemField> = new Set(['id', 'status', 'createdAt', 'updatedAt']);
+
+export const systemColumn = (name: SystemField): string => SYSTEM_COLUMNS[name];
+
+export function columnKind(column: ColumnDef): ValueKind {
+  if (STRING_TYPES.has(column.type)) return 'text';
+  switch (column.type) {
+    case 'select':
+      return 'option';
+    case 'reference':
+    case 'file':
+      return 'uuid';
+    case 'number':
+    case 'integer':
+    case 'boolean':
+    case 'date':
+    case 'datetime':
+    case 'json':
+      return column.type;
+    default:
+      throw new Error(`unhandled column type ${column.type}`);
+  }
+}
+
+export const fieldKind = (field: FieldRef): ValueKind =>
+  field.source === 'system' ? SYSTEM_KINDS[field.name] : columnKind(field.column);
+
+export const fieldIsMultiple = (field: FieldRef): boolean => field.source === 'column' && isMultiple(field.column);
+
+/** Whether the field's expression can be SQL NULL (every column can; some system fields cannot). */
+export const fieldIsNullable = (field: FieldRef): boolean =>
+  field.source === 'column' || !NOT_NULL_SYSTEM.has(field.name);
+
+/**
+ * The expression a column is filtered and sorted by:
+ * text-like, select, reference, file, date and datetime `(data->>'name')` (dates and datetimes
+ * are stored in a fixed-width UTC form, so text order is time order); localized
+ * `(data->'name'->>'fr')`; number and integer `((data->>'name')::float8)`; boolean
+ * `((data->>'name')::boolean)`; multiple select/reference/file and json `(data->'name')` (jsonb).
+ */
+export function columnExpression(column: ColumnDef, locale?: string | null): string {
+  const name = literal(column.name);
+  if (isMultiple(column) || column.type === 'json') return `(data->${name})`;
+  if (isLocalized(column)) {
+    if (!locale) throw new Error(`column ${column.name} is localized: a locale is needed`);
+    return `(data->${name}->>${literal(locale)})`;
+  }
+  switch (column.type) {
+    case 'number':
+    case 'integer':
+      return `((data->>${name})::float8)`;
+    case 'boolean':
+      return `((data->>${name})::boolean)`;
+    default:
+      return `(data->>${name})`;
+  }
+}
+
+/** Whether a column can be a sort key (json and multiple columns have no useful order). */
+export const isSortableColumn = (column: ColumnDef): boolean => !isMultiple(column) && column.type !== 'json';
+
+/** The ORDER BY expression of a column; the same text a btree expression index must use. */
+export function columnSortExpression(column: ColumnDef, locale?: string | null): string {
+  if (!isSortableColumn(column)) throw new Error(`column ${column.name} (${column.type}) cannot be sorted`);
+  return columnExpression(column, locale);
+}
+
+export const fieldExpression = (field: FieldRef): string =>
+  field.source === 'system' ? SYSTEM_COLUMNS[field.name] : columnExpression(field.column, field.locale);
+
+/**
+ * Expression indexes that serve filters and sorts on a column, to be created partial on
+ * `table_id = '<table id>'` by the columns module: a btree on the sort expression (one per
+ * locale when localized), a trigram GIN for the case-insensitive text operators, a jsonb GIN
+ * (`@>`) for multiple columns. json columns get none.
+ */
+export function columnIndexExpressions(
+  column: ColumnDef,
+  locales: string[],
+): { expression: string; method: 'btree' | 'gin'; opclass: string | null }[] {
+  if (column.type === 'json') return [];
+  if (isMultiple(column)) return [{ expression: columnExpression(column), method: 'gin', opclass: 'jsonb_path_ops' }];
+  const exprs = isLocalized(column) ? locales.map((l) => columnExpression(column, l)) : [columnExpression(column)];
+  const trigram = STRING_TYPES.has(column.type);
+  return exprs.flatMap((expression) => [
+    { expression, method: 'btree' as const, opclass: null },
+    ...(trigram ? [{ expression, method: 'gin' as const, opclass: 'gin_trgm_ops' }] : []),
+  ]);
+}

@@ -1,0 +1,99 @@
+import { invalidQuery } from '../../../errors/app-error.js';
+import type { TableDef } from '../../columns/column.types.js';
+import { coerceFlag, coerceScalar } from './coerce.js';
+import { fieldKind } from './expressions.js';
+import { describeField, parseJsonArray, resolveFieldRef, type JsonObject } from './parse-common.js';
+import { OPERATORS, type FieldRef, type Filter, type Operator, type ProjectLocales, type Scalar, type ValueKind } from './types.js';
+
+export const MAX_FILTERS = 20;
+/** Most values one `in`/`nin` takes (as many as the largest page). */
+export const MAX_LIST_VALUES = 1000;
+
+const EXACT: readonly Operator[] = ['eq', 'neq', 'in', 'nin', 'null'];
+const ORDERED: readonly Operator[] = [...EXACT, 'gt', 'gte', 'lt', 'lte', 'between'];
+
+/** Which operators apply to which kind of value (SPEC §7). */
+export const OPERATORS_BY_KIND: Record<ValueKind, readonly Operator[]> = {
+  text: [...EXACT, 'contains', 'ncontains', 'startsWith', 'endsWith'],
+  option: EXACT,
+  number: ORDERED,
+  integer: ORDERED,
+  date: ORDERED,
+  datetime: ORDERED,
+  timestamp: ORDERED,
+  boolean: EXACT,
+  uuid: EXACT,
+  status: EXACT,
+  json: ['null'],
+};
+
+const isOperator = (w: unknown): w is Operator => typeof w === 'string' && (OPERATORS as readonly string[]).includes(w);
+
+function coerce(part: string, field: FieldRef, kind: ValueKind, raw: unknown): Scalar {
+  const result = coerceScalar(kind, raw);
+  if (!result.ok) throw invalidQuery(`${part}: ${result.reason} (${describeField(field)})`);
+  return result.value;
+}
+
+/** `in`/`nin` values: a JSON array, or a comma-separated string whose items are trimmed. */
+function listItems(part: string, raw: unknown): unknown[] {
+  const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').map((s) => s.trim()) : [raw];
+  if (items.length === 0 || (typeof raw === 'string' && raw.trim() === '')) throw invalidQuery(`${part}: needs at least one value`);
+  if (items.length > MAX_LIST_VALUES) throw invalidQuery(`${part}: at most ${MAX_LIST_VALUES} values`);
+  return items;
+}
+
+function parseOne(item: JsonObject, index: number, table: TableDef, project: ProjectLocales): Filter {
+  const part = `filter[${index}]`;
+  const field = resolveFieldRef(part, item, table, project);
+  const w = item.w;
+  if (w === undefined) throw invalidQuery(`${part}.w: missing operator`);
+  if (!isOperator(w)) throw invalidQuery(`${part}.w: unknown operator ${JSON.stringify(w)?.slice(0, 100)}`);
+  const kind = fieldKind(field);
+  if (!OPERATORS_BY_KIND[kind].includes(w)) {
+    throw invalidQuery(`${part}.w: operator "${w}" does not apply to ${describeField(field)}`);
+  }
+  const vPart = `${part}.v`;
+  if (!('v' in item) || item.v === undefined) throw invalidQuery(`${vPart}: missing value`);
+  const v = item.v;
+  switch (w) {
+    case 'null': {
+      const isNull = coerceFlag(v);
+      if (isNull === null) throw invalidQuery(`${vPart}: must be true or false for the null operator`);
+      return { field, op: w, isNull };
+    }
+    case 'in':
+    case 'nin': {
+      const values = listItems(vPart, v).map((x, i) => coerce(`${vPart}[${i}]`, field, kind, x));
+      return { field, op: w, values: [...new Set(values)] };
+    }
+    case 'between': {
+      const pair = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((s) => s.trim()) : null;
+      if (!pair || pair.length !== 2) throw invalidQuery(`${vPart}: between takes two values, [a, b] or "a,b"`);
+      return { field, op: w, values: [coerce(`${vPart}[0]`, field, kind, pair[0]), coerce(`${vPart}[1]`, field, kind, pair[1])] };
+    }
+    case 'contains':
+    case 'ncontains':
+    case 'startsWith':
+    case 'endsWith':
+      return { field, op: w, value: String(coerce(vPart, field, kind, v)) };
+    default:
+      if (v === null) throw invalidQuery(`${vPart}: null is not a value; use {"w":"null","v":true}`);
+      return { field, op: w, value: coerce(vPart, field, kind, v) };
+  }
+}
+
+/** `filter`: a JSON array of `{ i, w, v, l? }` (SPEC §7), at most MAX_FILTERS of them. */
+export function parseFilters(raw: string | undefined, table: TableDef, project: ProjectLocales): Filter[] {
+  const items = parseJsonArray('filter', raw, ['i', 'w', 'v', 'l']);
+  if (items.length > MAX_FILTERS) throw invalidQuery(`filter: at most ${MAX_FILTERS} filters`);
+  return items.map((item, index) => parseOne(item, index, table, project));
+}
+
+/** `op`: `and` (default) or `or`, in any case. */
+export function parseOp(raw: string | undefined): 'and' | 'or' {
+  if (raw === undefined || raw.trim() === '') return 'and';
+  const op = raw.trim().toLowerCase();
+  if (op !== 'and' && op !== 'or') throw invalidQuery(`op: must be "and" or "or", got ${JSON.stringify(raw.slice(0, 100))}`);
+  return op;
+}

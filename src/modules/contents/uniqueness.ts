@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { runSql } from '../../db/sql.js';
+import type { TableDef } from '../columns/column.types.js';
+
+/**
+ * The `data.<column>` a unique violation is about, from the name of the index PostgreSQL
+ * reports: `contents_table_slug` for the slug column, `c_<column id>_u...` for unique columns.
+ * Null when the error is not a unique violation of contents.
+ */
+export function uniqueViolationField(table: TableDef, error: unknown): string | null {
+  const pg = (error as { cause?: unknown }).cause ?? error;
+  const { code, constraint } = pg as { code?: string; constraint?: string };
+  if (code !== '23505' || !constraint) return null;
+  if (constraint === 'contents_table_slug') {
+    const slug = table.columns.find((c) => c.type === 'slug');
+    return slug ? `data.${slug.name}` : 'slug';
+  }
+  const column = table.columns.find((c) => constraint.startsWith(`c_${c.id.replace(/-/g, '')}_u`));
+  return column ? `data.${column.name}` : null;
+}
+
+/** `base`, or `base-N` with the smallest N ≥ 2 above every taken suffix (SPEC §6). */
+export async function nextFreeSlug(em: EntityManager, tableId: string, base: string): Promise<string> {
+  const taken = await runSql<{ slug: string }>(em, {
+    text: `select slug from contents where table_id = $1 and (slug = $2 or slug ~ ('^' || $3 || '-[0-9]+$'))`,
+    values: [tableId, base, base.replace(/[^a-z0-9-]/g, '')],
+  });
+  if (!taken.some((t) => t.slug === base)) return base;
+  let max = 1;
+  for (const { slug } of taken) {
+    const n = Number(slug.slice(base.length + 1));
+    if (Number.isInteger(n) && n > max) max = n;
+  }
+  return `${base}-${max + 1}`;
+}

@@ -1,0 +1,137 @@
+import type { ErrorDetail } from '../../errors/app-error.js';
+import { isLocalized, type ColumnDef, type TableDef } from '../columns/column.types.js';
+import { checkValue } from './value-rules.js';
+
+export interface Locales {
+  locales: string[];
+  defaultLocale: string;
+}
+
+export interface ValidatedData {
+  /** The complete stored `data` (absent keys are null). */
+  data: Record<string, unknown>;
+  details: ErrorDetail[];
+  /** Ids to look up before writing: referenced contents per table, and files. */
+  references: { column: ColumnDef; tableId: string; ids: string[] }[];
+  files: { column: ColumnDef; ids: string[] }[];
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `Hello, Wörld!` → `hello-world` (lower-case ASCII, dashes; SPEC §6). */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 180)
+    .replace(/-+$/g, '');
+}
+
+function checkLocalized(column: ColumnDef, value: unknown, locales: Locales, details: ErrorDetail[]): unknown {
+  const field = `data.${column.name}`;
+  const entries = isPlainObject(value) ? Object.entries(value) : [[locales.defaultLocale, value] as const];
+  const stored: Record<string, unknown> = {};
+  for (const [locale, v] of entries) {
+    if (!locales.locales.includes(locale)) {
+      details.push({ field: `${field}.${locale}`, message: `unknown locale (project locales: ${locales.locales.join(', ')})` });
+      continue;
+    }
+    if (v === null) continue;
+    const checked = checkValue(column, v);
+    if (checked.ok) stored[locale] = checked.value;
+    else details.push({ field: isPlainObject(value) ? `${field}.${locale}` : field, message: checked.message });
+  }
+  return Object.keys(stored).length > 0 ? stored : null;
+}
+
+/**
+ * Validates `input` against the table's columns (SPEC §7) and merges it over `existing` (PUT) or
+ * over the column defaults (create). Every offence is collected; nothing is thrown.
+ */
+export function validateData(
+  table: TableDef,
+  locales: Locales,
+  input: Record<string, unknown>,
+  existing: Record<string, unknown> | null,
+): ValidatedData {
+  const details: ErrorDetail[] = [];
+  const byName = new Map(table.columns.map((c) => [c.name, c]));
+  const data = new Map<string, unknown>(existing ? Object.entries(existing).filter(([k]) => byName.has(k)) : []);
+
+  for (const [name, value] of Object.entries(input)) {
+    const column = byName.get(name);
+    if (!column) {
+      details.push({ field: `data.${name}`, message: 'unknown column' });
+      continue;
+    }
+    if (value === null) {
+      data.delete(name);
+      continue;
+    }
+    if (isLocalized(column)) {
+      const stored = checkLocalized(column, value, locales, details);
+      if (stored === null) data.delete(name);
+      else data.set(name, stored);
+      continue;
+    }
+    const checked = checkValue(column, value);
+    if (checked.ok) data.set(name, checked.value);
+    else details.push({ field: `data.${name}`, message: checked.message });
+  }
+
+  for (const column of table.columns) {
+    if (!existing && !data.has(column.name) && column.settings.defaultValue !== undefined && !(column.name in input)) {
+      data.set(column.name, column.settings.defaultValue);
+    }
+    if (column.type === 'slug' && !data.has(column.name)) deriveSlug(column, byName, data, locales);
+    if (column.settings.required) checkRequired(column, data, locales, details);
+  }
+
+  return { data: Object.fromEntries(data), details: dedupe(details), ...collectLookups(table, data) };
+}
+
+function deriveSlug(column: ColumnDef, byName: Map<string, ColumnDef>, data: Map<string, unknown>, locales: Locales): void {
+  const source = column.settings.source ? byName.get(column.settings.source) : undefined;
+  if (!source) return;
+  const raw = data.get(source.name);
+  const text = isLocalized(source) && isPlainObject(raw) ? raw[locales.defaultLocale] : raw;
+  if (typeof text !== 'string') return;
+  const slug = slugify(text);
+  if (slug) data.set(column.name, slug);
+}
+
+function checkRequired(column: ColumnDef, data: Map<string, unknown>, locales: Locales, details: ErrorDetail[]): void {
+  const value = data.get(column.name);
+  if (value === undefined) {
+    if (!details.some((d) => d.field === `data.${column.name}` || d.field.startsWith(`data.${column.name}.`))) {
+      details.push({ field: `data.${column.name}`, message: 'is required' });
+    }
+    return;
+  }
+  // SPEC §7: for a localized column, `required` applies to the default locale.
+  if (isLocalized(column) && isPlainObject(value) && value[locales.defaultLocale] === undefined) {
+    details.push({ field: `data.${column.name}.${locales.defaultLocale}`, message: 'is required in the default locale' });
+  }
+}
+
+function collectLookups(table: TableDef, data: Map<string, unknown>) {
+  const references: ValidatedData['references'] = [];
+  const files: ValidatedData['files'] = [];
+  for (const column of table.columns) {
+    const value = data.get(column.name);
+    if (value === undefined) continue;
+    const ids = (Array.isArray(value) ? value : [value]) as string[];
+    if (column.type === 'reference' && column.settings.table) references.push({ column, tableId: column.settings.table, ids });
+    if (column.type === 'file') files.push({ column, ids });
+  }
+  return { references, files };
+}
+
+function dedupe(details: ErrorDetail[]): ErrorDetail[] {
+  const seen = new Set<string>();
+  return details.filter((d) => (seen.has(d.field) ? false : (seen.add(d.field), true)));
+}
