@@ -88,8 +88,9 @@ export class CredentialResolver {
         project_id: string;
         permission: ApiKeyPermission;
         allowed_hosts: string[];
-        expires_at: Date | null;
-        grace_until: Date | null;
+        // The ORM's connection returns timestamps as strings.
+        expires_at: Date | string | null;
+        grace_until: Date | string | null;
       }[]
     >(
       `select k.id, k.project_id, k.permission, k.allowed_hosts, k.expires_at,
@@ -102,7 +103,7 @@ export class CredentialResolver {
     );
     const row = rows[0];
     if (!row) return null;
-    const limits = [row.expires_at, row.grace_until].filter((d): d is Date => d !== null).map((d) => d.getTime());
+    const limits = [row.expires_at, row.grace_until].filter((d) => d !== null).map((d) => new Date(d).getTime());
     return {
       principal: {
         kind: 'apiKey',

@@ -3,6 +3,9 @@ import { isLocalized } from '../columns/column.types.js';
 import type { ContentStatus } from '../tables/table.entity.js';
 import type { ContentsOutput } from './contents.schema.js';
 
+/** Timestamps arrive as Date from `pg` and as strings through the ORM's connection. */
+type Timestamp = Date | string;
+
 /** A `contents` row as selected by this module (`select *`-like, snake_case). */
 export interface ContentsRow {
   id: string;
@@ -10,11 +13,14 @@ export interface ContentsRow {
   status: ContentStatus;
   slug: string | null;
   data: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-  published_at: Date | null;
-  publish_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  published_at: Timestamp | null;
+  publish_at: Timestamp | null;
 }
+
+export const toDate = (t: Timestamp): Date => (t instanceof Date ? t : new Date(t));
+const iso = (t: Timestamp | null): string | null => (t === null ? null : toDate(t).toISOString());
 
 export const CONTENTS_COLUMNS = 'id, table_id, status, slug, data, created_at, updated_at, published_at, publish_at';
 
@@ -49,9 +55,9 @@ export function toContentsOutput(
     slug: row.slug,
     status: row.status,
     data,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-    publishedAt: row.published_at?.toISOString() ?? null,
-    publishAt: row.publish_at?.toISOString() ?? null,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+    publishedAt: iso(row.published_at),
+    publishAt: iso(row.publish_at),
   };
 }

@@ -5,7 +5,7 @@ import { runSql } from '../../db/sql.js';
 import { isUuid, uuidv7 } from '../../shared/ids.js';
 import type { TableDef } from '../columns/column.types.js';
 import { adjustCount, moveCount } from './counts.js';
-import { CONTENTS_COLUMNS, type ContentsRow } from './contents.row.js';
+import { CONTENTS_COLUMNS, toDate, type ContentsRow } from './contents.row.js';
 import type { CreateContentsInput, UpdateContentsInput } from './contents.schema.js';
 import { assertTransition, planStatus } from './status.js';
 import { validateData, type ValidatedData } from './validate.js';
@@ -99,7 +99,8 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
       const current = await findRow(tx, table, input.contentsId, true);
       const validated = validateData(table, project, input.data ?? {}, current.data);
       const details = [...validated.details];
-      const plan = planStatus({ status: current.status, publishAt: current.publish_at }, input, table.defaultStatus, details);
+      const publishAt = current.publish_at === null ? null : toDate(current.publish_at);
+      const plan = planStatus({ status: current.status, publishAt }, input, table.defaultStatus, details);
       await checkLookups(tx, validated, details);
       if (details.length > 0) throw validationError(details);
       assertTransition(current.status, plan.status);

@@ -78,7 +78,7 @@ export function coerceScalar(kind: ValueKind, raw: unknown): Coerced {
     case 'integer': {
       const text = typeof raw === 'string' ? raw.trim() : null;
       const n = typeof raw === 'number' ? raw : text !== null && NUMBER.test(text) ? Number(text) : NaN;
-      if (!Number.isFinite(n)) return fail(`${describe(raw)} is not a number`);
+      if (!Number.isFinite(n)) return fail(`${describe(raw)} is not ${kind === 'integer' ? 'an integer' : 'a number'}`);
       if (kind === 'integer' && (!Number.isSafeInteger(n) || (text !== null && !INTEGER.test(text)))) {
         return fail(`${describe(raw)} is not an integer`);
       }
