@@ -65,7 +65,10 @@ export function describeError(error: unknown, procedureType?: 'query' | 'mutatio
   }
   const cause = unwrapCause(error);
   if (cause instanceof AppError) return describeError(cause, procedureType);
-  if (cause instanceof ZodError) {
+  // A ZodError is the client's fault only as an input failure (BAD_REQUEST); an output that
+  // fails its schema is our bug, and stays a 500.
+  const inputFailure = !(error instanceof TRPCError) || error.code === 'BAD_REQUEST';
+  if (cause instanceof ZodError && inputFailure) {
     const code = procedureType === 'query' ? 'INVALID_QUERY' : 'BAD_REQUEST';
     return make(400, code, `Invalid request: ${formatZodIssues(cause)}`);
   }

@@ -30,7 +30,7 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
       : query.filters.length === 0
         ? unfilteredTotal(scope.pool, scope.table.id, scope.publicOnly)
         : compiled.count
-          ? scope.pool.query<{ count: string }>(compiled.count.text, compiled.count.values).then((r) => Number(r.rows[0].count))
+          ? scope.pool.query<{ total: number }>(compiled.count.text, compiled.count.values).then((r) => Number(r.rows[0].total))
           : Promise.resolve(null),
   ]);
   const page = pageOf(query, selected.rows);
