@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { forbidden, notFound } from '../errors/app-error.js';
+import { forbidden, notFound, unauthorized } from '../errors/app-error.js';
 import { isUuid } from '../shared/ids.js';
 import type { ProjectRole } from '../modules/projects/project.entity.js';
 import { WorkspaceMemberSchema } from '../modules/workspaces/workspace.entity.js';
@@ -47,7 +47,8 @@ export async function authorizeProject(
     }
     if (level !== 'read' && principal.permission !== 'read_write') throw forbidden('This key is read-only');
     const project = await projects.get(principal.projectId);
-    if (!project) throw notFound('Project');
+    // The key's project was deleted after the key was cached: the key is as good as deleted.
+    if (!project) throw unauthorized('Unknown, deleted, deactivated or expired token or key');
     return { project, principal, seesNonPublic: principal.permission === 'read_write' };
   }
   const project = isUuid(projectId) ? await projects.get(projectId) : null;

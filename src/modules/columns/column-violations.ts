@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { checkValue } from '../contents/value-rules.js';
-import { valueExpression } from './column.ddl.js';
+import { columnExpression } from '../contents/query/index.js';
 import { isLocalized, type ColumnDef } from './column.types.js';
 
 /** How many offending row ids a 409 names (SPEC §6: "the first offending row ids"). */
@@ -18,6 +18,7 @@ export async function findViolations(
   tableId: string,
   column: ColumnDef,
   rule: 'unique' | 'required' | 'type',
+  locales: string[],
 ): Promise<string[]> {
   if (rule === 'required') {
     if (!column.settings.required) return [];
@@ -28,14 +29,19 @@ export async function findViolations(
     return rows.map((r) => r.id);
   }
   if (rule === 'unique') {
-    const expression = valueExpression(column);
-    const rows = await em.execute<{ id: string }[]>(
-      `select id from contents where table_id = ? and ${expression} in (
-         select ${expression} from contents where table_id = ? and ${expression} is not null group by 1 having count(*) > 1)
-       order by ${expression}, id limit ?`,
-      [tableId, tableId, SHOWN],
-    );
-    return rows.map((r) => r.id);
+    // A localized column is unique per locale (SPEC §6).
+    const expressions = isLocalized(column) ? locales.map((l) => columnExpression(column, l)) : [columnExpression(column)];
+    const ids: string[] = [];
+    for (const expression of expressions) {
+      const rows = await em.execute<{ id: string }[]>(
+        `select id from contents where table_id = ? and ${expression} in (
+           select ${expression} from contents where table_id = ? and ${expression} is not null group by 1 having count(*) > 1)
+         order by ${expression}, id limit ?`,
+        [tableId, tableId, SHOWN],
+      );
+      ids.push(...rows.map((r) => r.id).filter((id) => !ids.includes(id)));
+    }
+    return ids.slice(0, SHOWN);
   }
   return findTypeViolations(em, tableId, column);
 }

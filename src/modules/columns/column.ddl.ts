@@ -1,10 +1,11 @@
+import { columnExpression } from '../contents/query/index.js';
 import { isLocalized, isMultiple, STRING_TYPES, type ColumnDef } from './column.types.js';
 
 /*
  * Per-column indexes on the shared `contents` table, each partial on its table. The indexed
- * expressions are exactly those the list query compiler emits, so the planner can use them.
- * Column names (^[A-Za-z][A-Za-z0-9_]{0,62}$), locale codes and ids are validated before they
- * reach these strings; `literal` asserts it again.
+ * expressions come from the query engine (`columnExpression`), so they are exactly the text the
+ * list queries use and the planner can match them. Ids are UUIDs and index names are built from
+ * them; `literal` asserts it.
  */
 
 const SAFE = /^[A-Za-z0-9_-]+$/;
@@ -13,15 +14,6 @@ const literal = (value: string) => {
   return `'${value}'`;
 };
 
-/** The SQL expression of a column's scalar value (for a localized column, of one locale). */
-export function valueExpression(column: ColumnDef, locale?: string): string {
-  const name = literal(column.name);
-  if (isMultiple(column)) return `(data->${name})`;
-  const text = locale && isLocalized(column) ? `(data->${name}->>${literal(locale)})` : `(data->>${name})`;
-  if (column.type === 'number' || column.type === 'integer') return `(${text}::float8)`;
-  if (column.type === 'boolean') return `(${text}::boolean)`;
-  return text;
-}
 
 /** `c_<column id without dashes>_<suffix>`: at most 63 characters, and traceable to the column. */
 export function indexName(columnId: string, suffix: string): string {
@@ -36,11 +28,11 @@ export function createIndexStatements(tableId: string, column: ColumnDef, locale
   const where = `where table_id = ${literal(tableId)}`;
   if (column.type === 'json') return [];
   if (isMultiple(column)) {
-    return [`create index if not exists ${indexName(column.id, 'g')} on contents using gin (${valueExpression(column)} jsonb_path_ops) ${where}`];
+    return [`create index if not exists ${indexName(column.id, 'g')} on contents using gin (${columnExpression(column)} jsonb_path_ops) ${where}`];
   }
   const variants: { suffix: string; expression: string }[] = isLocalized(column)
-    ? locales.map((l) => ({ suffix: l, expression: valueExpression(column, l) }))
-    : [{ suffix: '', expression: valueExpression(column) }];
+    ? locales.map((l) => ({ suffix: l, expression: columnExpression(column, l) }))
+    : [{ suffix: '', expression: columnExpression(column) }];
   const statements: string[] = [];
   for (const { suffix, expression } of variants) {
     const tail = suffix ? `_${suffix}` : '';

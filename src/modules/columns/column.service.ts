@@ -77,12 +77,12 @@ async function applyIndexes(tx: EntityManager, tableId: string, column: ColumnDe
 }
 
 /** Unique index creation fails on duplicates: report them as SPEC §6 asks. */
-async function withDuplicateCheck<T>(tx: EntityManager, tableId: string, column: ColumnDef, work: () => Promise<T>): Promise<T> {
+async function withDuplicateCheck<T>(tx: EntityManager, tableId: string, column: ColumnDef, locales: string[], work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException || (error as { code?: string }).code === '23505') {
-      const ids = await findViolations(tx, tableId, column, 'unique');
+      const ids = await findViolations(tx, tableId, column, 'unique', locales);
       throw conflict(`settings.unique: existing rows hold duplicate values of ${column.name}: ${ids.join(', ')}`);
     }
     throw error;
@@ -112,10 +112,10 @@ export async function createColumn(em: EntityManager, project: ProjectInfo, tabl
         [column.name, JSON.stringify(checked.ok ? checked.value : null), tableId, column.name],
       );
     } else if (settings.required) {
-      const ids = await findViolations(tx, tableId, toDef(column), 'required');
+      const ids = await findViolations(tx, tableId, toDef(column), 'required', project.locales);
       if (ids.length > 0) throw conflict(`settings.required: existing rows have no value for ${column.name}: ${ids.join(', ')}`);
     }
-    await withDuplicateCheck(tx, tableId, toDef(column), () => applyIndexes(tx, tableId, toDef(column), project.locales));
+    await withDuplicateCheck(tx, tableId, toDef(column), project.locales, () => applyIndexes(tx, tableId, toDef(column), project.locales));
     return column;
   });
 }
@@ -147,10 +147,10 @@ export async function updateColumn(em: EntityManager, project: ProjectInfo, tabl
       );
     }
     for (const rule of ['type', 'required'] as const) {
-      const ids = await findViolations(tx, tableId, next, rule);
+      const ids = await findViolations(tx, tableId, next, rule, project.locales);
       if (ids.length > 0) throw conflict(`${rule === 'type' ? 'type' : 'settings.required'}: existing rows do not fit: ${ids.join(', ')}`);
     }
-    await withDuplicateCheck(tx, tableId, next, () => applyIndexes(tx, tableId, next, project.locales));
+    await withDuplicateCheck(tx, tableId, next, project.locales, () => applyIndexes(tx, tableId, next, project.locales));
     const managed = await tx.findOneOrFail(ColumnSchema, { id: column.id });
     Object.assign(managed, { name, type, settings, label: input.label ?? managed.label });
     return managed;

@@ -58,6 +58,7 @@ export const projectRouter = router({
     .mutation(async ({ ctx }) => {
       await deleteProject(ctx.em, ctx.deps.boss, ctx.project);
       ctx.deps.projects.forget(ctx.project.id);
+      ctx.deps.credentials.invalidate();
       markNoContent(ctx);
     }),
 });

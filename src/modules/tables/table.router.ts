@@ -22,6 +22,8 @@ export const tableRouter = router({
     .output(tableOutput)
     .mutation(async ({ ctx, input }) => {
       const table = await createTable(ctx.em, ctx.scope.project.id, input);
+      // A lookup of this key that missed (404) may be cached: forget it so the new table answers at once.
+      ctx.deps.tables.forget(ctx.scope.project.id);
       markCreated(ctx, table.id);
       return toTableOutput(table);
     }),

@@ -51,7 +51,8 @@ export const DEFAULT_PAGE_SIZE = 20;
 function positiveInteger(name: 'page' | 'size', value: number | undefined, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1 || value > max) {
-    throw invalidQuery(`${name}: must be an integer from 1 to ${max === Number.MAX_SAFE_INTEGER ? 'any' : max}, got ${value}`);
+    const range = max === Number.MAX_SAFE_INTEGER ? 'of at least 1' : `from 1 to ${max}`;
+    throw invalidQuery(`${name}: must be an integer ${range}, got ${value}`);
   }
   return value;
 }

@@ -1,0 +1,47 @@
+import autocannon from 'autocannon';
+
+export interface LoadTarget {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  /** A fresh path (and body) per request, e.g. a random id. */
+  next?: () => { path: string; body?: string };
+}
+
+export interface Measurement {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** Connection errors, timeouts and non-2xx answers. */
+  errors: number;
+}
+
+/** One autocannon run (after a one-second warm-up) against a target. */
+export async function measure(target: LoadTarget, options: { duration: number; connections: number }): Promise<Measurement> {
+  const run = (duration: number) =>
+    autocannon({
+      url: target.url,
+      method: target.method ?? 'GET',
+      headers: { 'content-type': 'application/json', ...target.headers },
+      connections: options.connections,
+      duration,
+      requests: target.next
+        ? [
+            {
+              setupRequest: (request) => {
+                const { path, body } = target.next!();
+                return { ...request, path, ...(body === undefined ? {} : { body }) };
+              },
+            },
+          ]
+        : undefined,
+    });
+  await run(1);
+  const result = await run(options.duration);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * `npm run bench [-- --rows 1000000 --duration 10 --connections 32 --only Q1,Q2]`
+ *
+ * Seeds a table of N rows, starts Tabula's API and a bare node:http + pg handler over the same
+ * data (both as child processes), drives each with autocannon and prints requests/s, p50/p99
+ * and the ratio ours/bare per query, then writes a JSON result file to bench/results/.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { adminToken, benchDatabase, freePort, root, seed, startChild, stopChild } from './setup.js';
+import { measure, type Measurement } from './load.js';
+import { scenarios, type Scenario } from './scenarios.js';
+
+const { values: args } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    only: { type: 'string' },
+  },
+});
+const rows = Number(args.rows);
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+const db = await benchDatabase();
+const apiPort = await freePort();
+const barePort = await freePort();
+const api = await startChild(
+  'src/api.ts',
+  {
+    DATABASE_URL: db.url,
+    PORT: String(apiPort),
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: 'bench@example.com',
+    ADMIN_TOKEN: adminToken,
+    RATE_LIMIT_PER_SECOND: '10000000',
+    RATE_LIMIT_BURST: '10000000',
+  },
+  `http://127.0.0.1:${apiPort}/healthz`,
+);
+const results: { scenario: string; ours: Measurement; bare: Measurement | null; ratio: number | null; target: string }[] = [];
+try {
+  log(`seeding ${rows} rows`);
+  const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows, log);
+  const bare = await startChild(
+    'bench/bare-server.ts',
+    { DATABASE_URL: db.url, PORT: String(barePort), BENCH_TABLE_ID: fixture.tableId, BENCH_PROJECT_ID: fixture.projectId },
+    `http://127.0.0.1:${barePort}/q2?count=false`,
+  );
+  try {
+    const selected = await scenarios({ api: `http://127.0.0.1:${apiPort}`, bare: `http://127.0.0.1:${barePort}`, fixture, rows });
+    const wanted = args.only?.split(',');
+    for (const scenario of selected.filter((s: Scenario) => !wanted || wanted.includes(s.name))) {
+      log(`${scenario.name}: ${scenario.description}`);
+      const ours = await measure(scenario.ours, { duration, connections });
+      const bareResult = scenario.bare ? await measure(scenario.bare, { duration, connections }) : null;
+      const ratio = bareResult ? ours.requestsPerSecond / bareResult.requestsPerSecond : null;
+      results.push({ scenario: scenario.name, ours, bare: bareResult, ratio, target: scenario.target });
+    }
+  } finally {
+    await stopChild(bare);
+  }
+} finally {
+  await stopChild(api);
+  await db.stop();
+}
+
+const pad = (s: string, n: number) => s.padEnd(n);
+const num = (n: number | null | undefined, digits = 0) => (n === null || n === undefined ? '-' : n.toFixed(digits));
+console.log(`\nTabula benchmark: ${rows} rows, ${connections} connections, ${duration} s per run\n`);
+console.log(`${pad('query', 14)}${pad('ours req/s', 12)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('errors', 8)}${pad('bare req/s', 12)}${pad('bare p99', 10)}${pad('ratio', 8)}target`);
+for (const r of results) {
+  console.log(
+    `${pad(r.scenario, 14)}${pad(num(r.ours.requestsPerSecond), 12)}${pad(num(r.ours.p50, 1), 8)}${pad(num(r.ours.p99, 1), 8)}${pad(String(r.ours.errors), 8)}` +
+      `${pad(num(r.bare?.requestsPerSecond), 12)}${pad(num(r.bare?.p99, 1), 10)}${pad(num(r.ratio, 2), 8)}${r.target}`,
+  );
+}
+const outDir = path.join(root, 'bench', 'results');
+await mkdir(outDir, { recursive: true });
+const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results }, null, 2));
+console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

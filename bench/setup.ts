@@ -1,0 +1,143 @@
+/** Benchmark fixtures: a database, the API and the bare handler as child processes, and N rows. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { generateSecret, ACCOUNT_TOKEN_PREFIX } from '../src/auth/secrets.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.js';
+
+export const root = path.resolve(import.meta.dirname, '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** DATABASE_URL's server with a fresh database, or an embedded server in a temp directory. */
+export async function benchDatabase(): Promise<{ url: string; stop(): Promise<void> }> {
+  let embedded: EmbeddedDatabase | undefined;
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(await mkdtemp(path.join(os.tmpdir(), 'tabula-bench-')), 'pg') });
+    serverUrl = embedded.url;
+  }
+  const name = `tabula_bench_${Date.now().toString(36)}`;
+  const admin = new URL(serverUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    stop: async () => {
+      const c = new pg.Client({ connectionString: admin.toString() });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`).catch(() => {});
+      await c.end();
+      await embedded?.stop();
+    },
+  };
+}
+
+/** Starts `tsx <script>` with env, waits until it answers (or prints `ready`). */
+export async function startChild(script: string, env: Record<string, string>, readyUrl?: string): Promise<ChildProcess> {
+  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  child.stdout!.resume();
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`${script} did not start`);
+    if (readyUrl) {
+      const ok = await fetch(readyUrl).then((r) => r.ok, () => false);
+      if (ok) return child;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export const adminToken = generateSecret(ACCOUNT_TOKEN_PREFIX);
+
+export interface Fixture {
+  projectId: string;
+  tableId: string;
+  writeKey: string;
+  ids: string[];
+}
+
+async function call(base: string, token: string, method: string, url: string, body?: unknown) {
+  const res = await fetch(base + url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
+  return json as Record<string, unknown> & { id: string };
+}
+
+/**
+ * The schema through the API (so indexes are the product's own), then `rows` rows through
+ * bulk SQL (seeding a million rows through HTTP would take longer than the benchmark).
+ */
+export async function seed(api: string, databaseUrl: string, rows: number, log: (line: string) => void): Promise<Fixture> {
+  const ws = await call(api, adminToken, 'POST', '/v1/workspaces', { name: 'Bench' });
+  const project = await call(api, adminToken, 'POST', `/v1/workspaces/${ws.id}/projects`, { name: 'Bench' });
+  const key = await call(api, adminToken, 'POST', `/v1/${project.id}/api-keys`, { name: 'bench', permission: 'read_write' });
+  const table = await call(api, adminToken, 'POST', `/v1/${project.id}/tables`, { key: 'articles', name: 'Articles' });
+  const columns = [
+    { name: 'title', type: 'text', settings: { required: true, maxText: 200 } },
+    { name: 'category', type: 'select', settings: { options: ['a', 'b', 'c', 'd', 'e'] } },
+    { name: 'price', type: 'number', settings: { min: 0 } },
+    { name: 'qty', type: 'integer' },
+    { name: 'body', type: 'longtext' },
+  ];
+  for (const column of columns) await call(api, adminToken, 'POST', `/v1/${project.id}/tables/${table.id}/columns`, column);
+
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const batch = 50_000;
+  for (let start = 0; start < rows; start += batch) {
+    const end = Math.min(rows, start + batch);
+    await client.query(
+      `insert into contents (id, project_id, table_id, status, data, created_at, updated_at, published_at)
+       select gen_random_uuid(), $1, $2, 'PUBLISHED',
+              jsonb_build_object('title', 'lorem ' || i, 'category', (array['a','b','c','d','e'])[1 + i % 5],
+                                 'price', (i * 7919) % 1000, 'qty', i % 100, 'body', 'Some body text for row ' || i),
+              now() - make_interval(secs => ($4 - i) / 1000.0), now(), now()
+         from generate_series($3::int, $5::int - 1) as i`,
+      [project.id, table.id, start, rows, end],
+    );
+    log(`seeded ${end}/${rows} rows`);
+  }
+  await client.query(`insert into contents_count (table_id, status, count) values ($1, 'PUBLISHED', $2)
+                      on conflict (table_id, status) do update set count = excluded.count`, [table.id, rows]);
+  await client.query('analyze contents');
+  const ids = (await client.query<{ id: string }>('select id from contents where table_id = $1 order by random() limit 1000', [table.id])).rows.map((r) => r.id);
+  await client.end();
+  return { projectId: project.id, tableId: table.id, writeKey: String(key.key), ids };
+}

@@ -1,0 +1,161 @@
+import { randomInt } from 'node:crypto';
+import { expect } from 'vitest';
+import type { CallOptions, CallResult, TestApi } from '../helpers/api.js';
+
+/** Shared helpers of the test/auth suite (SPEC §3, §4, §5, §10). */
+
+export const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const KEY_SHAPE = /^tak_[A-Za-z0-9]{43}$/;
+export const TOKEN_SHAPE = /^tat_[A-Za-z0-9]{43}$/;
+/** A well-formed UUID that names nothing. */
+export const MISSING_ID = '0190b0a0-0000-7000-8000-000000000000';
+/** SPEC §5: the API key wire shape (without `key`, which create and rotate add). */
+export const KEY_FIELDS = ['active', 'allowedHosts', 'createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'permission', 'prefix'];
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** A well-formed credential that names nothing. */
+export const randomSecret = (prefix: 'tak_' | 'tat_') => prefix + Array.from({ length: 43 }, () => BASE62[randomInt(62)]).join('');
+
+let counter = 0;
+export const uniq = (label: string) => `${label}_${process.pid}_${Date.now().toString(36)}_${++counter}`;
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Asserts the SPEC §3 error body (details null except for 422) and returns the error. */
+export function expectError(res: CallResult, status: number, code: string) {
+  expect({ status: res.status, body: res.json }, res.text).toMatchObject({ status, body: { error: { code } } });
+  expect(Object.keys(res.json)).toEqual(['error']);
+  const error = res.json.error as { code: string; message: string; details: unknown };
+  expect(typeof error.message).toBe('string');
+  expect(error.message.length).toBeGreaterThan(0);
+  if (status === 422) expect(Array.isArray(error.details)).toBe(true);
+  else expect(error.details).toBeNull();
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(res.headers.get('x-request-id')).toBeTruthy();
+  return error;
+}
+
+/** 400 BAD_REQUEST whose message names `field`. */
+export function expectBadRequest(res: CallResult, field: string) {
+  const error = expectError(res, 400, 'BAD_REQUEST');
+  expect(error.message, `message must name ${field}`).toContain(field);
+  return error;
+}
+
+export function expectStatus(res: CallResult, status: number) {
+  expect(res.status, res.text).toBe(status);
+  return res.json;
+}
+
+/** 201 with a Location under /v1 ending in the new id (SPEC §2). */
+export function expectCreated(res: CallResult, collectionPath: string) {
+  expect(res.status, res.text).toBe(201);
+  expect(res.json.id).toMatch(UUID_SHAPE);
+  expect(res.headers.get('location')).toBe(`/v1${collectionPath}/${res.json.id}`);
+  return res.json;
+}
+
+export function expectNoContent(res: CallResult) {
+  expect(res.status, res.text).toBe(204);
+  expect(res.text).toBe('');
+}
+
+/** Calls `probe` every `intervalMs` until it returns a value other than false, or fails after `timeoutMs`. */
+export async function poll<T>(probe: () => Promise<T | false>, timeoutMs: number, intervalMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== false) return value;
+    if (Date.now() >= deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(intervalMs);
+  }
+}
+
+export interface Person {
+  token: string;
+  accountId: string;
+  email: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  key: string;
+  name: string;
+  permission: 'read' | 'read_write';
+  prefix: string;
+  allowedHosts: string[];
+  active: boolean;
+  expiresAt: string | null;
+}
+
+export interface World {
+  workspaceId: string;
+  projectId: string;
+  /** A second project of the same workspace. */
+  otherProjectId: string;
+  readKey: ApiKeyRecord;
+  writeKey: ApiKeyRecord;
+}
+
+export async function createWorkspace(t: TestApi, name = 'Auth', token?: string): Promise<string> {
+  const res = await t.call('POST', '/v1/workspaces', { token, body: { name } });
+  expect(res.status, res.text).toBe(201);
+  return res.json.id as string;
+}
+
+export async function createProject(t: TestApi, workspaceId: string, name = 'Project'): Promise<string> {
+  const res = await t.call('POST', `/v1/workspaces/${workspaceId}/projects`, { body: { name } });
+  expect(res.status, res.text).toBe(201);
+  return res.json.id as string;
+}
+
+/** Invites a new account as workspace MEMBER; with `projectRole`, also adds it to the project. */
+export async function person(t: TestApi, workspaceId: string, projectId?: string, projectRole?: 'ADMIN' | 'EDITOR' | 'VIEWER'): Promise<Person> {
+  const email = `${uniq('p').toLowerCase()}@example.com`;
+  const res = await t.call('POST', `/v1/workspaces/${workspaceId}/members`, { body: { email, role: 'MEMBER' } });
+  expect(res.status, res.text).toBe(201);
+  expect(res.json.accessToken).toMatch(TOKEN_SHAPE);
+  const who = { token: res.json.accessToken as string, accountId: res.json.accountId as string, email };
+  if (projectId && projectRole) {
+    const added = await t.call('POST', `/v1/workspaces/${workspaceId}/projects/${projectId}/members`, {
+      body: { accountId: who.accountId, role: projectRole },
+    });
+    expect(added.status, added.text).toBe(201);
+  }
+  return who;
+}
+
+/** Creates an API key with the admin token (201 asserted). */
+export async function createKey(
+  t: TestApi,
+  projectId: string,
+  permission: 'read' | 'read_write',
+  extra: Record<string, unknown> = {},
+): Promise<ApiKeyRecord> {
+  const res = await t.call('POST', `/v1/${projectId}/api-keys`, { body: { name: uniq('key'), permission, ...extra } });
+  expect(res.status, res.text).toBe(201);
+  expect(res.json.key).toMatch(KEY_SHAPE);
+  return res.json as ApiKeyRecord;
+}
+
+export const tablesPath = (projectId: string) => `/v1/${projectId}/tables`;
+
+/** GET the project's tables with a credential and optional extra headers. */
+export const listTables = (t: TestApi, projectId: string, token: string | null, headers: Record<string, string> = {}) =>
+  t.call('GET', tablesPath(projectId), { token, headers });
+
+/** Creates a table with the admin token and returns it. */
+export async function createTable(t: TestApi, projectId: string, options: CallOptions = {}) {
+  const key = uniq('t').toLowerCase();
+  const res = await t.call('POST', tablesPath(projectId), { body: { key, name: 'Table' }, ...options });
+  return expectCreated(res, `/${projectId}/tables`) as { id: string; key: string; name: string };
+}
+
+/** A workspace with two projects, and a read and a read_write key of the first. */
+export async function buildWorld(t: TestApi): Promise<World> {
+  const workspaceId = await createWorkspace(t);
+  const projectId = await createProject(t, workspaceId, 'A');
+  const otherProjectId = await createProject(t, workspaceId, 'B');
+  const readKey = await createKey(t, projectId, 'read');
+  const writeKey = await createKey(t, projectId, 'read_write');
+  return { workspaceId, projectId, otherProjectId, readKey, writeKey };
+}

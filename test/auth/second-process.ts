@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/shared/logger.js';
+import { startApi } from '../../src/server.js';
+import type { CallOptions, CallResult, TestApi } from '../helpers/api.js';
+import { sleep } from './fixture.js';
+
+/** A second API on the same database as `t`: in this node process, or as a real child process. */
+export interface SecondApi {
+  kind: string;
+  url: string;
+  call: (method: string, path: string, options?: CallOptions) => Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The same small fetch client as test/helpers/api.ts, for any base URL. */
+export function clientFor(url: string, adminToken: string) {
+  return async (method: string, p: string, options: CallOptions = {}): Promise<CallResult> => {
+    const headers = new Headers(options.headers);
+    const token = options.token === undefined ? adminToken : options.token;
+    if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+    let body: string | Buffer | undefined = options.raw;
+    if (body === undefined && options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    }
+    const res = await fetch(url + p, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  };
+}
+
+function sharedEnv(t: TestApi, env: Record<string, string>): Record<string, string> {
+  return { ADMIN_EMAIL: t.adminEmail, ADMIN_TOKEN: t.adminToken, LOG_LEVEL: 'silent', ...env };
+}
+
+/** A separate server instance (own caches, own rate-limit leases) inside this node process. */
+export async function startInProcess(t: TestApi, env: Record<string, string>): Promise<SecondApi> {
+  const config = loadConfig({ ...sharedEnv(t, env), PORT: '0', HOST: '127.0.0.1' });
+  const api = await startApi(config, t.db.url, createLogger('silent'));
+  return { kind: 'in-process server', url: api.url, call: clientFor(api.url, t.adminToken), close: () => api.close(1000) };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** `node --import tsx src/api.ts` against the same database: a real second OS process. */
+export async function startChildProcess(t: TestApi, env: Record<string, string>): Promise<SecondApi> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/api.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...sharedEnv(t, env), DATABASE_URL: t.db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output = (output + String(chunk)).slice(-4000)));
+  child.stderr?.on('data', (chunk) => (output = (output + String(chunk)).slice(-4000)));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`second API process exited (${child.exitCode}): ${output}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stopChild(child);
+      throw new Error(`second API process did not answer /healthz within 30 s: ${output}`);
+    }
+    await sleep(100);
+  }
+  return { kind: 'child process', url, call: clientFor(url, t.adminToken), close: () => stopChild(child) };
+}
