@@ -5,6 +5,7 @@ import type { Orm } from './db/orm.js';
 import type { Logger } from './shared/logger.js';
 import type { CredentialResolver } from './auth/credentials.js';
 import type { ProjectDirectory } from './auth/project-directory.js';
+import type { CountCache } from './modules/contents/counts.js';
 import type { TableDefinitions } from './modules/tables/table-definitions.js';
 
 /** The long-lived collaborators of the API process, passed down through the request context. */
@@ -16,6 +17,8 @@ export interface AppDeps {
   credentials: CredentialResolver;
   projects: ProjectDirectory;
   tables: TableDefinitions;
+  /** Filtered list totals, valid while their table's change counter stays put. */
+  counts: CountCache;
   /** A plain pool for hot-path statements that need no unit of work (rate limits, lists). */
   pool: pg.Pool;
 }

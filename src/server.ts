@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './app-deps.js';
 import { CredentialResolver } from './auth/credentials.js';
 import { ProjectDirectory } from './auth/project-directory.js';
+import { CountCache } from './modules/contents/counts.js';
 import { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { Config } from './config/config.js';
 import { openMigratedOrm } from './db/migrate.js';
@@ -36,6 +37,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     credentials: new CredentialResolver(orm),
     projects: new ProjectDirectory(orm),
     tables: new TableDefinitions(orm),
+    counts: new CountCache(),
   };
   const server = createServer(createApp(deps));
   // Slow clients may not hold a connection forever (slowloris).

@@ -1,10 +1,39 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
+import type pg from 'pg';
 
 /** A statement with `$1..$n` placeholders, as the query compiler builds them. */
 export interface SqlQuery {
   text: string;
   values: unknown[];
+}
+
+/** Runs one statement and returns its rows: on a pool, or on a transaction's client. */
+export type Sql = <T extends object>(query: SqlQuery) => Promise<T[]>;
+
+export const sqlOn =
+  (db: pg.Pool | pg.PoolClient): Sql =>
+  async <T extends object>(query: SqlQuery) =>
+    (await db.query<T & pg.QueryResultRow>(query.text, query.values)).rows;
+
+/**
+ * Runs `work` in a transaction on a plain pool client. The contents hot path uses this rather
+ * than the ORM: its rows have a run-time schema, and one pooled client per transaction is the
+ * cheapest way to PostgreSQL from Node.
+ */
+export async function transaction<T>(pool: pg.Pool, work: (sql: Sql, client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(sqlOn(client), client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 /**

@@ -60,7 +60,7 @@ function jsonBody(limit: number): RequestHandler {
 
 /**
  * trpc-to-openapi writes its own error shape; this rewrites it into the SPEC §3 body, which the
- * error formatter has already put under `data.error`.
+ * error formatter has already put under `data.error`. It also sets Content-Length.
  */
 function rewriteErrorBodies(res: ServerResponse): void {
   const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
@@ -78,6 +78,8 @@ function rewriteErrorBodies(res: ServerResponse): void {
       }
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
     }
+    // A known length spares the chunked encoding (and a larger write) on every response.
+    if (typeof chunk === 'string' && !res.headersSent) res.setHeader('Content-Length', Buffer.byteLength(chunk));
     return end(chunk);
   }) as ServerResponse['end'];
 }

@@ -1,39 +1,45 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { ProjectInfo } from '../../auth/project-directory.js';
+import { sqlOn } from '../../db/sql.js';
 import type { TableDef } from '../columns/column.types.js';
-import { unfilteredTotal } from './counts.js';
+import { tableTotals, type CountCache } from './counts.js';
 import type { ContentsListItem, ListContentsInput } from './contents.schema.js';
 import { compileListQuery, pageOf, parseListQuery, toListItem, type ListRow } from './query/index.js';
 
 export interface ListScope {
-  em: EntityManager;
-  /** Lists read through a plain pool: no unit of work is needed, and it is the hottest path. */
+  /** Lists read through the plain pool: no unit of work is needed, and it is the hottest path. */
   pool: pg.Pool;
+  counts: CountCache;
   table: TableDef;
   project: ProjectInfo;
   publicOnly: boolean;
 }
 
 /**
- * SPEC §7 list: one parameterised select for the page (size + 1 rows tell `hasNext`) and the
- * total — from the maintained counters when nothing is filtered, else one count over the
- * same WHERE (index-backed where the columns are indexed).
+ * SPEC §7 list: one parameterised select for the page (size + 1 rows tell `hasNext`) and an
+ * exact total — from the maintained counters when nothing is filtered; else counted once and
+ * reused until the table's change counter moves (see counts.ts).
  */
 export async function listContents(scope: ListScope, input: ListContentsInput) {
   const query = parseListQuery(input, scope.table, scope.project);
   const compiled = compileListQuery(query, { tableId: scope.table.id, publicOnly: scope.publicOnly });
-  const [selected, total] = await Promise.all([
-    scope.pool.query<ListRow>(compiled.select.text, compiled.select.values),
-    !query.withCount
-      ? Promise.resolve(null)
-      : query.filters.length === 0
-        ? unfilteredTotal(scope.pool, scope.table.id, scope.publicOnly)
-        : compiled.count
-          ? scope.pool.query<{ total: number }>(compiled.count.text, compiled.count.values).then((r) => Number(r.rows[0].total))
-          : Promise.resolve(null),
+  const sql = sqlOn(scope.pool);
+  const [rows, totals] = await Promise.all([
+    sql<ListRow>(compiled.select),
+    query.withCount ? tableTotals(sql, scope.table.id, scope.publicOnly) : null,
   ]);
-  const page = pageOf(query, selected.rows);
+  let total: number | null = null;
+  if (totals && (query.filters.length === 0 || !compiled.count)) total = totals.total;
+  else if (totals && compiled.count) {
+    total = scope.counts.get(compiled.count, totals.version);
+    if (total === null) {
+      // Counted after the change counter was read: the count is at least as new as the counter.
+      const [row] = await sql<{ total: number }>(compiled.count);
+      total = Number(row.total);
+      scope.counts.set(compiled.count, totals.version, total);
+    }
+  }
+  const page = pageOf(query, rows);
   return {
     // toListItem builds exactly the wire shape of contentsListItem.
     list: page.rows.map((row) => toListItem(row, query) as ContentsListItem),

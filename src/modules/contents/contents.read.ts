@@ -1,4 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+import { sqlOn } from '../../db/sql.js';
 import { invalidQuery, notFound } from '../../errors/app-error.js';
 import type { ProjectInfo } from '../../auth/project-directory.js';
 import type { TableDef } from '../columns/column.types.js';
@@ -7,7 +8,7 @@ import { toContentsOutput } from './contents.row.js';
 import type { ContentsOutput } from './contents.schema.js';
 
 export interface ReadScope {
-  em: EntityManager;
+  pool: pg.Pool;
   table: TableDef;
   project: ProjectInfo;
   /** Read keys see PUBLISHED rows only (SPEC §4). */
@@ -22,7 +23,7 @@ export function checkLocale(project: ProjectInfo, locale: string | undefined): v
 
 /** One row by id or slug; non-public rows are 404 for read keys, as if they did not exist. */
 export async function getContents(scope: ReadScope, contentsId: string, locale?: string): Promise<ContentsOutput> {
-  const row = await findRow(scope.em, scope.table, contentsId);
+  const row = await findRow(sqlOn(scope.pool), scope.table, contentsId);
   if (scope.publicOnly && row.status !== 'PUBLISHED') throw notFound('Contents');
   checkLocale(scope.project, locale);
   return toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale });

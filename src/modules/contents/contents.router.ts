@@ -35,7 +35,10 @@ export const contentsRouter = router({
     .input(listContentsInput)
     .output(contentsListOutput)
     .query(({ ctx, input }) =>
-      listContents({ em: ctx.em, pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic }, input),
+      listContents(
+        { pool: ctx.deps.pool, counts: ctx.deps.counts, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic },
+        input,
+      ),
     ),
 
   create: tableProcedure('write')
@@ -43,7 +46,7 @@ export const contentsRouter = router({
     .input(createContentsInput)
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const row = await createContents({ em: ctx.em, table: ctx.table, project: ctx.scope.project }, input);
+      const row = await createContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project }, input);
       markCreated(ctx, row.id);
       return toContentsOutput(ctx.table, row);
     }),
@@ -53,7 +56,7 @@ export const contentsRouter = router({
     .input(getContentsInput)
     .output(contentsOutput)
     .query(({ ctx, input }) =>
-      getContents({ em: ctx.em, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic }, input.contentsId, input.locale),
+      getContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic }, input.contentsId, input.locale),
     ),
 
   update: tableProcedure('write')
@@ -61,7 +64,7 @@ export const contentsRouter = router({
     .input(updateContentsInput)
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const row = await updateContents({ em: ctx.em, table: ctx.table, project: ctx.scope.project }, input);
+      const row = await updateContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project }, input);
       return toContentsOutput(ctx.table, row);
     }),
 
@@ -70,7 +73,7 @@ export const contentsRouter = router({
     .input(deleteContentsInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteContents({ em: ctx.em, table: ctx.table, project: ctx.scope.project }, input.contentsId);
+      await deleteContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project }, input.contentsId);
       markNoContent(ctx);
     }),
 });

@@ -1,10 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { conflict, notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
 import type { ProjectInfo } from '../../auth/project-directory.js';
-import { runSql } from '../../db/sql.js';
+import { sqlOn, transaction, type Sql } from '../../db/sql.js';
 import { isUuid, uuidv7 } from '../../shared/ids.js';
 import type { TableDef } from '../columns/column.types.js';
-import { adjustCount, moveCount } from './counts.js';
+import { countChange, recordChange } from './counts.js';
 import { CONTENTS_COLUMNS, toDate, type ContentsRow } from './contents.row.js';
 import type { CreateContentsInput, UpdateContentsInput } from './contents.schema.js';
 import { assertTransition, planStatus } from './status.js';
@@ -12,7 +12,7 @@ import { validateData, type ValidatedData } from './validate.js';
 import { nextFreeSlug, uniqueViolationField } from './uniqueness.js';
 
 export interface WriteScope {
-  em: EntityManager;
+  pool: pg.Pool;
   table: TableDef;
   project: ProjectInfo;
 }
@@ -21,9 +21,9 @@ export interface WriteScope {
 const SLUG_ATTEMPTS = 5;
 
 /** SPEC §7: references and files must exist in the project (422). */
-async function checkLookups(em: EntityManager, validated: ValidatedData, details: ErrorDetail[]): Promise<void> {
+async function checkLookups(sql: Sql, validated: ValidatedData, details: ErrorDetail[]): Promise<void> {
   for (const ref of validated.references) {
-    const found = await runSql<{ id: string }>(em, {
+    const found = await sql<{ id: string }>({
       text: 'select id from contents where table_id = $1 and id = any($2::uuid[])',
       values: [ref.tableId, ref.ids],
     });
@@ -35,10 +35,10 @@ async function checkLookups(em: EntityManager, validated: ValidatedData, details
 const slugColumnOf = (table: TableDef) => table.columns.find((c) => c.type === 'slug');
 
 /** Finds a row by id or, for anything that is not a UUID, by slug (SPEC §7). */
-export async function findRow(em: EntityManager, table: TableDef, contentsId: string, forUpdate = false): Promise<ContentsRow> {
+export async function findRow(sql: Sql, table: TableDef, contentsId: string, forUpdate = false): Promise<ContentsRow> {
   const byId = isUuid(contentsId);
   if (!byId && !slugColumnOf(table)) throw notFound('Contents');
-  const [row] = await runSql<ContentsRow>(em, {
+  const [row] = await sql<ContentsRow>({
     text: `select ${CONTENTS_COLUMNS} from contents where table_id = $1 and ${byId ? 'id = $2::uuid' : 'slug = $2'}${forUpdate ? ' for update' : ''}`,
     values: [table.id, byId ? contentsId.toLowerCase() : contentsId],
   });
@@ -58,32 +58,36 @@ async function mapUniqueViolations<T>(table: TableDef, write: () => Promise<T>):
 }
 
 export async function createContents(scope: WriteScope, input: CreateContentsInput): Promise<ContentsRow> {
-  const { em, table, project } = scope;
+  const { pool, table, project } = scope;
+  const sql = sqlOn(pool);
   const validated = validateData(table, project, input.data, null);
   const details = [...validated.details];
   const plan = planStatus(null, input, table.defaultStatus, details);
-  await checkLookups(em, validated, details);
+  await checkLookups(sql, validated, details);
   if (details.length > 0) throw validationError(details);
 
   const slugColumn = slugColumnOf(table);
-  const derivedSlug = slugColumn !== undefined && !(slugColumn.name in input.data) && validated.data[slugColumn.name] !== undefined;
+  // Omitted or null: the slug is derived from its source (validateData), and must then be made free.
+  const derivedSlug = slugColumn !== undefined && input.data[slugColumn.name] == null && validated.data[slugColumn.name] !== undefined;
   for (let attempt = 1; ; attempt++) {
     const data = { ...validated.data };
-    if (derivedSlug) data[slugColumn!.name] = await nextFreeSlug(em, table.id, data[slugColumn!.name] as string);
+    if (derivedSlug) data[slugColumn!.name] = await nextFreeSlug(sql, table.id, data[slugColumn!.name] as string);
     const slug = slugColumn ? ((data[slugColumn.name] as string | undefined) ?? null) : null;
+    const now = new Date();
+    const count = countChange(table.id, plan.status, 1);
     try {
-      return await mapUniqueViolations(table, () =>
-        em.transactional(async (tx) => {
-          const now = new Date();
-          const [row] = await runSql<ContentsRow>(tx, {
-            text: `insert into contents (id, project_id, table_id, status, slug, data, publish_at, published_at, created_at, updated_at)
-                   values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) returning ${CONTENTS_COLUMNS}`,
-            values: [uuidv7(now.getTime()), project.id, table.id, plan.status, slug, data, plan.publishAt, plan.publishes ? now : null, now],
-          });
-          await adjustCount(tx, table.id, plan.status, 1);
-          return row;
+      // One statement, hence atomic: the row and its count change commit together.
+      const [row] = await mapUniqueViolations(table, () =>
+        sql<ContentsRow>({
+          text: `with inserted as (
+                   insert into contents (id, project_id, table_id, status, slug, data, publish_at, published_at, created_at, updated_at)
+                   values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) returning ${CONTENTS_COLUMNS}
+                 ), counted as (${count.text.replace(/\$(\d)/g, (_, n) => `$${Number(n) + 9}`)})
+                 select * from inserted`,
+          values: [uuidv7(now.getTime()), project.id, table.id, plan.status, slug, data, plan.publishAt, plan.publishes ? now : null, now, ...count.values],
         }),
       );
+      return row;
     } catch (error) {
       // A concurrent writer took the derived slug between our lookup and our insert: try the next.
       const isSlugRace = derivedSlug && (error as { message?: string }).message?.startsWith(`data.${slugColumn!.name}:`);
@@ -93,37 +97,43 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
 }
 
 export async function updateContents(scope: WriteScope, input: UpdateContentsInput): Promise<ContentsRow> {
-  const { em, table, project } = scope;
+  const { pool, table, project } = scope;
   return mapUniqueViolations(table, () =>
-    em.transactional(async (tx) => {
-      const current = await findRow(tx, table, input.contentsId, true);
+    transaction(pool, async (sql) => {
+      const current = await findRow(sql, table, input.contentsId, true);
       const validated = validateData(table, project, input.data ?? {}, current.data);
       const details = [...validated.details];
       const publishAt = current.publish_at === null ? null : toDate(current.publish_at);
       const plan = planStatus({ status: current.status, publishAt }, input, table.defaultStatus, details);
-      await checkLookups(tx, validated, details);
+      await checkLookups(sql, validated, details);
       if (details.length > 0) throw validationError(details);
       assertTransition(current.status, plan.status);
       const slugColumn = slugColumnOf(table);
+      if (slugColumn && input.data?.[slugColumn.name] == null && validated.data[slugColumn.name] !== undefined) {
+        // A slug derived by this write (a row from before the slug column, or a slug set to null):
+        // take a free one, as on create, rather than clash with another row's.
+        const derived = validated.data[slugColumn.name] as string;
+        if (derived !== current.slug) validated.data[slugColumn.name] = await nextFreeSlug(sql, table.id, derived);
+      }
       const slug = slugColumn ? ((validated.data[slugColumn.name] as string | undefined) ?? null) : null;
-      const [row] = await runSql<ContentsRow>(tx, {
+      const [row] = await sql<ContentsRow>({
         text: `update contents set data = $2, status = $3, slug = $4, publish_at = $5,
                  published_at = case when $6 then now() else published_at end, updated_at = now()
                where id = $1 returning ${CONTENTS_COLUMNS}`,
         values: [current.id, validated.data, plan.status, slug, plan.publishAt, plan.publishes],
       });
-      await moveCount(tx, table.id, current.status, plan.status);
+      await recordChange(sql, table.id, current.status, plan.status);
       return row;
     }),
   );
 }
 
 export async function deleteContents(scope: WriteScope, contentsId: string): Promise<ContentsRow> {
-  const { em, table } = scope;
-  return em.transactional(async (tx) => {
-    const row = await findRow(tx, table, contentsId, true);
-    await runSql(tx, { text: 'delete from contents where id = $1', values: [row.id] });
-    await adjustCount(tx, table.id, row.status, -1);
+  const { pool, table } = scope;
+  return transaction(pool, async (sql) => {
+    const row = await findRow(sql, table, contentsId, true);
+    await sql({ text: 'delete from contents where id = $1', values: [row.id] });
+    await recordChange(sql, table.id, row.status, null);
     return row;
   });
 }

@@ -1,34 +1,68 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type pg from 'pg';
-import { runSql } from '../../db/sql.js';
+import type { Sql, SqlQuery } from '../../db/sql.js';
 import type { ContentStatus } from '../tables/table.entity.js';
 
-/**
- * Exact row counts per (table, status), kept in the same transaction as every insert, delete and
- * status change: an unfiltered list total costs one index lookup instead of a count(*) over the
- * table (the dominant cost of a list, see the benchmark).
+/*
+ * Exact totals without count(*) (the dominant cost of a list): one row per (table, status)
+ * holds the number of rows and a change counter, both kept in the same transaction as every
+ * insert, update and delete. An unfiltered total is a sum over at most four rows; a filtered
+ * total is counted once and reused while the table's change counter has not moved.
  */
-export async function adjustCount(em: EntityManager, tableId: string, status: ContentStatus, delta: number): Promise<void> {
-  await runSql(em, {
-    text: `insert into contents_count (table_id, status, count) values ($1, $2, $3)
-           on conflict (table_id, status) do update set count = contents_count.count + excluded.count`,
-    values: [tableId, status, delta],
+
+/** Adjusts one (table, status) count by `delta` and bumps its change counter. */
+export const countChange = (tableId: string, status: ContentStatus, delta: number): SqlQuery => ({
+  text: `insert into contents_count (table_id, status, count, version) values ($1, $2, $3, 1)
+         on conflict (table_id, status) do update
+         set count = contents_count.count + excluded.count, version = contents_count.version + 1`,
+  values: [tableId, status, delta],
+});
+
+/** Records a row moving from one status to another (null: did not exist / no longer exists). */
+export async function recordChange(sql: Sql, tableId: string, from: ContentStatus | null, to: ContentStatus | null): Promise<void> {
+  if (from === to && from !== null) {
+    await sql(countChange(tableId, from, 0));
+    return;
+  }
+  if (from !== null) await sql(countChange(tableId, from, -1));
+  if (to !== null) await sql(countChange(tableId, to, 1));
+}
+
+export interface TableTotals {
+  total: number;
+  /** Moves whenever a row a caller of this visibility can see changes. */
+  version: string;
+}
+
+/**
+ * The rows a caller sees without filters, and the matching change counter: read keys see
+ * PUBLISHED rows only, so only that status's counter concerns them.
+ */
+export async function tableTotals(sql: Sql, tableId: string, publicOnly: boolean): Promise<TableTotals> {
+  const [row] = await sql<{ total: string | null; version: string | null }>({
+    text: `select sum(count) as total, sum(version) as version from contents_count
+            where table_id = $1${publicOnly ? ` and status = 'PUBLISHED'` : ''}`,
+    values: [tableId],
   });
+  return { total: Number(row?.total ?? 0), version: row?.version ?? '0' };
 }
 
-export async function moveCount(em: EntityManager, tableId: string, from: ContentStatus, to: ContentStatus): Promise<void> {
-  if (from === to) return;
-  await adjustCount(em, tableId, from, -1);
-  await adjustCount(em, tableId, to, 1);
+const MAX_CACHED_COUNTS = 10_000;
+
+/** Filtered totals by (count statement, change counter); an entry is dropped when the table moves. */
+export class CountCache {
+  private readonly entries = new Map<string, { version: string; total: number }>();
+
+  get(query: SqlQuery, version: string): number | null {
+    const entry = this.entries.get(keyOf(query));
+    return entry && entry.version === version ? entry.total : null;
+  }
+
+  set(query: SqlQuery, version: string, total: number): void {
+    const key = keyOf(query);
+    this.entries.delete(key);
+    // Oldest first: a Map iterates in insertion order, so this evicts the least recently set.
+    if (this.entries.size >= MAX_CACHED_COUNTS) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { version, total });
+  }
 }
 
-/** The number of rows a caller sees without filters: PUBLISHED only, or every status. */
-export async function unfilteredTotal(pool: pg.Pool, tableId: string, publicOnly: boolean): Promise<number> {
-  const { rows } = await pool.query<{ total: string | null }>(
-    publicOnly
-      ? `select sum(count) as total from contents_count where table_id = $1 and status = 'PUBLISHED'`
-      : 'select sum(count) as total from contents_count where table_id = $1',
-    [tableId],
-  );
-  return Number(rows[0]?.total ?? 0);
-}
+const keyOf = (query: SqlQuery) => `${query.text}\u0000${JSON.stringify(query.values)}`;

@@ -1,5 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { runSql } from '../../db/sql.js';
+import type { Sql } from '../../db/sql.js';
 import type { TableDef } from '../columns/column.types.js';
 
 /**
@@ -20,8 +19,8 @@ export function uniqueViolationField(table: TableDef, error: unknown): string | 
 }
 
 /** `base`, or `base-N` with the smallest N ≥ 2 above every taken suffix (SPEC §6). */
-export async function nextFreeSlug(em: EntityManager, tableId: string, base: string): Promise<string> {
-  const taken = await runSql<{ slug: string }>(em, {
+export async function nextFreeSlug(sql: Sql, tableId: string, base: string): Promise<string> {
+  const taken = await sql<{ slug: string }>({
     text: `select slug from contents where table_id = $1 and (slug = $2 or slug ~ ('^' || $3 || '-[0-9]+$'))`,
     values: [tableId, base, base.replace(/[^a-z0-9-]/g, '')],
   });
