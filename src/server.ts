@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './app-deps.js';
 import { CredentialResolver } from './auth/credentials.js';
@@ -8,6 +7,7 @@ import { CountCache } from './modules/contents/counts.js';
 import { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { Config } from './config/config.js';
 import { openMigratedOrm } from './db/migrate.js';
+import { createPool } from './db/pool.js';
 import { createApp } from './http/app.js';
 import { startBoss } from './jobs/boss.js';
 import { bootstrapAdmin } from './modules/accounts/bootstrap.js';
@@ -26,8 +26,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   const orm = await openMigratedOrm(databaseUrl);
   const boss = await startBoss(databaseUrl, logger, 'api');
   await bootstrapAdmin(orm.em.fork(), config, logger);
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection failed'));
+  const pool = createPool(databaseUrl, 10, logger);
   const deps: AppDeps = {
     config,
     orm,

@@ -6,7 +6,7 @@ import { getContents } from './contents.read.js';
 import { listContents } from './contents.list.js';
 import { toContentsOutput } from './contents.row.js';
 import {
-  contentsListOutput,
+  contentsListResponse,
   contentsOutput,
   createContentsInput,
   deleteContentsInput,
@@ -33,7 +33,7 @@ export const contentsRouter = router({
       },
     })
     .input(listContentsInput)
-    .output(contentsListOutput)
+    .output(contentsListResponse)
     .query(({ ctx, input }) =>
       listContents(
         { pool: ctx.deps.pool, counts: ctx.deps.counts, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic },

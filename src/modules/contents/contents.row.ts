@@ -3,7 +3,7 @@ import { isLocalized } from '../columns/column.types.js';
 import type { ContentStatus } from '../tables/table.entity.js';
 import type { ContentsOutput } from './contents.schema.js';
 
-/** Timestamps arrive as Date from `pg` and as strings through the ORM's connection. */
+/** Timestamps arrive as ISO strings from the plain pool (see db/pool.ts), as Date elsewhere. */
 type Timestamp = Date | string;
 
 /** A `contents` row as selected by this module (`select *`-like, snake_case). */
@@ -20,7 +20,7 @@ export interface ContentsRow {
 }
 
 export const toDate = (t: Timestamp): Date => (t instanceof Date ? t : new Date(t));
-const iso = (t: Timestamp | null): string | null => (t === null ? null : toDate(t).toISOString());
+const iso = (t: Timestamp | null): string | null => (t === null ? null : typeof t === 'string' ? t : t.toISOString());
 
 export const CONTENTS_COLUMNS = 'id, table_id, status, slug, data, created_at, updated_at, published_at, publish_at';
 

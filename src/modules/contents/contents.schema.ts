@@ -72,3 +72,15 @@ export const contentsListOutput = z.object({
     nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
   }),
 });
+
+export type ContentsList = z.infer<typeof contentsListOutput>;
+
+/**
+ * The list procedure's output: documented as `contentsListOutput`, but not parsed again at run
+ * time. `toListItem` builds each item field by field from the compiled select, and re-checking
+ * up to 1000 rows cost more than a third of the JSON encoding (measured: ~1.2 ms per 1000 rows).
+ */
+const { $schema: _dialect, ...contentsListJsonSchema } = z.toJSONSchema(contentsListOutput, { target: 'draft-2020-12', io: 'output' });
+export const contentsListResponse = z
+  .custom<ContentsList>((value) => typeof value === 'object' && value !== null)
+  .meta({ override: contentsListJsonSchema as never });

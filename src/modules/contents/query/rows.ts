@@ -30,7 +30,8 @@ export function pageOf<R extends ListRow>(query: ListQuery, rows: R[]): { rows: 
   return { rows: kept, hasNext, nextCursor: hasNext ? encodeCursor(query, kept[kept.length - 1]) : null };
 }
 
-const iso = (t: Timestamp | null): string | null => (t === null ? null : new Date(t).toISOString());
+/** The contents pool already returns ISO strings (db/pool.ts); a Date is formatted. */
+const iso = (t: Timestamp | null): string | null => (t === null ? null : typeof t === 'string' ? t : t.toISOString());
 
 const TIMESTAMPS: ReadonlySet<OutputSystemField> = new Set(['createdAt', 'updatedAt', 'publishedAt', 'publishAt']);
 
