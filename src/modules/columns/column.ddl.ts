@@ -15,6 +15,8 @@ const literal = (value: string) => {
 };
 
 
+const STATISTICS_TYPES: ReadonlySet<ColumnDef['type']> = new Set(['number', 'integer', 'date', 'datetime', 'boolean', 'select']);
+
 /** `c_<column id without dashes>_<suffix>`: at most 63 characters, and traceable to the column. */
 export function indexName(columnId: string, suffix: string): string {
   return `c_${columnId.replace(/-/g, '')}_${suffix.replace(/-/g, '_').toLowerCase()}`.slice(0, 63);
@@ -42,6 +44,13 @@ export function createIndexStatements(tableId: string, column: ColumnDef, locale
         `create index if not exists ${indexName(column.id, `t${tail}`)} on contents using gin (${expression} gin_trgm_ops) ${where}`,
       );
     }
+    // Partial indexes give the planner no statistics on their expressions; without these it
+    // guesses 0.5% for `category = 'c'` and sorts thousands of rows instead of walking the
+    // sort index (measured: 22 ms → 0.7 ms on 100,000 rows). Text columns are left out: a
+    // default estimate keeps `contains` on the trigram index, which suits it best.
+    if (STATISTICS_TYPES.has(column.type)) {
+      statements.push(`create statistics if not exists ${indexName(column.id, `x${tail}`)} on ${expression} from contents`);
+    }
     // A slug's uniqueness is enforced by the `contents.slug` column's own index.
     if (column.settings.unique && column.type !== 'slug') {
       statements.push(`create unique index if not exists ${indexName(column.id, `u${tail}`)} on contents (${expression}) ${where}`);
@@ -50,9 +59,13 @@ export function createIndexStatements(tableId: string, column: ColumnDef, locale
   return statements;
 }
 
-/** Drops every index of a column, whatever its settings were. */
-export const dropIndexesStatement = (columnId: string) =>
-  `do $$ declare r record; begin
-     for r in select indexname from pg_indexes where tablename = 'contents' and indexname like ${literal(`c_${columnId.replace(/-/g, '')}`)} || '\\_%'
+/** Drops every index and statistics object of a column, whatever its settings were. */
+export const dropIndexesStatement = (columnId: string) => {
+  const prefix = `${literal(`c_${columnId.replace(/-/g, '')}`)} || '\\_%'`;
+  return `do $$ declare r record; begin
+     for r in select indexname from pg_indexes where tablename = 'contents' and indexname like ${prefix}
      loop execute format('drop index if exists %I', r.indexname); end loop;
+     for r in select stxname from pg_statistic_ext where stxname like ${prefix}
+     loop execute format('drop statistics if exists %I', r.stxname); end loop;
    end $$`;
+};
