@@ -19,12 +19,16 @@ export async function findViolations(
   column: ColumnDef,
   rule: 'unique' | 'required' | 'type',
   locales: string[],
+  /** For `required` on a localized column: the locale `required` applies to (SPEC §7). */
+  defaultLocale?: string,
 ): Promise<string[]> {
   if (rule === 'required') {
     if (!column.settings.required) return [];
+    const localized = isLocalized(column) && defaultLocale !== undefined;
     const rows = await em.execute<{ id: string }[]>(
-      'select id from contents where table_id = ? and not jsonb_exists(data, ?) order by id limit ?',
-      [tableId, column.name, SHOWN],
+      `select id from contents where table_id = ? and (not jsonb_exists(data, ?)${localized ? ' or not jsonb_exists(data->?::text, ?)' : ''})
+        order by id limit ?`,
+      localized ? [tableId, column.name, column.name, defaultLocale, SHOWN] : [tableId, column.name, SHOWN],
     );
     return rows.map((r) => r.id);
   }

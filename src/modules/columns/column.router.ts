@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { markCreated, markNoContent, type Context } from '../../trpc/context.js';
+import { rawPathParam } from '../../auth/access.js';
 import { tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { columnIdInput, columnListOutput, columnOutput, createColumnInput, listColumnsInput, updateColumnInput } from './column.schema.js';
@@ -8,6 +9,13 @@ import { createColumn, deleteColumn, findColumn, listColumns, toColumnOutput, up
 const TAG = 'Columns';
 const collection = '/{projectId}/tables/{tableId}/columns' as const;
 const item = '/{projectId}/tables/{tableId}/columns/{columnId}' as const;
+
+/** `.../columns/{columnId}`: an unknown column is 404 before the body is checked (SPEC §3: 404 → 400). */
+const columnProcedure = (level: 'read' | 'schema') =>
+  tableProcedure(level).use(async ({ ctx, next, getRawInput }) => {
+    await findColumn(ctx.em, ctx.table.id, rawPathParam(await getRawInput(), 'columnId'));
+    return next();
+  });
 
 /** Every schema change is visible at once to this process's contents requests. */
 const forgetSchema = (ctx: Context, projectId: string) => ctx.deps.tables.forget(projectId);
@@ -32,7 +40,7 @@ export const columnRouter = router({
       return toColumnOutput(column);
     }),
 
-  get: tableProcedure('read')
+  get: columnProcedure('read')
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a column (by id or name)', protect: true } })
     .input(columnIdInput)
     .output(columnOutput)
@@ -40,7 +48,7 @@ export const columnRouter = router({
       return toColumnOutput(await findColumn(ctx.em, ctx.table.id, input.columnId));
     }),
 
-  update: tableProcedure('schema')
+  update: columnProcedure('schema')
     .meta({
       openapi: {
         method: 'PUT',
@@ -58,7 +66,7 @@ export const columnRouter = router({
       return toColumnOutput(column);
     }),
 
-  delete: tableProcedure('schema')
+  delete: columnProcedure('schema')
     .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a column and its values', protect: true }, successStatus: 204 })
     .input(columnIdInput)
     .output(z.void())

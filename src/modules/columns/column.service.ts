@@ -8,13 +8,14 @@ import { iso } from '../../shared/schemas.js';
 import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
 import type { ProjectInfo } from '../../auth/project-directory.js';
 import { checkValue } from '../contents/value-rules.js';
+import { storedDefault } from '../contents/validate.js';
 import { TableSchema } from '../tables/table.entity.js';
 import { createIndexStatements, dropIndexesStatement } from './column.ddl.js';
 import { ColumnSchema, type ContentColumn } from './column.entity.js';
 import type { ColumnOutput, CreateColumnInput, UpdateColumnInput } from './column.schema.js';
 import { checkSettings } from './column.settings.js';
 import { findViolations } from './column-violations.js';
-import type { ColumnDef, ColumnSettings, ColumnType } from './column.types.js';
+import { isLocalized, type ColumnDef, type ColumnSettings, type ColumnType } from './column.types.js';
 
 export const toColumnOutput = (c: ContentColumn): ColumnOutput => ({
   id: c.id,
@@ -76,12 +77,19 @@ async function applyIndexes(tx: EntityManager, tableId: string, column: ColumnDe
   for (const statement of createIndexStatements(tableId, column, locales)) await tx.execute(statement);
 }
 
-/** Unique index creation fails on duplicates: report them as SPEC §6 asks. */
+/**
+ * Unique index creation fails on duplicates: report them as SPEC §6 asks. The work runs under a
+ * savepoint: a failed statement aborts the transaction, and the duplicates must still be queried.
+ */
 async function withDuplicateCheck<T>(tx: EntityManager, tableId: string, column: ColumnDef, locales: string[], work: () => Promise<T>): Promise<T> {
+  await tx.execute('savepoint column_indexes');
   try {
-    return await work();
+    const result = await work();
+    await tx.execute('release savepoint column_indexes');
+    return result;
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException || (error as { code?: string }).code === '23505') {
+      await tx.execute('rollback to savepoint column_indexes');
       const ids = await findViolations(tx, tableId, column, 'unique', locales);
       throw conflict(`settings.unique: existing rows hold duplicate values of ${column.name}: ${ids.join(', ')}`);
     }
@@ -91,12 +99,12 @@ async function withDuplicateCheck<T>(tx: EntityManager, tableId: string, column:
 
 export async function createColumn(em: EntityManager, project: ProjectInfo, tableId: string, input: CreateColumnInput): Promise<ContentColumn> {
   const settings = checkSettings(input.type, input.settings ?? {});
-  await checkSiblings(em, tableId, input.name, input.type);
   const def: ColumnDef = { id: '', name: input.name, type: input.type, settings };
   await checkSemantics(em, project.id, tableId, def);
   return em.transactional(async (tx) => {
     // One schema change per table at a time: positions and sibling checks stay consistent.
     await tx.execute('select id from content_table where id = ? for update', [tableId]);
+    await checkSiblings(tx, tableId, input.name, input.type);
     const [{ next }] = await tx.execute<{ next: number }[]>(
       'select coalesce(max(position), 0) + 1 as next from content_column where table_id = ?',
       [tableId],
@@ -106,13 +114,12 @@ export async function createColumn(em: EntityManager, project: ProjectInfo, tabl
     if (settings.defaultValue !== undefined && settings.defaultValue !== null) {
       // Existing rows take the default, as a newly added column would in a SQL table.
       // (jsonb_exists, not the `?` operator: `?` is the driver's placeholder.)
-      const checked = checkValue(def, settings.defaultValue);
       await tx.execute(
         'update contents set data = data || jsonb_build_object(?::text, ?::jsonb) where table_id = ? and not jsonb_exists(data, ?)',
-        [column.name, JSON.stringify(checked.ok ? checked.value : null), tableId, column.name],
+        [column.name, JSON.stringify(storedDefault(def, project.defaultLocale)), tableId, column.name],
       );
     } else if (settings.required) {
-      const ids = await findViolations(tx, tableId, toDef(column), 'required', project.locales);
+      const ids = await findViolations(tx, tableId, toDef(column), 'required', project.locales, project.defaultLocale);
       if (ids.length > 0) throw conflict(`settings.required: existing rows have no value for ${column.name}: ${ids.join(', ')}`);
     }
     await withDuplicateCheck(tx, tableId, toDef(column), project.locales, () => applyIndexes(tx, tableId, toDef(column), project.locales));
@@ -135,22 +142,45 @@ export async function updateColumn(em: EntityManager, project: ProjectInfo, tabl
   const type = input.type ?? column.type;
   const name = input.name ?? column.name;
   const settings = checkSettings(type, mergeSettings(column.settings, input.settings));
-  if (name !== column.name || type !== column.type) await checkSiblings(em, tableId, name, type, column.id);
   const next: ColumnDef = { id: column.id, name, type, settings };
   await checkSemantics(em, project.id, tableId, next);
   return em.transactional(async (tx) => {
     await tx.execute('select id from content_table where id = ? for update', [tableId]);
+    // After the lock: a concurrent change of this table is then visible (409, not a 500 from the index).
+    if (name !== column.name || type !== column.type) await checkSiblings(tx, tableId, name, type, column.id);
     if (name !== column.name) {
       await tx.execute(
         'update contents set data = (data - ?::text) || jsonb_build_object(?::text, data->?::text) where table_id = ? and jsonb_exists(data, ?)',
         [column.name, name, column.name, tableId, column.name],
       );
+      // A slug derived from this column keeps following it.
+      await tx.execute(
+        `update content_column set settings = jsonb_set(settings, '{source}', to_jsonb(?::text))
+          where table_id = ? and deleted_at is null and type = 'slug' and settings->>'source' = ?`,
+        [name, tableId, column.name],
+      );
+    }
+    if (isLocalized(next) && !isLocalized(toDef(column))) {
+      // SPEC §7: a plain value of a localized column is the default locale's.
+      await tx.execute(
+        `update contents set data = jsonb_set(data, array[?::text], jsonb_build_object(?::text, data->?::text))
+          where table_id = ? and jsonb_exists(data, ?) and jsonb_typeof(data->?::text) <> 'object'`,
+        [name, project.defaultLocale, name, tableId, name, name],
+      );
     }
     for (const rule of ['type', 'required'] as const) {
-      const ids = await findViolations(tx, tableId, next, rule, project.locales);
+      const ids = await findViolations(tx, tableId, next, rule, project.locales, project.defaultLocale);
       if (ids.length > 0) throw conflict(`${rule === 'type' ? 'type' : 'settings.required'}: existing rows do not fit: ${ids.join(', ')}`);
     }
     await withDuplicateCheck(tx, tableId, next, project.locales, () => applyIndexes(tx, tableId, next, project.locales));
+    if (type !== column.type && (type === 'slug' || column.type === 'slug')) {
+      // `contents.slug` (lookups, uniqueness) mirrors the slug column's values (SPEC §5, §6).
+      await withDuplicateCheck(tx, tableId, next, project.locales, () =>
+        type === 'slug'
+          ? tx.execute('update contents set slug = data->>?::text where table_id = ?', [name, tableId])
+          : tx.execute('update contents set slug = null where table_id = ?', [tableId]),
+      );
+    }
     const managed = await tx.findOneOrFail(ColumnSchema, { id: column.id });
     Object.assign(managed, { name, type, settings, label: input.label ?? managed.label });
     return managed;
@@ -163,6 +193,8 @@ export async function deleteColumn(em: EntityManager, boss: PgBoss, tableId: str
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(ColumnSchema, { id: column.id }, { deletedAt: new Date() });
     await tx.execute(dropIndexesStatement(column.id));
+    // SPEC §5: `slug` is null when the table has no slug column; old slugs must not block new ones.
+    if (column.type === 'slug') await tx.execute('update contents set slug = null where table_id = ?', [tableId]);
     await enqueue(tx, boss, QUEUES.purge.name, { kind: 'column', id: column.id });
   });
 }

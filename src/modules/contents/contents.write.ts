@@ -69,28 +69,36 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
   const slugColumn = slugColumnOf(table);
   // Omitted or null: the slug is derived from its source (validateData), and must then be made free.
   const derivedSlug = slugColumn !== undefined && input.data[slugColumn.name] == null && validated.data[slugColumn.name] !== undefined;
-  for (let attempt = 1; ; attempt++) {
-    const data = { ...validated.data };
-    if (derivedSlug) data[slugColumn!.name] = await nextFreeSlug(sql, table.id, data[slugColumn!.name] as string);
+  const insert = async (sql: Sql, data: Record<string, unknown>): Promise<ContentsRow> => {
     const slug = slugColumn ? ((data[slugColumn.name] as string | undefined) ?? null) : null;
     const now = new Date();
     const count = countChange(table.id, plan.status, 1);
+    // One statement, hence atomic: the row and its count change commit together.
+    const [row] = await sql<ContentsRow>({
+      text: `with inserted as (
+               insert into contents (id, project_id, table_id, status, slug, data, publish_at, published_at, created_at, updated_at)
+               values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) returning ${CONTENTS_COLUMNS}
+             ), counted as (${count.text.replace(/\$(\d)/g, (_, n) => `$${Number(n) + 9}`)})
+             select * from inserted`,
+      values: [uuidv7(now.getTime()), project.id, table.id, plan.status, slug, data, plan.publishAt, plan.publishes ? now : null, now, ...count.values],
+    });
+    return row;
+  };
+  if (!derivedSlug) return mapUniqueViolations(table, () => insert(sqlOn(pool), validated.data));
+
+  const base = validated.data[slugColumn.name] as string;
+  for (let attempt = 1; ; attempt++) {
     try {
-      // One statement, hence atomic: the row and its count change commit together.
-      const [row] = await mapUniqueViolations(table, () =>
-        sql<ContentsRow>({
-          text: `with inserted as (
-                   insert into contents (id, project_id, table_id, status, slug, data, publish_at, published_at, created_at, updated_at)
-                   values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) returning ${CONTENTS_COLUMNS}
-                 ), counted as (${count.text.replace(/\$(\d)/g, (_, n) => `$${Number(n) + 9}`)})
-                 select * from inserted`,
-          values: [uuidv7(now.getTime()), project.id, table.id, plan.status, slug, data, plan.publishAt, plan.publishes ? now : null, now, ...count.values],
+      return await mapUniqueViolations(table, () =>
+        transaction(pool, async (tx) => {
+          // Writers deriving the same slug queue here, so each one sees the slugs the others took.
+          await tx({ text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [`slug:${table.id}:${base}`] });
+          return insert(tx, { ...validated.data, [slugColumn.name]: await nextFreeSlug(tx, table.id, base) });
         }),
       );
-      return row;
     } catch (error) {
-      // A concurrent writer took the derived slug between our lookup and our insert: try the next.
-      const isSlugRace = derivedSlug && (error as { message?: string }).message?.startsWith(`data.${slugColumn!.name}:`);
+      // A writer that gave this slug explicitly took it between our lookup and our insert: try the next.
+      const isSlugRace = (error as { message?: string }).message?.startsWith(`data.${slugColumn.name}:`);
       if (!isSlugRace || attempt >= SLUG_ATTEMPTS) throw error;
     }
   }

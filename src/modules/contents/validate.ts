@@ -84,14 +84,27 @@ export function validateData(
   }
 
   for (const column of table.columns) {
-    if (!existing && !data.has(column.name) && column.settings.defaultValue !== undefined && !(column.name in input)) {
-      data.set(column.name, column.settings.defaultValue);
+    if (!existing && !data.has(column.name) && !(column.name in input)) {
+      const stored = storedDefault(column, locales.defaultLocale);
+      if (stored !== null) data.set(column.name, stored);
     }
     if (column.type === 'slug' && !data.has(column.name)) deriveSlug(column, byName, data, locales);
     if (column.settings.required) checkRequired(column, data, locales, details);
   }
 
   return { data: Object.fromEntries(data), details: dedupe(details), ...collectLookups(table, data) };
+}
+
+/**
+ * A column's `defaultValue` as stored (null when it has none): normalised like a written value
+ * (datetimes in UTC), and under the default locale for a localized column.
+ */
+export function storedDefault(column: ColumnDef, defaultLocale: string): unknown {
+  const value = column.settings.defaultValue;
+  if (value === undefined || value === null) return null;
+  const checked = checkValue(column, value);
+  const stored = checked.ok ? checked.value : value;
+  return isLocalized(column) ? { [defaultLocale]: stored } : stored;
 }
 
 function deriveSlug(column: ColumnDef, byName: Map<string, ColumnDef>, data: Map<string, unknown>, locales: Locales): void {
