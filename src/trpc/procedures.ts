@@ -9,7 +9,9 @@ import {
   requireWorkspaceRole,
   rawPathParam,
 } from '../auth/access.js';
-import { authorizeProject, type ProjectAccessLevel } from '../auth/project-access.js';
+import { authorizeProject, type ProjectAccessLevel, type ProjectScope } from '../auth/project-access.js';
+import type { TableDef } from '../modules/columns/column.types.js';
+import type { Context } from './context.js';
 import type { ProjectRole } from '../modules/projects/project.entity.js';
 import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
 
@@ -44,13 +46,33 @@ const raiseBodyError = middleware(async ({ next, getRawInput }) => {
  */
 export const projectProcedure = (level: ProjectAccessLevel) => projectScoped(level).use(raiseBodyError);
 
+const tableScoped = (level: ProjectAccessLevel) =>
+  projectScoped(level).use(async ({ ctx, next, getRawInput }) => {
+    const table = await ctx.deps.tables.get(ctx.scope.project.id, rawPathParam(await getRawInput(), 'tableId'));
+    if (!table) throw notFound('Table');
+    return next({ ctx: { table } });
+  });
+
 /** `/{projectId}/tables/{tableId}/...`: as projectProcedure, and the table (id or key) must exist (404). */
-export const tableProcedure = (level: ProjectAccessLevel) =>
-  projectScoped(level)
+export const tableProcedure = (level: ProjectAccessLevel) => tableScoped(level).use(raiseBodyError);
+
+/** What an item check sees: the request context with its project scope and table. */
+export interface TableItemContext {
+  em: Context['em'];
+  deps: Context['deps'];
+  scope: ProjectScope;
+  table: TableDef;
+}
+
+/**
+ * `/{projectId}/tables/{tableId}/<items>/{id}`: as tableProcedure, and `exists` (which throws
+ * 404 for an unknown item) runs before a malformed body is reported (SPEC §3: 404 before 400).
+ */
+export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: TableItemContext, rawInput: unknown) => Promise<void>) =>
+  tableScoped(level)
     .use(async ({ ctx, next, getRawInput }) => {
-      const table = await ctx.deps.tables.get(ctx.scope.project.id, rawPathParam(await getRawInput(), 'tableId'));
-      if (!table) throw notFound('Table');
-      return next({ ctx: { table } });
+      await exists(ctx, await getRawInput());
+      return next();
     })
     .use(raiseBodyError);
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { markCreated, markNoContent, type Context } from '../../trpc/context.js';
 import { rawPathParam } from '../../auth/access.js';
-import { tableProcedure } from '../../trpc/procedures.js';
+import { tableItemProcedure, tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { columnIdInput, columnListOutput, columnOutput, createColumnInput, listColumnsInput, updateColumnInput } from './column.schema.js';
 import { createColumn, deleteColumn, findColumn, listColumns, toColumnOutput, updateColumn } from './column.service.js';
@@ -12,9 +12,8 @@ const item = '/{projectId}/tables/{tableId}/columns/{columnId}' as const;
 
 /** `.../columns/{columnId}`: an unknown column is 404 before the body is checked (SPEC §3: 404 → 400). */
 const columnProcedure = (level: 'read' | 'schema') =>
-  tableProcedure(level).use(async ({ ctx, next, getRawInput }) => {
-    await findColumn(ctx.em, ctx.table.id, rawPathParam(await getRawInput(), 'columnId'));
-    return next();
+  tableItemProcedure(level, async (ctx, input) => {
+    await findColumn(ctx.em, ctx.table.id, rawPathParam(input, 'columnId'));
   });
 
 /** Every schema change is visible at once to this process's contents requests. */

@@ -1,5 +1,7 @@
 import { markCreated, markNoContent } from '../../trpc/context.js';
-import { tableProcedure } from '../../trpc/procedures.js';
+import { rawPathParam } from '../../auth/access.js';
+import { sqlOn } from '../../db/sql.js';
+import { tableItemProcedure, tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { z } from 'zod';
 import { getContents } from './contents.read.js';
@@ -14,11 +16,16 @@ import {
   listContentsInput,
   updateContentsInput,
 } from './contents.schema.js';
-import { createContents, deleteContents, updateContents } from './contents.write.js';
+import { createContents, deleteContents, findRow, updateContents } from './contents.write.js';
 
 const TAG = 'Contents';
 const collection = '/{projectId}/tables/{tableId}/contents' as const;
 const item = '/{projectId}/tables/{tableId}/contents/{contentsId}' as const;
+
+/** PUT/DELETE of one row: an unknown id or slug is 404 before the body is looked at (SPEC §3). */
+const rowWriteProcedure = tableItemProcedure('write', async (ctx, input) => {
+  await findRow(sqlOn(ctx.deps.pool), ctx.table, rawPathParam(input, 'contentsId'));
+});
 
 export const contentsRouter = router({
   list: tableProcedure('read')
@@ -59,7 +66,7 @@ export const contentsRouter = router({
       getContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic }, input.contentsId, input.locale),
     ),
 
-  update: tableProcedure('write')
+  update: rowWriteProcedure
     .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update contents (data merged; status transitions checked)', protect: true } })
     .input(updateContentsInput)
     .output(contentsOutput)
@@ -68,7 +75,7 @@ export const contentsRouter = router({
       return toContentsOutput(ctx.table, row);
     }),
 
-  delete: tableProcedure('write')
+  delete: rowWriteProcedure
     .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete contents', protect: true }, successStatus: 204 })
     .input(deleteContentsInput)
     .output(z.void())
