@@ -1,0 +1,75 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js';
+
+/**
+ * `npm start` on a fresh data directory with no DATABASE_URL: the embedded PostgreSQL, the API
+ * and the worker process come up, the CLI finds the running database, and SIGTERM stops it all.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+const run = promisify(execFile);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+let child: ChildProcess | undefined;
+let dataDir: string | undefined;
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start (embedded database)', () => {
+  it('serves /healthz and /readyz, runs the workers, and stops cleanly on SIGTERM', { timeout: 120_000 }, async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'tabula-start-'));
+    const port = await freePort();
+    const token = generateSecret(ACCOUNT_TOKEN_PREFIX);
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_EMAIL: 'boot@example.com', ADMIN_TOKEN: token };
+    delete env.DATABASE_URL;
+    let output = '';
+    child = spawn(tsx, [path.join(root, 'src/main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    const started = Date.now();
+    const base = `http://127.0.0.1:${port}`;
+    for (;;) {
+      const ready = await fetch(`${base}/readyz`).then((r) => r.status === 200, () => false);
+      if (ready) break;
+      expect(child.exitCode, output).toBeNull();
+      expect(Date.now() - started, `not ready in 30 s:\n${output}`).toBeLessThan(30_000);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const me = await fetch(`${base}/v1/accounts/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await me.json()).toMatchObject({ email: 'boot@example.com' });
+    for (let i = 0; i < 40 && !output.includes('workers started'); i++) await new Promise((r) => setTimeout(r, 250));
+    expect(output).toContain('workers started');
+
+    // The CLI reaches the database that `npm start` runs, and its token works on the API.
+    const { stdout } = await run(tsx, [path.join(root, 'src/cli/main.ts'), 'token', 'create', '--email', 'cli@example.com'], { env });
+    const cliToken = stdout.trim();
+    expect(cliToken).toMatch(/^tat_[A-Za-z0-9]{43}$/);
+    const cliMe = await fetch(`${base}/v1/accounts/me`, { headers: { authorization: `Bearer ${cliToken}` } });
+    expect(await cliMe.json()).toMatchObject({ email: 'cli@example.com' });
+
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    // Nothing keeps running on the data directory: the embedded server is gone.
+    const { stdout: ps } = await run('ps', ['-eo', 'args']);
+    expect(ps).not.toContain(path.join(dataDir, 'pg'));
+  });
+});
