@@ -1,17 +1,69 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { fromKysely, type PgBoss, type SendOptions } from 'pg-boss';
-import type { QueueName } from './queues.js';
+import { uuidv7 } from '../shared/ids.js';
+import { QUEUES, type QueueName } from './queues.js';
+
+/** Where pg-boss writes a job: the caller's transaction, whichever way it was opened. */
+export type OutboxDb = ReturnType<typeof fromKysely>;
+
+/** The transaction of an entity manager inside `em.transactional`. */
+export const outboxOfEm = (em: EntityManager): OutboxDb => fromKysely(em.getKysely());
+
+/** The transaction of a plain pool client between `begin` and `commit`. */
+export const outboxOfClient = (client: pg.PoolClient): OutboxDb => ({
+  executeSql: async (text: string, values?: unknown[]) => ({ rows: (await client.query(text, values)).rows }),
+});
 
 /**
- * Sends a job through the entity manager's current transaction (transactional outbox): the
- * job exists if and only if the surrounding change commits. Call inside `em.transactional`.
+ * Sends a job through the caller's transaction (transactional outbox): the job exists if and
+ * only if the surrounding change commits.
  */
-export async function enqueue(
-  em: EntityManager,
-  boss: PgBoss,
-  queue: QueueName,
-  data: object,
-  options: SendOptions = {},
-): Promise<void> {
-  await boss.send(queue, data, { ...options, db: fromKysely(em.getKysely()) });
+export async function enqueue(db: OutboxDb, boss: PgBoss, queue: QueueName, data: object, options: SendOptions = {}): Promise<void> {
+  await boss.send(queue, data, { ...options, db });
 }
+
+/** SPEC §8 event types. */
+export const EVENT_TYPES = [
+  'contents.created',
+  'contents.updated',
+  'contents.deleted',
+  'contents.published',
+  'contents.unpublished',
+  'files.created',
+  'files.updated',
+  'files.deleted',
+  'tables.created',
+  'tables.updated',
+  'tables.deleted',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** One event as it is queued and, without `tableId`, delivered (SPEC §8 payload). */
+export interface DomainEvent {
+  id: string;
+  type: EventType;
+  projectId: string;
+  /** Narrows contents events to webhooks that list this table (`tableIds`). */
+  tableId: string | null;
+  createdAt: string;
+  data: object;
+}
+
+/**
+ * Records events in the caller's transaction: one pg-boss insert for all of them (one
+ * statement), each job keyed by its event id, so a retried write cannot queue one twice.
+ */
+export async function emitEvents(db: OutboxDb, boss: PgBoss, events: DomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await boss.insert(QUEUES.events.name, events.map((event) => ({ id: event.id, data: event })), { db });
+}
+
+export const newEvent = (type: EventType, projectId: string, tableId: string | null, data: object): DomainEvent => ({
+  id: uuidv7(),
+  type,
+  projectId,
+  tableId,
+  createdAt: new Date().toISOString(),
+  data,
+});

@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import { conflict, fieldInvalid, notFound } from '../../errors/app-error.js';
-import { enqueue } from '../../jobs/outbox.js';
+import { enqueue, outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
@@ -195,6 +195,6 @@ export async function deleteColumn(em: EntityManager, boss: PgBoss, tableId: str
     await tx.execute(dropIndexesStatement(column.id));
     // SPEC §5: `slug` is null when the table has no slug column; old slugs must not block new ones.
     if (column.type === 'slug') await tx.execute('update contents set slug = null where table_id = ?', [tableId]);
-    await enqueue(tx, boss, QUEUES.purge.name, { kind: 'column', id: column.id });
+    await enqueue(outboxOfEm(tx), boss, QUEUES.purge.name, { kind: 'column', id: column.id });
   });
 }

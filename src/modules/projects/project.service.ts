@@ -1,7 +1,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import { fieldInvalid } from '../../errors/app-error.js';
-import { enqueue } from '../../jobs/outbox.js';
+import { enqueue, outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
 import { iso } from '../../shared/schemas.js';
 import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
@@ -73,6 +73,6 @@ export async function updateProject(em: EntityManager, project: Project, input: 
 export async function deleteProject(em: EntityManager, boss: PgBoss, project: Project): Promise<void> {
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(ProjectSchema, { id: project.id }, { deletedAt: new Date() });
-    await enqueue(tx, boss, QUEUES.purge.name, { kind: 'project', id: project.id });
+    await enqueue(outboxOfEm(tx), boss, QUEUES.purge.name, { kind: 'project', id: project.id });
   });
 }

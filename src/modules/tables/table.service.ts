@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import { conflict, notFound } from '../../errors/app-error.js';
-import { enqueue } from '../../jobs/outbox.js';
+import { emitEvents, enqueue, newEvent, outboxOfEm, type EventType } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
@@ -49,31 +49,49 @@ async function flushUniqueKey(em: EntityManager): Promise<void> {
   }
 }
 
-export async function createTable(em: EntityManager, projectId: string, input: CreateTableInput): Promise<ContentTable> {
-  const table = em.create(TableSchema, {
-    project: projectId,
-    key: input.key,
-    name: input.name,
-    description: input.description ?? '',
-    defaultStatus: input.defaultStatus ?? 'PUBLISHED',
+/** The `tables.*` event of a change, recorded in the change's transaction (SPEC §8). */
+const emitTableEvent = (tx: EntityManager, boss: PgBoss, type: EventType, projectId: string, table: ContentTable) =>
+  emitEvents(outboxOfEm(tx), boss, [newEvent(type, projectId, table.id, toTableOutput(table))]);
+
+export async function createTable(em: EntityManager, boss: PgBoss, projectId: string, input: CreateTableInput): Promise<ContentTable> {
+  return em.transactional(async (tx) => {
+    const table = tx.create(TableSchema, {
+      project: projectId,
+      key: input.key,
+      name: input.name,
+      description: input.description ?? '',
+      defaultStatus: input.defaultStatus ?? 'PUBLISHED',
+    });
+    await flushUniqueKey(tx);
+    await emitTableEvent(tx, boss, 'tables.created', projectId, table);
+    return table;
   });
-  await flushUniqueKey(em);
-  return table;
 }
 
-export async function updateTable(em: EntityManager, table: ContentTable, input: UpdateTableInput): Promise<ContentTable> {
-  if (input.key !== undefined) table.key = input.key;
-  if (input.name !== undefined) table.name = input.name;
-  if (input.description !== undefined) table.description = input.description;
-  if (input.defaultStatus !== undefined) table.defaultStatus = input.defaultStatus;
-  await flushUniqueKey(em);
-  return table;
+export async function updateTable(
+  em: EntityManager,
+  boss: PgBoss,
+  projectId: string,
+  table: ContentTable,
+  input: UpdateTableInput,
+): Promise<ContentTable> {
+  return em.transactional(async (tx) => {
+    const managed = tx.merge(table);
+    if (input.key !== undefined) managed.key = input.key;
+    if (input.name !== undefined) managed.name = input.name;
+    if (input.description !== undefined) managed.description = input.description;
+    if (input.defaultStatus !== undefined) managed.defaultStatus = input.defaultStatus;
+    await flushUniqueKey(tx);
+    await emitTableEvent(tx, boss, 'tables.updated', projectId, managed);
+    return managed;
+  });
 }
 
 /** Soft delete: unreachable at once, rows purged in the background (SPEC §5). */
-export async function deleteTable(em: EntityManager, boss: PgBoss, table: ContentTable): Promise<void> {
+export async function deleteTable(em: EntityManager, boss: PgBoss, projectId: string, table: ContentTable): Promise<void> {
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(TableSchema, { id: table.id }, { deletedAt: new Date() });
-    await enqueue(tx, boss, QUEUES.purge.name, { kind: 'table', id: table.id });
+    await enqueue(outboxOfEm(tx), boss, QUEUES.purge.name, { kind: 'table', id: table.id });
+    await emitTableEvent(tx, boss, 'tables.deleted', projectId, table);
   });
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
-import { enqueue } from '../../jobs/outbox.js';
+import { enqueue, outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
 import { iso } from '../../shared/schemas.js';
 import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
@@ -55,6 +55,6 @@ export async function renameWorkspace(em: EntityManager, workspace: Workspace, n
 export async function deleteWorkspace(em: EntityManager, boss: PgBoss, workspace: Workspace): Promise<void> {
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(WorkspaceSchema, { id: workspace.id }, { deletedAt: new Date() });
-    await enqueue(tx, boss, QUEUES.purge.name, { kind: 'workspace', id: workspace.id });
+    await enqueue(outboxOfEm(tx), boss, QUEUES.purge.name, { kind: 'workspace', id: workspace.id });
   });
 }
