@@ -3,6 +3,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Config } from './config/config.js';
 import type { Orm } from './db/orm.js';
 import type { Logger } from './shared/logger.js';
+import type { Storage } from './storage/storage.js';
 import type { CredentialResolver } from './auth/credentials.js';
 import type { ProjectDirectory } from './auth/project-directory.js';
 import type { CountCache } from './modules/contents/counts.js';
@@ -21,4 +22,6 @@ export interface AppDeps {
   counts: CountCache;
   /** A plain pool for hot-path statements that need no unit of work (rate limits, lists). */
   pool: pg.Pool;
+  /** File bytes: the STORAGE_DRIVER for new uploads, and every driver for stored ones. */
+  storage: Storage;
 }

@@ -12,6 +12,7 @@ import { createApp } from './http/app.js';
 import { startBoss } from './jobs/boss.js';
 import { bootstrapAdmin } from './modules/accounts/bootstrap.js';
 import type { Logger } from './shared/logger.js';
+import { createStorage } from './storage/storage.js';
 
 export interface RunningApi {
   url: string;
@@ -37,7 +38,10 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     projects: new ProjectDirectory(orm),
     tables: new TableDefinitions(orm),
     counts: new CountCache(),
+    storage: createStorage(config, pool),
   };
+  // Staged uploads of a process that died mid-request; nothing waits for this.
+  deps.storage.sweep().catch((error: unknown) => logger.warn({ err: error }, 'could not sweep staged uploads'));
   const server = createServer(createApp(deps));
   // Slow clients may not hold a connection forever (slowloris).
   server.headersTimeout = 20_000;

@@ -16,8 +16,12 @@ interface WorkerDefinition {
 const WORKERS: Record<string, WorkerDefinition> = {
   purge: {
     queue: QUEUES.purge.name,
-    start: (boss, orm, logger) =>
-      boss.work(QUEUES.purge.name, { batchSize: 1, pollingIntervalSeconds: 1 }, createPurgeHandler(orm, logger.child({ worker: 'purge' }))),
+    start: (boss, orm, logger, config) =>
+      boss.work(
+        QUEUES.purge.name,
+        { batchSize: 1, pollingIntervalSeconds: 1 },
+        createPurgeHandler(orm, logger.child({ worker: 'purge' }), config.STORAGE_DIR),
+      ),
   },
 };
 

@@ -3,6 +3,8 @@ import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AppDeps } from '../app-deps.js';
+import { documentFileRoutes, fileOpenApiPaths, fileRouteEntries } from '../modules/files/files.openapi.js';
+import { filesHttpRouter } from '../modules/files/files.http.js';
 import { SharedTokenBuckets } from '../rate-limit/token-bucket.js';
 import { AppError } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
@@ -34,7 +36,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.status(checks.ok ? 200 : 503).json(checks);
   });
 
-  const openApiDocument = buildOpenApiDocument(appRouter);
+  const openApiDocument = documentFileRoutes(buildOpenApiDocument(appRouter, fileOpenApiPaths));
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
@@ -44,8 +46,9 @@ export function createApp(deps: AppDeps): express.Express {
     ratePerSecond: deps.config.RATE_LIMIT_PER_SECOND,
     burst: deps.config.RATE_LIMIT_BURST,
   }));
-  const routes = buildRouteIndex(appRouter, [{ method: 'GET', path: '/openapi.json' }]);
-  app.use('/v1', limiter, ...createV1Handlers(deps, appRouter, routes));
+  const routes = buildRouteIndex(appRouter, [{ method: 'GET', path: '/openapi.json' }, ...fileRouteEntries]);
+  // Multipart uploads and downloads are plain express routes, ahead of the procedures.
+  app.use('/v1', limiter, filesHttpRouter(deps), ...createV1Handlers(deps, appRouter, routes));
 
   const createContext = createContextFactory(deps);
   app.use(

@@ -46,6 +46,23 @@ const raiseBodyError = middleware(async ({ next, getRawInput }) => {
  */
 export const projectProcedure = (level: ProjectAccessLevel) => projectScoped(level).use(raiseBodyError);
 
+/** What an item loader sees: the request context with its project scope. */
+export interface ProjectItemContext {
+  em: Context['em'];
+  deps: Context['deps'];
+  scope: ProjectScope;
+}
+
+/**
+ * `/{projectId}/<items>/{id}`: as projectProcedure, and `load` (which throws 404 for an unknown
+ * item) runs before a malformed body is reported (SPEC §3: 404 before 400/413/415). The loaded
+ * item is `ctx.item`.
+ */
+export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: ProjectItemContext, rawInput: unknown) => Promise<T>) =>
+  projectScoped(level)
+    .use(async ({ ctx, next, getRawInput }) => next({ ctx: { item: await load(ctx, await getRawInput()) } }))
+    .use(raiseBodyError);
+
 const tableScoped = (level: ProjectAccessLevel) =>
   projectScoped(level).use(async ({ ctx, next, getRawInput }) => {
     const table = await ctx.deps.tables.get(ctx.scope.project.id, rawPathParam(await getRawInput(), 'tableId'));

@@ -7,6 +7,10 @@ import { columnRouter } from '../modules/columns/column.router.js';
 import { contentsRouter } from '../modules/contents/contents.router.js';
 import { tableRouter } from '../modules/tables/table.router.js';
 import { workspaceRouter } from '../modules/workspaces/workspace.router.js';
+import { categoryRouter } from '../modules/categories/category.router.js';
+import { variableRouter } from '../modules/variables/variable.router.js';
+import { translationRouter } from '../modules/translations/translation.router.js';
+import { fileRouter } from '../modules/files/file.router.js';
 import { router } from './trpc.js';
 
 /**
@@ -23,6 +27,10 @@ export const appRouter = router({
   tables: tableRouter,
   columns: columnRouter,
   contents: contentsRouter,
+  categories: categoryRouter,
+  variables: variableRouter,
+  translations: translationRouter,
+  files: fileRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -77,17 +77,22 @@ describe('contents validation (SPEC §7)', () => {
   });
 
   it('a good value for each type is stored as given (datetimes normalised to UTC, ids lower-case)', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['hello'], { type: 'text/plain' }), 'a.txt');
+    const uploaded = await fetch(`${t.url}/v1/${w.projectId}/files`, { method: 'POST', headers: { authorization: `Bearer ${w.writeKey}` }, body: form });
+    expect(uploaded.status).toBe(201);
+    const fileId = ((await uploaded.json()) as { id: string }).id;
     const row = await createRow(w, all.id, {
       text: 'Hello', longtext: '# Title\n\n<p>html</p>', number: -12.5, integer: 9007199254740991, boolean: false, date: '2024-02-29',
       datetime: '2024-05-01T12:30:00+02:00', email: 'a.b+c@example.co.uk', url: 'https://example.com/a?b=c#d', select: 'green',
       selects: ['green', 'red'], json: { nested: [1, 'two', null, { deep: true }] }, slug: 'hello-world-2', ref: targetRow.id.toUpperCase(),
-      refs: [targetRow.id], file: '0190B0A0-0000-7000-8000-000000000001', files: [],
+      refs: [targetRow.id], file: fileId.toUpperCase(), files: [],
     });
     expect(row.data).toEqual({
       text: 'Hello', longtext: '# Title\n\n<p>html</p>', number: -12.5, integer: 9007199254740991, boolean: false, date: '2024-02-29',
       datetime: '2024-05-01T10:30:00.000Z', email: 'a.b+c@example.co.uk', url: 'https://example.com/a?b=c#d', select: 'green',
       selects: ['green', 'red'], json: { nested: [1, 'two', null, { deep: true }] }, slug: 'hello-world-2', ref: targetRow.id,
-      refs: [targetRow.id], file: '0190b0a0-0000-7000-8000-000000000001', files: [],
+      refs: [targetRow.id], file: fileId, files: [],
     });
     expect(expectStatus(await t.call('GET', `/v1/${w.projectId}/tables/${all.id}/contents/${row.id}`, { token: w.readKey }), 200).data).toEqual(row.data);
     for (const [value, stored] of [

@@ -2,6 +2,7 @@ import type { Job } from 'pg-boss';
 import type { Orm } from '../../src/db/orm.js';
 import type { PurgeJob } from '../../src/jobs/queues.js';
 import type { Logger } from '../../src/shared/logger.js';
+import { purgeProjectFiles } from '../../src/storage/purge.js';
 
 /** Rows deleted per statement: small enough to keep locks and WAL bursts short. */
 const BATCH = 1000;
@@ -9,9 +10,10 @@ const BATCH = 1000;
 /**
  * Hard-deletes what a soft delete made unreachable (SPEC §5). Idempotent and resumable: each
  * step deletes in batches only rows that are still there, so a retried job finishes the work
- * and a repeated one does nothing.
+ * and a repeated one does nothing. `storageDir` is STORAGE_DIR, where a purged project's local
+ * file bytes are removed (its postgres-stored bytes go with its rows).
  */
-export function createPurgeHandler(orm: Orm, logger: Logger) {
+export function createPurgeHandler(orm: Orm, logger: Logger, storageDir: string) {
   const execute = <T = unknown>(sql: string, params: unknown[]) => orm.em.getConnection().execute<T[]>(sql, params);
 
   async function deleteInBatches(sql: string, params: unknown[]): Promise<void> {
@@ -46,7 +48,9 @@ export function createPurgeHandler(orm: Orm, logger: Logger) {
     for (const row of await execute<{ id: string }>('select id from content_table where project_id = ?', [projectId])) {
       await purgeTable(row.id);
     }
-    // Foreign keys cascade from the project row to what is left (members, keys).
+    await purgeProjectFiles(execute, projectId, storageDir);
+    // Foreign keys cascade from the project row to what is left (members, keys, file rows,
+    // categories, variables, translations).
     await execute('delete from project where id = ?', [projectId]);
   }
 

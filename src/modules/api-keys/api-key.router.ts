@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { markCreated, markNoContent, type Context } from '../../trpc/context.js';
-import { projectProcedure } from '../../trpc/procedures.js';
+import { rawPathParam } from '../../auth/access.js';
+import { projectItemProcedure, projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import {
   apiKeyIdInput,
@@ -12,13 +13,16 @@ import {
   rotateApiKeyInput,
   updateApiKeyInput,
 } from './api-key.schema.js';
-import { createApiKey, deleteApiKey, listApiKeys, rotateApiKey, updateApiKey } from './api-key.service.js';
+import { createApiKey, deleteApiKey, findApiKey, listApiKeys, rotateApiKey, updateApiKey } from './api-key.service.js';
 
 const TAG = 'API keys';
 const collection = '/{projectId}/api-keys' as const;
 const item = '/{projectId}/api-keys/{apiKeyId}' as const;
 /** Only project ADMIN account tokens manage keys (SPEC §4). */
 const admin = projectProcedure('admin');
+/** One key: an unknown id is 404 before the body is looked at (SPEC §3). The entity stays in the
+ * request's identity map, so the service's own lookup costs no second query. */
+const adminItem = projectItemProcedure('admin', (ctx, input) => findApiKey(ctx.em, ctx.scope.project.id, rawPathParam(input, 'apiKeyId')));
 
 /** A changed key must stop (or start) working at once on this process. */
 const forgetCredentials = (ctx: Context) => ctx.deps.credentials.invalidate();
@@ -43,7 +47,7 @@ export const apiKeyRouter = router({
       return created;
     }),
 
-  update: admin
+  update: adminItem
     .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update an API key (name, permission, allowedHosts, active, expiresAt)', protect: true } })
     .input(updateApiKeyInput)
     .output(apiKeyOutput)
@@ -53,7 +57,7 @@ export const apiKeyRouter = router({
       return updated;
     }),
 
-  delete: admin
+  delete: adminItem
     .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete an API key (refused at once)', protect: true }, successStatus: 204 })
     .input(apiKeyIdInput)
     .output(z.void())
@@ -63,7 +67,7 @@ export const apiKeyRouter = router({
       markNoContent(ctx);
     }),
 
-  rotate: admin
+  rotate: adminItem
     .meta({
       openapi: {
         method: 'POST',

@@ -57,7 +57,7 @@ export async function createApiKey(em: EntityManager, projectId: string, input: 
   return { ...toApiKeyOutput(apiKey), key };
 }
 
-async function findApiKey(em: EntityManager, projectId: string, apiKeyId: string): Promise<ApiKey> {
+export async function findApiKey(em: EntityManager, projectId: string, apiKeyId: string): Promise<ApiKey> {
   const apiKey = isUuid(apiKeyId) ? await em.findOne(ApiKeySchema, { id: apiKeyId, project: projectId }) : null;
   if (!apiKey) throw notFound('API key');
   return apiKey;

@@ -1,11 +1,13 @@
 import type pg from 'pg';
+import type { PgBoss } from 'pg-boss';
 import { conflict, notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
 import type { ProjectInfo } from '../../auth/project-directory.js';
 import { sqlOn, transaction, type Sql } from '../../db/sql.js';
+import { emitEvents, newEvent, outboxOfClient, type EventType } from '../../jobs/outbox.js';
 import { isUuid, uuidv7 } from '../../shared/ids.js';
 import type { TableDef } from '../columns/column.types.js';
 import { countChange, recordChange } from './counts.js';
-import { CONTENTS_COLUMNS, toDate, type ContentsRow } from './contents.row.js';
+import { CONTENTS_COLUMNS, toContentsOutput, toDate, type ContentsRow } from './contents.row.js';
 import type { CreateContentsInput, UpdateContentsInput } from './contents.schema.js';
 import { assertTransition, planStatus } from './status.js';
 import { validateData, type ValidatedData } from './validate.js';
@@ -13,8 +15,17 @@ import { nextFreeSlug, uniqueViolationField } from './uniqueness.js';
 
 export interface WriteScope {
   pool: pg.Pool;
+  /** Events go to pg-boss in the write's own transaction (transactional outbox, SPEC §8). */
+  boss: PgBoss;
   table: TableDef;
   project: ProjectInfo;
+}
+
+/** Records the events of a row change in the transaction of `client`. */
+function emitRowEvents(scope: WriteScope, client: pg.PoolClient, row: ContentsRow, types: (EventType | false)[]): Promise<void> {
+  const data = toContentsOutput(scope.table, row);
+  const events = types.filter((t): t is EventType => t !== false).map((t) => newEvent(t, scope.project.id, scope.table.id, data));
+  return emitEvents(outboxOfClient(client), scope.boss, events);
 }
 
 /** How often a derived slug is recomputed when a concurrent writer takes it first. */
@@ -29,6 +40,18 @@ async function checkLookups(sql: Sql, validated: ValidatedData, details: ErrorDe
     });
     const missing = ref.ids.filter((id) => !found.some((f) => f.id === id));
     if (missing.length > 0) details.push({ field: `data.${ref.column.name}`, message: `unknown contents id(s): ${missing.join(', ')}` });
+  }
+  for (const file of validated.files) {
+    // Files of the project that owns the column's table.
+    const found = await sql<{ id: string }>({
+      text: `select f.id from file f
+               join content_column c on c.id = $1
+               join content_table t on t.id = c.table_id
+              where f.project_id = t.project_id and f.id = any($2::uuid[])`,
+      values: [file.column.id, file.ids.filter(isUuid)],
+    });
+    const missing = file.ids.filter((id) => !found.some((f) => f.id === id));
+    if (missing.length > 0) details.push({ field: `data.${file.column.name}`, message: `unknown file id(s): ${missing.join(', ')}` });
   }
 }
 
@@ -69,7 +92,7 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
   const slugColumn = slugColumnOf(table);
   // Omitted or null: the slug is derived from its source (validateData), and must then be made free.
   const derivedSlug = slugColumn !== undefined && input.data[slugColumn.name] == null && validated.data[slugColumn.name] !== undefined;
-  const insert = async (sql: Sql, data: Record<string, unknown>): Promise<ContentsRow> => {
+  const insert = async (sql: Sql, client: pg.PoolClient, data: Record<string, unknown>): Promise<ContentsRow> => {
     const slug = slugColumn ? ((data[slugColumn.name] as string | undefined) ?? null) : null;
     const now = new Date();
     const count = countChange(table.id, plan.status, 1);
@@ -82,18 +105,19 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
              select * from inserted`,
       values: [uuidv7(now.getTime()), project.id, table.id, plan.status, slug, data, plan.publishAt, plan.publishes ? now : null, now, ...count.values],
     });
+    await emitRowEvents(scope, client, row, ['contents.created', plan.publishes && 'contents.published']);
     return row;
   };
-  if (!derivedSlug) return mapUniqueViolations(table, () => insert(sqlOn(pool), validated.data));
+  if (!derivedSlug) return mapUniqueViolations(table, () => transaction(pool, (tx, client) => insert(tx, client, validated.data)));
 
   const base = validated.data[slugColumn.name] as string;
   for (let attempt = 1; ; attempt++) {
     try {
       return await mapUniqueViolations(table, () =>
-        transaction(pool, async (tx) => {
+        transaction(pool, async (tx, client) => {
           // Writers deriving the same slug queue here, so each one sees the slugs the others took.
           await tx({ text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [`slug:${table.id}:${base}`] });
-          return insert(tx, { ...validated.data, [slugColumn.name]: await nextFreeSlug(tx, table.id, base) });
+          return insert(tx, client, { ...validated.data, [slugColumn.name]: await nextFreeSlug(tx, table.id, base) });
         }),
       );
     } catch (error) {
@@ -107,7 +131,7 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
 export async function updateContents(scope: WriteScope, input: UpdateContentsInput): Promise<ContentsRow> {
   const { pool, table, project } = scope;
   return mapUniqueViolations(table, () =>
-    transaction(pool, async (sql) => {
+    transaction(pool, async (sql, client) => {
       const current = await findRow(sql, table, input.contentsId, true);
       const validated = validateData(table, project, input.data ?? {}, current.data);
       const details = [...validated.details];
@@ -131,6 +155,11 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
         values: [current.id, validated.data, plan.status, slug, plan.publishAt, plan.publishes],
       });
       await recordChange(sql, table.id, current.status, plan.status);
+      await emitRowEvents(scope, client, row, [
+        'contents.updated',
+        plan.publishes && 'contents.published',
+        plan.unpublishes && 'contents.unpublished',
+      ]);
       return row;
     }),
   );
@@ -138,10 +167,11 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
 
 export async function deleteContents(scope: WriteScope, contentsId: string): Promise<ContentsRow> {
   const { pool, table } = scope;
-  return transaction(pool, async (sql) => {
+  return transaction(pool, async (sql, client) => {
     const row = await findRow(sql, table, contentsId, true);
     await sql({ text: 'delete from contents where id = $1', values: [row.id] });
     await recordChange(sql, table.id, row.status, null);
+    await emitRowEvents(scope, client, row, ['contents.deleted']);
     return row;
   });
 }

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { rawPathParam } from '../../auth/access.js';
+import type { ProjectAccessLevel } from '../../auth/project-access.js';
+import { markNoContent } from '../../trpc/context.js';
+import { projectItemProcedure, projectProcedure } from '../../trpc/procedures.js';
+import { router } from '../../trpc/trpc.js';
+import { fileIdInput, fileListOutput, fileOutput, listFilesInput, updateFileInput } from './file.schema.js';
+import { deleteFile, findFile, listFiles, toFileOutput, updateFile } from './file.service.js';
+
+/*
+ * Upload (POST multipart), replace (PUT multipart) and download (GET .../content) are plain
+ * express routes: see files.http.ts. Everything else about files is here.
+ */
+
+const TAG = 'Files';
+const collection = '/{projectId}/files' as const;
+const item = '/{projectId}/files/{fileId}' as const;
+
+/** `.../files/{fileId}`: the file must exist (404) before the body is checked (400). */
+const fileProcedure = (level: ProjectAccessLevel) =>
+  projectItemProcedure(level, (ctx, input) => findFile(ctx.em, ctx.scope.project.id, rawPathParam(input, 'fileId')));
+
+export const fileRouter = router({
+  list: projectProcedure('read')
+    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List files (filter: mimeType)', protect: true } })
+    .input(listFilesInput)
+    .output(fileListOutput)
+    .query(({ ctx, input }) => listFiles(ctx.em, ctx.scope.project.id, input)),
+
+  get: fileProcedure('read')
+    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a file’s metadata', protect: true } })
+    .input(fileIdInput)
+    .output(fileOutput)
+    .query(({ ctx }) => toFileOutput(ctx.item)),
+
+  update: fileProcedure('write')
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: item,
+        tags: [TAG],
+        summary: 'Replace a file’s bytes (multipart/form-data: file, name?) or rename it (JSON: name)',
+        protect: true,
+      },
+    })
+    .input(updateFileInput)
+    .output(fileOutput)
+    .mutation(async ({ ctx, input }) => toFileOutput(await updateFile(ctx.em, ctx.item, input))),
+
+  delete: fileProcedure('write')
+    .meta({
+      openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a file (409 while contents reference it)', protect: true },
+      successStatus: 204,
+    })
+    .input(fileIdInput)
+    .output(z.void())
+    .mutation(async ({ ctx }) => {
+      await deleteFile(ctx.em, ctx.deps.storage, ctx.deps.logger, ctx.scope.project.id, ctx.item.id);
+      markNoContent(ctx);
+    }),
+});

@@ -1,0 +1,157 @@
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { conflict, notFound } from '../../errors/app-error.js';
+import { runSql } from '../../db/sql.js';
+import { isUuid } from '../../shared/ids.js';
+import { iso } from '../../shared/schemas.js';
+import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
+import type { Logger } from '../../shared/logger.js';
+import type { BlobStore, Storage } from '../../storage/storage.js';
+import { FileSchema, type FileRecord } from './file.entity.js';
+import type { FileOutput, ListFilesInput, UpdateFileInput } from './file.schema.js';
+
+export const contentPath = (projectId: string, fileId: string) => `/v1/${projectId}/files/${fileId}/content`;
+
+export const toFileOutput = (f: FileRecord): FileOutput => ({
+  id: f.id,
+  name: f.name,
+  mimeType: f.mimeType,
+  size: f.size,
+  sha256: f.sha256,
+  url: contentPath(f.project.id, f.id),
+  createdAt: iso(f.createdAt),
+  updatedAt: iso(f.updatedAt),
+});
+
+/** Bytes already streamed into a staged blob, with what was learnt on the way. */
+export interface StagedUpload {
+  store: BlobStore;
+  key: string;
+  size: number;
+  sha256: string;
+  mimeType: string;
+  name: string;
+}
+
+export async function listFiles(em: EntityManager, projectId: string, params: ListFilesInput) {
+  const family = params.mimeType?.endsWith('/*') ? params.mimeType.slice(0, -1) : undefined;
+  const where = {
+    project: projectId,
+    ...(params.mimeType === undefined ? {} : family ? { mimeType: { $like: `${family.replace(/[\\%_]/g, '\\$&')}%` } } : { mimeType: params.mimeType }),
+  };
+  const { offset, limit } = pageWindow(params);
+  const [rows, total] = await Promise.all([
+    em.find(FileSchema, where, { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
+    wantsCount(params) ? em.count(FileSchema, where) : Promise.resolve(null),
+  ]);
+  return { list: rows.slice(0, params.size).map(toFileOutput), pagination: paginationOf(params, rows.length, total) };
+}
+
+export async function findFile(em: EntityManager, projectId: string, fileId: string, lock = false): Promise<FileRecord> {
+  const file = isUuid(fileId)
+    ? await em.findOne(FileSchema, { id: fileId.toLowerCase(), project: projectId }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {})
+    : null;
+  if (!file) throw notFound('File');
+  return file;
+}
+
+export async function updateFile(em: EntityManager, file: FileRecord, input: UpdateFileInput): Promise<FileRecord> {
+  if (input.name !== undefined) file.name = input.name;
+  await em.flush();
+  return file;
+}
+
+/** Rows of live tables whose live `file` columns hold `fileId` (alone or in a `multiple` array). */
+export async function countFileReferences(em: EntityManager, projectId: string, fileId: string): Promise<number> {
+  const [row] = await runSql<{ n: number }>(em, {
+    text: `select count(distinct r.id)::int as n
+             from content_table t
+             join content_column c on c.table_id = t.id and c.type = 'file' and c.deleted_at is null
+             join contents r on r.table_id = t.id
+            where t.project_id = $1 and t.deleted_at is null
+              and (r.data -> c.name = to_jsonb($2::text) or r.data -> c.name @> jsonb_build_array($2::text))`,
+    values: [projectId, fileId],
+  });
+  return row?.n ?? 0;
+}
+
+/** A staged blob whose metadata never committed must not stay behind. */
+async function commitOrDiscard<T>(em: EntityManager, upload: StagedUpload, projectId: string, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  try {
+    return await em.transactional(async (tx) => {
+      const result = await work(tx);
+      await tx.flush();
+      // Last step before COMMIT: the local driver moves the bytes into place here.
+      await upload.store.commit(tx, projectId, upload.key);
+      return result;
+    });
+  } catch (error) {
+    // A staged blob that cannot be removed now (database gone) is swept later.
+    await upload.store.remove(projectId, upload.key).catch(() => {});
+    throw error;
+  }
+}
+
+export async function createFile(em: EntityManager, projectId: string, upload: StagedUpload): Promise<FileRecord> {
+  return commitOrDiscard(em, upload, projectId, async (tx) =>
+    tx.create(FileSchema, {
+      project: projectId,
+      name: upload.name,
+      mimeType: upload.mimeType,
+      size: upload.size,
+      sha256: upload.sha256,
+      storageDriver: upload.store.driver,
+      storageKey: upload.key,
+    }),
+  );
+}
+
+/**
+ * New bytes for the same id (SPEC §5). The old bytes are dropped in the same transaction and
+ * deleted once it has committed; `name` changes only when the upload named one.
+ */
+export async function replaceFile(
+  em: EntityManager,
+  storage: Storage,
+  logger: Logger,
+  projectId: string,
+  fileId: string,
+  upload: StagedUpload & { nameGiven: boolean },
+): Promise<FileRecord> {
+  let old: { store: BlobStore; key: string } | undefined;
+  const file = await commitOrDiscard(em, upload, projectId, async (tx) => {
+    const file = await findFile(tx, projectId, fileId, true);
+    old = { store: storage.of(file.storageDriver), key: file.storageKey };
+    if (upload.nameGiven) file.name = upload.name;
+    file.mimeType = upload.mimeType;
+    file.size = upload.size;
+    file.sha256 = upload.sha256;
+    file.storageDriver = upload.store.driver;
+    file.storageKey = upload.key;
+    file.updatedAt = new Date();
+    await old.store.drop(tx, projectId, old.key);
+    return file;
+  });
+  if (old) await removeQuietly(old.store, projectId, old.key, logger);
+  return file;
+}
+
+/** SPEC §5/§7: a file that contents still reference is 409, naming how many rows do. */
+export async function deleteFile(em: EntityManager, storage: Storage, logger: Logger, projectId: string, fileId: string): Promise<void> {
+  const file = await em.transactional(async (tx) => {
+    const file = await findFile(tx, projectId, fileId, true);
+    const references = await countFileReferences(tx, projectId, file.id);
+    if (references > 0) {
+      throw conflict(`file is referenced by ${references} contents row${references === 1 ? '' : 's'}; remove the references first`);
+    }
+    tx.remove(file);
+    await tx.flush();
+    await storage.of(file.storageDriver).drop(tx, projectId, file.storageKey);
+    return file;
+  });
+  await removeQuietly(storage.of(file.storageDriver), projectId, file.storageKey, logger);
+}
+
+/** After a commit the row no longer points at these bytes: a failure here only wastes space. */
+async function removeQuietly(store: BlobStore, projectId: string, key: string, logger: Logger): Promise<void> {
+  await store.remove(projectId, key).catch((error: unknown) => logger.warn({ err: error, key }, 'could not remove replaced file bytes'));
+}

@@ -1,0 +1,122 @@
+import type { IncomingMessage } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppDeps } from '../../app-deps.js';
+import { authorizeProject, type ProjectAccessLevel, type ProjectScope } from '../../auth/project-access.js';
+import { AppError } from '../../errors/app-error.js';
+import { describeError } from '../../errors/describe.js';
+import { sendError } from '../../http/send-error.js';
+import type { BlobStore } from '../../storage/storage.js';
+import { contentDisposition, notModified, requestedRange } from './download.js';
+import { createFile, findFile, replaceFile, toFileOutput } from './file.service.js';
+import { receiveUpload, tooLarge, type ReceivedUpload } from './multipart.js';
+
+/**
+ * Room for part headers and small fields around the file in a multipart body: a declared
+ * Content-Length beyond FILES_MAX_BYTES plus this is refused before a byte is read.
+ */
+const MULTIPART_OVERHEAD = 2 * 1024 * 1024;
+
+export const isMultipart = (req: IncomingMessage) =>
+  (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
+
+type Work = (req: Request, res: Response, scope: ProjectScope, em: EntityManager) => Promise<void>;
+
+/**
+ * The plain-express file routes (trpc-to-openapi has no multipart): upload, replace and
+ * download. Same model as the procedures: credential (401), project access (403/404), then the
+ * resource and the body; every error answered through `sendError(describeError(...))`.
+ * Mounted under `/v1` after the rate limiter, before the procedures.
+ */
+export function filesHttpRouter(deps: AppDeps): express.Router {
+  const router = express.Router();
+
+  const handle =
+    (level: ProjectAccessLevel, work: Work): RequestHandler =>
+    async (req, res) => {
+      try {
+        const principal = await deps.credentials.resolve(req.headers.authorization);
+        const em = deps.orm.em.fork();
+        const scope = await authorizeProject(em, deps.projects, principal, req.headers, String(req.params.projectId), level);
+        await work(req, res, scope, em);
+      } catch (error) {
+        const described = describeError(error);
+        if (described.internal) deps.logger.error({ err: error, path: req.originalUrl, requestId: res.locals.requestId }, 'request failed');
+        // Whatever of the body is still coming is read and dropped, so that the answer arrives.
+        if (!req.complete) req.resume();
+        sendError(res, described);
+      }
+    };
+
+  /** 415 unless multipart; 413 at once when the declared length is already too much. */
+  const receive = (req: Request, store: BlobStore, projectId: string): Promise<ReceivedUpload> => {
+    if (!isMultipart(req)) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data');
+    const max = deps.config.FILES_MAX_BYTES;
+    if (Number(req.headers['content-length'] ?? 0) > max + MULTIPART_OVERHEAD) throw tooLarge(max);
+    return receiveUpload(req, store, projectId, max);
+  };
+
+  router.post(
+    '/:projectId/files',
+    handle('write', async (req, res, scope, em) => {
+      const upload = await receive(req, deps.storage.current, scope.project.id);
+      const file = await createFile(em, scope.project.id, upload);
+      const path = req.originalUrl.split('?')[0].replace(/\/+$/, '');
+      res.status(201).location(`${path}/${file.id}`).json(toFileOutput(file));
+    }),
+  );
+
+  const replace = handle('write', async (req, res, scope, em) => {
+    const fileId = String(req.params.fileId);
+    // 404 before the body is read (SPEC §3 order); the transaction looks again, under a lock.
+    await findFile(deps.orm.em.fork(), scope.project.id, fileId);
+    const upload = await receive(req, deps.storage.current, scope.project.id);
+    const file = await replaceFile(em, deps.storage, deps.logger, scope.project.id, fileId, upload);
+    res.json(toFileOutput(file));
+  });
+  // A JSON PUT (rename) goes on to the `files.update` procedure.
+  router.put('/:projectId/files/:fileId', (req, res, next) => (isMultipart(req) ? replace(req, res, next) : next()));
+
+  router.get(
+    '/:projectId/files/:fileId/content',
+    handle('read', async (req, res, scope, em) => {
+      const file = await findFile(em, scope.project.id, String(req.params.fileId));
+      const etag = `"${file.sha256}"`;
+      const validators = { ETag: etag, 'Last-Modified': file.updatedAt.toUTCString(), 'Cache-Control': 'private, no-cache', 'Accept-Ranges': 'bytes' };
+      if (notModified(req.headers, etag)) {
+        res.status(304).set(validators).end();
+        return;
+      }
+      const range = requestedRange(req.headers, file.size, etag);
+      if (range === 'unsatisfiable') {
+        // SPEC §3 has no code for 416; the body keeps its error shape.
+        const message = `Range not satisfiable: the file has ${file.size} bytes`;
+        sendError(res, { status: 416, body: { error: { code: 'BAD_REQUEST', message, details: null } }, headers: { 'Content-Range': `bytes */${file.size}` }, internal: false });
+        return;
+      }
+      const store = deps.storage.of(file.storageDriver);
+      const stream = req.method === 'HEAD' ? null : await store.open(scope.project.id, file.storageKey, file.size, range ?? undefined);
+      const headers: Record<string, string> = {
+        ...validators,
+        // The stored type exactly (express's res.set would append a charset to text types).
+        'Content-Type': file.mimeType,
+        'Content-Length': String(range ? range.end - range.start + 1 : file.size),
+        'Content-Disposition': contentDisposition(file.mimeType, file.name),
+        ...(range ? { 'Content-Range': `bytes ${range.start}-${range.end}/${file.size}` } : {}),
+      };
+      res.statusCode = range ? 206 : 200;
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      if (!stream) {
+        res.end();
+        return;
+      }
+      await pipeline(stream, res).catch((error: { code?: string }) => {
+        // The client going away is normal; anything else is a storage fault mid-body.
+        if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.error({ err: error, path: req.originalUrl, requestId: res.locals.requestId }, 'file download failed');
+      });
+    }),
+  );
+
+  return router;
+}

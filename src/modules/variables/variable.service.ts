@@ -1,0 +1,48 @@
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { conflict, notFound } from '../../errors/app-error.js';
+import { isUuid } from '../../shared/ids.js';
+import { iso } from '../../shared/schemas.js';
+import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
+import { VariableSchema, type Variable } from './variable.entity.js';
+import type { CreateVariableInput, ListVariablesInput, VariableOutput } from './variable.schema.js';
+
+export const toVariableOutput = (v: Variable): VariableOutput => ({
+  id: v.id,
+  key: v.key,
+  value: v.value ?? null,
+  description: v.description,
+  createdAt: iso(v.createdAt),
+  updatedAt: iso(v.updatedAt),
+});
+
+export async function listVariables(em: EntityManager, projectId: string, params: ListVariablesInput) {
+  const where = { project: projectId, ...(params.key === undefined ? {} : { key: params.key }) };
+  const { offset, limit } = pageWindow(params);
+  const [rows, total] = await Promise.all([
+    em.find(VariableSchema, where, { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
+    wantsCount(params) ? em.count(VariableSchema, where) : Promise.resolve(null),
+  ]);
+  return { list: rows.slice(0, params.size).map(toVariableOutput), pagination: paginationOf(params, rows.length, total) };
+}
+
+export async function findVariable(em: EntityManager, projectId: string, variableId: string): Promise<Variable> {
+  const variable = isUuid(variableId) ? await em.findOne(VariableSchema, { id: variableId.toLowerCase(), project: projectId }) : null;
+  if (!variable) throw notFound('Variable');
+  return variable;
+}
+
+export async function createVariable(em: EntityManager, projectId: string, input: CreateVariableInput): Promise<Variable> {
+  const variable = em.create(VariableSchema, {
+    project: projectId,
+    key: input.key,
+    value: input.value ?? null,
+    description: input.description ?? '',
+  });
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw conflict(`key: "${input.key}" is already used by another variable of this project`);
+    throw error;
+  }
+  return variable;
+}

@@ -1,0 +1,69 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../helpers/api.js';
+import { buildWorld, contentsPath, createRow, createTable, expectStatus, postRow, putRow, type World } from './fixture.js';
+
+/**
+ * SPEC §8 transactional outbox: each change records its events as pg-boss jobs in its own
+ * transaction — a committed change has them, a refused or rolled-back one has none.
+ */
+let t: TestApi;
+let w: World;
+let db: pg.Client;
+beforeAll(async () => {
+  t = await startTestApi();
+  w = await buildWorld(t);
+  db = new pg.Client({ connectionString: t.db.url });
+  await db.connect();
+});
+afterAll(async () => {
+  await db?.end();
+  await t?.close();
+});
+
+/** Events queued for one table as `type:row id`, sorted (events of one transaction share a timestamp). */
+async function events(tableId: string): Promise<string[]> {
+  const { rows } = await db.query(
+    `select data from pgboss.job where name = 'events' and data->>'tableId' = $1 order by created_on, data->>'createdAt'`,
+    [tableId],
+  );
+  return rows.map((r) => `${r.data.type}:${r.data.data.id}`).sort();
+}
+
+describe('events are recorded with the change that caused them', () => {
+  it('create, publish, unpublish, update and delete each queue their events with the payload of SPEC §8', async () => {
+    const table = await createTable(w, [{ name: 'sku', type: 'text', settings: { unique: true } }]);
+    const before = await events(table.id);
+    expect(before).toEqual([`tables.created:${table.id}`]);
+    const draft = await createRow(w, table.id, { sku: 'A' }, { status: 'DRAFT' });
+    expectStatus(await putRow(w, table.id, draft.id, { status: 'PUBLISHED' }), 200);
+    expectStatus(await putRow(w, table.id, draft.id, { status: 'DRAFT' }), 200);
+    const published = await createRow(w, table.id, { sku: 'B' });
+    expect((await t.call('DELETE', contentsPath(w, table.id, published.id), { token: w.writeKey })).status).toBe(204);
+    expect(await events(table.id)).toEqual([
+      `tables.created:${table.id}`,
+      `contents.created:${draft.id}`,
+      `contents.updated:${draft.id}`,
+      `contents.published:${draft.id}`,
+      `contents.updated:${draft.id}`,
+      `contents.unpublished:${draft.id}`,
+      `contents.created:${published.id}`,
+      `contents.published:${published.id}`,
+      `contents.deleted:${published.id}`,
+    ].sort());
+    const { rows } = await db.query(`select data from pgboss.job where name = 'events' and data->>'type' = 'contents.deleted' and data->'data'->>'id' = $1`, [published.id]);
+    expect(rows[0].data).toMatchObject({ type: 'contents.deleted', projectId: w.projectId, tableId: table.id, data: { id: published.id, data: { sku: 'B' } } });
+    expect(rows[0].data.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Date.parse(rows[0].data.createdAt)).not.toBeNaN();
+  });
+
+  it('refused changes record nothing: 422, 409 unique, 409 transition', async () => {
+    const table = await createTable(w, [{ name: 'sku', type: 'text', settings: { unique: true, required: true } }]);
+    const row = await createRow(w, table.id, { sku: 'A' }, { status: 'ARCHIVED' });
+    const recorded = await events(table.id);
+    expect((await postRow(w, table.id, { data: {} })).status).toBe(422);
+    expect((await postRow(w, table.id, { data: { sku: 'A' } })).status).toBe(409);
+    expect((await putRow(w, table.id, row.id, { status: 'PUBLISHED' })).status).toBe(409);
+    expect(await events(table.id)).toEqual(recorded);
+  });
+});
