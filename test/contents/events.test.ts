@@ -66,4 +66,20 @@ describe('events are recorded with the change that caused them', () => {
     expect((await putRow(w, table.id, row.id, { status: 'PUBLISHED' })).status).toBe(409);
     expect(await events(table.id)).toEqual(recorded);
   });
+
+  it('files: upload, rename and delete queue files.created, files.updated and files.deleted', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['hello'], { type: 'text/plain' }), 'a.txt');
+    const res = await fetch(`${t.url}/v1/${w.projectId}/files`, { method: 'POST', headers: { authorization: `Bearer ${w.writeKey}` }, body: form });
+    expect(res.status).toBe(201);
+    const file = (await res.json()) as { id: string };
+    expectStatus(await t.call('PUT', `/v1/${w.projectId}/files/${file.id}`, { token: w.writeKey, body: { name: 'b.txt' } }), 200);
+    expect((await t.call('DELETE', `/v1/${w.projectId}/files/${file.id}`, { token: w.writeKey })).status).toBe(204);
+    const { rows } = await db.query(
+      `select data from pgboss.job where name = 'events' and data->>'projectId' = $1 and data->'data'->>'id' = $2`,
+      [w.projectId, file.id],
+    );
+    expect(rows.map((r) => r.data.type).sort()).toEqual(['files.created', 'files.deleted', 'files.updated']);
+    expect(rows.find((r) => r.data.type === 'files.updated')!.data.data).toMatchObject({ id: file.id, name: 'b.txt', size: 5 });
+  });
 });

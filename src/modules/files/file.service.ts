@@ -4,6 +4,8 @@ import { runSql } from '../../db/sql.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
 import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
+import type { PgBoss } from 'pg-boss';
+import { emitEvents, newEvent, outboxOfEm, type EventType } from '../../jobs/outbox.js';
 import type { Logger } from '../../shared/logger.js';
 import type { BlobStore, Storage } from '../../storage/storage.js';
 import { FileSchema, type FileRecord } from './file.entity.js';
@@ -54,10 +56,19 @@ export async function findFile(em: EntityManager, projectId: string, fileId: str
   return file;
 }
 
-export async function updateFile(em: EntityManager, file: FileRecord, input: UpdateFileInput): Promise<FileRecord> {
-  if (input.name !== undefined) file.name = input.name;
-  await em.flush();
-  return file;
+/** The `files.*` event of a change, recorded in its transaction (SPEC §8); flushes first. */
+async function emitFileEvent(tx: EntityManager, boss: PgBoss, type: EventType, file: FileRecord): Promise<void> {
+  await tx.flush();
+  await emitEvents(outboxOfEm(tx), boss, [newEvent(type, file.project.id, null, toFileOutput(file))]);
+}
+
+export async function updateFile(em: EntityManager, boss: PgBoss, file: FileRecord, input: UpdateFileInput): Promise<FileRecord> {
+  return em.transactional(async (tx) => {
+    const managed = tx.merge(file);
+    if (input.name !== undefined) managed.name = input.name;
+    await emitFileEvent(tx, boss, 'files.updated', managed);
+    return managed;
+  });
 }
 
 /** Rows of live tables whose live `file` columns hold `fileId` (alone or in a `multiple` array). */
@@ -91,9 +102,9 @@ async function commitOrDiscard<T>(em: EntityManager, upload: StagedUpload, proje
   }
 }
 
-export async function createFile(em: EntityManager, projectId: string, upload: StagedUpload): Promise<FileRecord> {
-  return commitOrDiscard(em, upload, projectId, async (tx) =>
-    tx.create(FileSchema, {
+export async function createFile(em: EntityManager, boss: PgBoss, projectId: string, upload: StagedUpload): Promise<FileRecord> {
+  return commitOrDiscard(em, upload, projectId, async (tx) => {
+    const file = tx.create(FileSchema, {
       project: projectId,
       name: upload.name,
       mimeType: upload.mimeType,
@@ -101,8 +112,10 @@ export async function createFile(em: EntityManager, projectId: string, upload: S
       sha256: upload.sha256,
       storageDriver: upload.store.driver,
       storageKey: upload.key,
-    }),
-  );
+    });
+    await emitFileEvent(tx, boss, 'files.created', file);
+    return file;
+  });
 }
 
 /**
@@ -111,6 +124,7 @@ export async function createFile(em: EntityManager, projectId: string, upload: S
  */
 export async function replaceFile(
   em: EntityManager,
+  boss: PgBoss,
   storage: Storage,
   logger: Logger,
   projectId: string,
@@ -129,6 +143,7 @@ export async function replaceFile(
     file.storageKey = upload.key;
     file.updatedAt = new Date();
     await old.store.drop(tx, projectId, old.key);
+    await emitFileEvent(tx, boss, 'files.updated', file);
     return file;
   });
   if (old) await removeQuietly(old.store, projectId, old.key, logger);
@@ -136,16 +151,25 @@ export async function replaceFile(
 }
 
 /** SPEC §5/§7: a file that contents still reference is 409, naming how many rows do. */
-export async function deleteFile(em: EntityManager, storage: Storage, logger: Logger, projectId: string, fileId: string): Promise<void> {
+export async function deleteFile(
+  em: EntityManager,
+  boss: PgBoss,
+  storage: Storage,
+  logger: Logger,
+  projectId: string,
+  fileId: string,
+): Promise<void> {
   const file = await em.transactional(async (tx) => {
     const file = await findFile(tx, projectId, fileId, true);
     const references = await countFileReferences(tx, projectId, file.id);
     if (references > 0) {
       throw conflict(`file is referenced by ${references} contents row${references === 1 ? '' : 's'}; remove the references first`);
     }
+    const deleted = toFileOutput(file);
     tx.remove(file);
     await tx.flush();
     await storage.of(file.storageDriver).drop(tx, projectId, file.storageKey);
+    await emitEvents(outboxOfEm(tx), boss, [newEvent('files.deleted', projectId, null, deleted)]);
     return file;
   });
   await removeQuietly(storage.of(file.storageDriver), projectId, file.storageKey, logger);
