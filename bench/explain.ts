@@ -39,6 +39,13 @@ try {
       console.log(`--- ${name} ${kind}\n${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}`);
     }
   }
+  // The bare handler's Q4 statement, for comparison.
+  const bare = await client.query(
+    `explain (analyze, buffers off) select id, status, slug, data, created_at, updated_at, published_at, publish_at from contents
+      where table_id = $1 and (data->>'title') ilike $2 order by created_at desc, id desc limit 20 offset 0`,
+    [fixture.tableId, '%lorem 12%'],
+  );
+  console.log(`--- bare Q4 select\n${bare.rows.map((r) => r['QUERY PLAN']).join('\n')}`);
   await client.end();
 } finally {
   await stopChild(api);

@@ -135,7 +135,7 @@ export async function seed(api: string, databaseUrl: string, rows: number, log: 
     log(`seeded ${end}/${rows} rows`);
   }
   await client.query(`insert into contents_count (table_id, status, count) values ($1, 'PUBLISHED', $2)
-                      on conflict (table_id, status) do update set count = excluded.count`, [table.id, rows]);
+                      on conflict (table_id, status, shard) do update set count = excluded.count`, [table.id, rows]);
   await client.query('analyze contents');
   const ids = (await client.query<{ id: string }>('select id from contents where table_id = $1 order by random() limit 1000', [table.id])).rows.map((r) => r.id);
   await client.end();

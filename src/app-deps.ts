@@ -6,7 +6,7 @@ import type { Logger } from './shared/logger.js';
 import type { Storage } from './storage/storage.js';
 import type { CredentialResolver } from './auth/credentials.js';
 import type { ProjectDirectory } from './auth/project-directory.js';
-import type { CountCache } from './modules/contents/counts.js';
+import type { ResultCache } from './modules/contents/result-cache.js';
 import type { TableDefinitions } from './modules/tables/table-definitions.js';
 
 /** The long-lived collaborators of the API process, passed down through the request context. */
@@ -18,8 +18,8 @@ export interface AppDeps {
   credentials: CredentialResolver;
   projects: ProjectDirectory;
   tables: TableDefinitions;
-  /** Filtered list totals, valid while their table's change counter stays put. */
-  counts: CountCache;
+  /** Contents list pages and totals, valid while their table's change counter stays put. */
+  results: ResultCache;
   /** A plain pool for hot-path statements that need no unit of work (rate limits, lists). */
   pool: pg.Pool;
   /** File bytes: the STORAGE_DRIVER for new uploads, and every driver for stored ones. */

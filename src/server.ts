@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './app-deps.js';
 import { CredentialResolver } from './auth/credentials.js';
 import { ProjectDirectory } from './auth/project-directory.js';
-import { CountCache } from './modules/contents/counts.js';
+import { ResultCache } from './modules/contents/result-cache.js';
 import { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { Config } from './config/config.js';
 import { openMigratedOrm } from './db/migrate.js';
@@ -37,7 +37,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     credentials: new CredentialResolver(orm),
     projects: new ProjectDirectory(orm),
     tables: new TableDefinitions(orm),
-    counts: new CountCache(),
+    results: new ResultCache(),
     storage: createStorage(config, pool),
   };
   // Staged uploads of a process that died mid-request; nothing waits for this.

@@ -18,6 +18,7 @@ export function testTable(id = TABLE_ID): TableDef {
     key: 'things',
     defaultStatus: 'PUBLISHED',
     hiddenKeys: [],
+  schemaKey: 'test',
     columns: [
       column('title', 'text'),
       column('name', 'text', { localized: true }),

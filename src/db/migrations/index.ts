@@ -2,6 +2,7 @@ import { Migration20261122000000_foundation } from './Migration20261122000000_fo
 import { Migration20261122010000_api_keys } from './Migration20261122010000_api_keys.js';
 import { Migration20261122020000_contents } from './Migration20261122020000_contents.js';
 import { Migration20261122030000_count_versions } from './Migration20261122030000_count_versions.js';
+import { Migration20261122040000_count_shards } from './Migration20261122040000_count_shards.js';
 import { Migration20261122050000_resources } from './Migration20261122050000_resources.js';
 
 /**
@@ -13,5 +14,6 @@ export const migrations = [
   { name: 'Migration20261122010000_api_keys', class: Migration20261122010000_api_keys },
   { name: 'Migration20261122020000_contents', class: Migration20261122020000_contents },
   { name: 'Migration20261122030000_count_versions', class: Migration20261122030000_count_versions },
+  { name: 'Migration20261122040000_count_shards', class: Migration20261122040000_count_shards },
   { name: 'Migration20261122050000_resources', class: Migration20261122050000_resources },
 ];

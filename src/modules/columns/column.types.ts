@@ -62,6 +62,8 @@ export interface TableDef {
   columns: ColumnDef[];
   /** Names of deleted columns whose values the purge job has not removed yet: never shown. */
   hiddenKeys: string[];
+  /** Changes whenever a column is added, changed or removed (a cache key part). */
+  schemaKey: string;
 }
 
 export const COLUMN_NAME = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;

@@ -1,44 +1,55 @@
 import type pg from 'pg';
 import type { ProjectInfo } from '../../auth/project-directory.js';
-import { sqlOn } from '../../db/sql.js';
+import { sqlOn, type SqlQuery } from '../../db/sql.js';
 import type { TableDef } from '../columns/column.types.js';
-import { tableTotals, type CountCache } from './counts.js';
+import { tableTotals } from './counts.js';
+import type { ResultCache } from './result-cache.js';
 import type { ContentsListItem, ListContentsInput } from './contents.schema.js';
 import { compileListQuery, pageOf, parseListQuery, toListItem, type ListRow } from './query/index.js';
 
 export interface ListScope {
   /** Lists read through the plain pool: no unit of work is needed, and it is the hottest path. */
   pool: pg.Pool;
-  counts: CountCache;
+  cache: ResultCache;
   table: TableDef;
   project: ProjectInfo;
   publicOnly: boolean;
 }
 
+type ContentsList = Awaited<ReturnType<typeof queryList>>;
+
 /**
- * SPEC §7 list: one parameterised select for the page (size + 1 rows tell `hasNext`) and an
- * exact total — from the maintained counters when nothing is filtered; else counted once and
- * reused until the table's change counter moves (see counts.ts).
+ * SPEC §7 list: one parameterised select for the page (size + 1 rows tell `hasNext`) and an exact
+ * total — from the maintained counters when nothing is filtered, else counted. Both are reused
+ * until the table's change counter moves (result-cache.ts); the counter is read first, so a
+ * result is never older than the counter it is filed under.
  */
-export async function listContents(scope: ListScope, input: ListContentsInput) {
+export async function listContents(scope: ListScope, input: ListContentsInput): Promise<ContentsList> {
   const query = parseListQuery(input, scope.table, scope.project);
   const compiled = compileListQuery(query, { tableId: scope.table.id, publicOnly: scope.publicOnly });
   const sql = sqlOn(scope.pool);
-  const [rows, totals] = await Promise.all([
-    sql<ListRow>(compiled.select),
-    query.withCount ? tableTotals(sql, scope.table.id, scope.publicOnly) : null,
-  ]);
+  const totals = await tableTotals(sql, scope.table.id, scope.publicOnly);
+  // The default locale shapes `locale` reads: part of the key, as the schema is.
+  const schemaKey = `${scope.table.schemaKey}:${scope.project.defaultLocale}`;
+  const cached = scope.cache.get<ContentsList>('page', compiled.select, schemaKey, totals.version);
+  if (cached) return cached;
+  const result = await queryList(scope, query, compiled, totals.total, schemaKey, totals.version);
+  scope.cache.set('page', compiled.select, schemaKey, totals.version, result, Math.max(1, result.list.length));
+  return result;
+}
+
+async function queryList(
+  scope: ListScope,
+  query: ReturnType<typeof parseListQuery>,
+  compiled: ReturnType<typeof compileListQuery>,
+  unfilteredTotal: number,
+  schemaKey: string,
+  version: string,
+) {
+  const sql = sqlOn(scope.pool);
+  const rows = await sql<ListRow>(compiled.select);
   let total: number | null = null;
-  if (totals && (query.filters.length === 0 || !compiled.count)) total = totals.total;
-  else if (totals && compiled.count) {
-    total = scope.counts.get(compiled.count, totals.version);
-    if (total === null) {
-      // Counted after the change counter was read: the count is at least as new as the counter.
-      const [row] = await sql<{ total: number }>(compiled.count);
-      total = Number(row.total);
-      scope.counts.set(compiled.count, totals.version, total);
-    }
-  }
+  if (query.withCount) total = query.filters.length === 0 || !compiled.count ? unfilteredTotal : await countOf(scope, compiled.count, schemaKey, version);
   const page = pageOf(query, rows);
   return {
     // toListItem builds exactly the wire shape of contentsListItem.
@@ -52,4 +63,14 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
       nextCursor: page.nextCursor,
     },
   };
+}
+
+/** A filtered total: one count per change of the table, shared by every page of the same filter. */
+async function countOf(scope: ListScope, count: SqlQuery, schemaKey: string, version: string): Promise<number> {
+  const cached = scope.cache.get<number>('count', count, schemaKey, version);
+  if (cached !== undefined) return cached;
+  const [row] = await sqlOn(scope.pool)<{ total: number }>(count);
+  const total = Number(row.total);
+  scope.cache.set('count', count, schemaKey, version, total);
+  return total;
 }

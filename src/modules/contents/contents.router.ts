@@ -43,7 +43,7 @@ export const contentsRouter = router({
     .output(contentsListResponse)
     .query(({ ctx, input }) =>
       listContents(
-        { pool: ctx.deps.pool, counts: ctx.deps.counts, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic },
+        { pool: ctx.deps.pool, cache: ctx.deps.results, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic },
         input,
       ),
     ),

@@ -8,12 +8,15 @@ import type { ContentStatus } from '../tables/table.entity.js';
  * total is counted once and reused while the table's change counter has not moved.
  */
 
-/** Adjusts one (table, status) count by `delta` and bumps its change counter. */
+/** Counter rows per (table, status): concurrent writers of one table pick different ones. */
+const SHARDS = 16;
+
+/** Adjusts one (table, status) count by `delta` and bumps its change counter, on a random shard. */
 export const countChange = (tableId: string, status: ContentStatus, delta: number): SqlQuery => ({
-  text: `insert into contents_count (table_id, status, count, version) values ($1, $2, $3, 1)
-         on conflict (table_id, status) do update
+  text: `insert into contents_count (table_id, status, shard, count, version) values ($1, $2, $3, $4, 1)
+         on conflict (table_id, status, shard) do update
          set count = contents_count.count + excluded.count, version = contents_count.version + 1`,
-  values: [tableId, status, delta],
+  values: [tableId, status, Math.floor(Math.random() * SHARDS), delta],
 });
 
 /** Records a row moving from one status to another (null: did not exist / no longer exists). */
@@ -44,25 +47,3 @@ export async function tableTotals(sql: Sql, tableId: string, publicOnly: boolean
   });
   return { total: Number(row?.total ?? 0), version: row?.version ?? '0' };
 }
-
-const MAX_CACHED_COUNTS = 10_000;
-
-/** Filtered totals by (count statement, change counter); an entry is dropped when the table moves. */
-export class CountCache {
-  private readonly entries = new Map<string, { version: string; total: number }>();
-
-  get(query: SqlQuery, version: string): number | null {
-    const entry = this.entries.get(keyOf(query));
-    return entry && entry.version === version ? entry.total : null;
-  }
-
-  set(query: SqlQuery, version: string, total: number): void {
-    const key = keyOf(query);
-    this.entries.delete(key);
-    // Oldest first: a Map iterates in insertion order, so this evicts the least recently set.
-    if (this.entries.size >= MAX_CACHED_COUNTS) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { version, total });
-  }
-}
-
-const keyOf = (query: SqlQuery) => `${query.text}\u0000${JSON.stringify(query.values)}`;

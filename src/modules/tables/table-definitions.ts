@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Orm } from '../../db/orm.js';
 import { isUuid } from '../../shared/ids.js';
 import type { ColumnDef, TableDef } from '../columns/column.types.js';
@@ -43,13 +44,16 @@ export class TableDefinitions {
         where table_id = ? order by position, id`,
       [table.id],
     );
+    const live = columns.filter((c) => !c.deleted).map(({ deleted: _d, ...c }) => c);
+    const hiddenKeys = columns.filter((c) => c.deleted).map((c) => c.name);
     return {
       id: table.id,
       projectId,
       key: table.key,
       defaultStatus: table.default_status,
-      columns: columns.filter((c) => !c.deleted).map(({ deleted: _d, ...c }) => c),
-      hiddenKeys: columns.filter((c) => c.deleted).map((c) => c.name),
+      columns: live,
+      hiddenKeys,
+      schemaKey: createHash('sha1').update(JSON.stringify([live, hiddenKeys])).digest('base64url'),
     };
   }
 }
