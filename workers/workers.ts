@@ -4,12 +4,18 @@ import { openMigratedOrm } from '../src/db/migrate.js';
 import { startBoss } from '../src/jobs/boss.js';
 import { QUEUES } from '../src/jobs/queues.js';
 import type { Logger } from '../src/shared/logger.js';
+import { createPool } from '../src/db/pool.js';
+import { startOutboxRelay } from './handlers/outbox-relay.js';
 import { createPurgeHandler } from './handlers/purge.js';
+import { startDeliveryWorker } from './handlers/webhook-delivery.js';
+import { startFanoutWorker } from './handlers/webhook-fanout.js';
+import { startRetentionWorker } from './handlers/webhook-retention.js';
 import type { Orm } from '../src/db/orm.js';
 
 interface WorkerDefinition {
   queue: string;
-  start(boss: PgBoss, orm: Orm, logger: Logger, config: Config): Promise<unknown>;
+  /** May return a `stop` for work that is not a pg-boss handler (stopped before pg-boss). */
+  start(boss: PgBoss, orm: Orm, logger: Logger, config: Config, databaseUrl: string): Promise<unknown>;
 }
 
 /** One handler per queue; each owns its state and talks to the rest through jobs and the database. */
@@ -23,25 +29,49 @@ const WORKERS: Record<string, WorkerDefinition> = {
         createPurgeHandler(orm, logger.child({ worker: 'purge' }), config.STORAGE_DIR),
       ),
   },
+  /** Committed events (event_outbox) → the pg-boss `events` queue, in batches. */
+  outbox: {
+    queue: QUEUES.events.name,
+    start: async (boss, _orm, logger, _config, databaseUrl) => {
+      const pool = createPool(databaseUrl, 2, logger);
+      const relay = startOutboxRelay(boss, pool, logger.child({ worker: 'outbox' }));
+      return {
+        stop: async () => {
+          await relay.stop();
+          await pool.end();
+        },
+      };
+    },
+  },
+  /** Events → one delivery job per subscribed webhook (SPEC §8). */
+  'webhook-fanout': { queue: QUEUES.events.name, start: (boss) => startFanoutWorker(boss) },
+  'webhook-delivery': { queue: QUEUES.deliveries.name, start: startDeliveryWorker },
+  'webhook-retention': { queue: QUEUES.webhookRetention.name, start: startRetentionWorker },
 };
 
 export const WORKER_NAMES = Object.keys(WORKERS);
 
 export interface RunningWorkers {
   names: string[];
-  stop(): Promise<void>;
+  /** `timeoutMs`: how long in-flight jobs may take to finish before they are released. */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 export async function startWorkers(config: Config, databaseUrl: string, logger: Logger, only?: string[]): Promise<RunningWorkers> {
   const orm = await openMigratedOrm(databaseUrl, { poolMax: 5 });
   const boss = await startBoss(databaseUrl, logger, 'worker');
   const names = only?.length ? only : WORKER_NAMES;
-  for (const name of names) await WORKERS[name].start(boss, orm, logger, config);
+  const stoppers: (() => Promise<void>)[] = [];
+  for (const name of names) {
+    const started = (await WORKERS[name].start(boss, orm, logger, config, databaseUrl)) as { stop?: () => Promise<void> } | undefined;
+    if (typeof started?.stop === 'function') stoppers.push(started.stop);
+  }
   return {
     names,
     // Graceful: in-flight jobs finish (or, past the timeout, are released back to the queue).
-    stop: async () => {
-      await boss.stop({ graceful: true, timeout: 20_000 });
+    stop: async (timeoutMs = 20_000) => {
+      await Promise.all(stoppers.map((stop) => stop()));
+      await boss.stop({ graceful: true, timeout: timeoutMs });
       await orm.close(true);
     },
   };

@@ -6,6 +6,7 @@ import { FileSchema } from '../modules/files/file.entity.js';
 import { ProjectMemberSchema, ProjectSchema } from '../modules/projects/project.entity.js';
 import { TableSchema } from '../modules/tables/table.entity.js';
 import { TranslationSchema } from '../modules/translations/translation.entity.js';
+import { WebhookDeliverySchema, WebhookSchema } from '../modules/webhooks/webhook.entity.js';
 import { VariableSchema } from '../modules/variables/variable.entity.js';
 import { WorkspaceMemberSchema, WorkspaceSchema } from '../modules/workspaces/workspace.entity.js';
 
@@ -24,4 +25,6 @@ export const entities = [
   VariableSchema,
   TranslationSchema,
   FileSchema,
+  WebhookSchema,
+  WebhookDeliverySchema,
 ];

@@ -51,13 +51,17 @@ export interface DomainEvent {
 }
 
 /**
- * Records events in the caller's transaction: one pg-boss insert for all of them (one
- * statement), each job keyed by its event id, so a retried write cannot queue one twice.
+ * Records events in the caller's transaction, in `event_outbox` (one cheap insert for all of
+ * them); the outbox relay worker moves them into the pg-boss `events` queue. A change that rolls
+ * back leaves no event; a committed one is delivered even if this process dies right after.
  */
-export async function emitEvents(db: OutboxDb, boss: PgBoss, events: DomainEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await boss.insert(QUEUES.events.name, events.map((event) => ({ id: event.id, data: event })), { db });
+export async function emitEvents(db: OutboxDb, events: DomainEvent[]): Promise<void> {
+  if (events.length > 0) await db.executeSql(OUTBOX_INSERT, outboxValues(events));
 }
+
+/** The outbox insert with its two parameters, for callers that fold it into a larger statement. */
+export const OUTBOX_INSERT = 'insert into event_outbox (id, payload) select * from unnest($1::uuid[], $2::jsonb[])';
+export const outboxValues = (events: DomainEvent[]) => [events.map((e) => e.id), events.map((e) => JSON.stringify(e))];
 
 export const newEvent = (type: EventType, projectId: string, tableId: string | null, data: object): DomainEvent => ({
   id: uuidv7(),

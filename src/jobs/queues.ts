@@ -7,6 +7,17 @@ export const QUEUES = {
   purge: { name: 'purge', options: { retryLimit: 10, retryDelay: 5, retryBackoff: true } },
   /** Domain events (SPEC §8), sent in the transaction of the change; fanned out to webhooks by a worker. */
   events: { name: 'events', options: { retryLimit: 20, retryDelay: 2, retryBackoff: true } },
+  /**
+   * One webhook delivery attempt each (SPEC §8). HTTP failures are recorded and retried on the
+   * SPEC schedule by sending a new delayed job; these pg-boss retries only cover a worker that
+   * died or shut down mid-attempt (expiry: the 10 s attempt plus its bookkeeping).
+   */
+  deliveries: {
+    name: 'webhook-deliveries',
+    options: { retryLimit: 5, retryDelay: 2, retryBackoff: true, expireInSeconds: 60, deleteAfterSeconds: 86_400 },
+  },
+  /** Hourly removal of webhook events and delivery attempts past retention. */
+  webhookRetention: { name: 'webhook-retention', options: { retryLimit: 2, retryDelay: 60 } },
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]['name'];

@@ -11,6 +11,7 @@ import { categoryRouter } from '../modules/categories/category.router.js';
 import { variableRouter } from '../modules/variables/variable.router.js';
 import { translationRouter } from '../modules/translations/translation.router.js';
 import { fileRouter } from '../modules/files/file.router.js';
+import { webhookRouter } from '../modules/webhooks/webhook.router.js';
 import { router } from './trpc.js';
 
 /**
@@ -31,6 +32,7 @@ export const appRouter = router({
   variables: variableRouter,
   translations: translationRouter,
   files: fileRouter,
+  webhooks: webhookRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,8 +4,9 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, contentsPath, createRow, createTable, expectStatus, postRow, putRow, type World } from './fixture.js';
 
 /**
- * SPEC §8 transactional outbox: each change records its events as pg-boss jobs in its own
- * transaction — a committed change has them, a refused or rolled-back one has none.
+ * SPEC §8 transactional outbox: each change records its events in `event_outbox` in its own
+ * transaction — a committed change has them, a refused or rolled-back one has none. (No worker
+ * runs here, so they stay in the outbox; test/webhooks covers the relay and delivery.)
  */
 let t: TestApi;
 let w: World;
@@ -24,7 +25,7 @@ afterAll(async () => {
 /** Events queued for one table as `type:row id`, sorted (events of one transaction share a timestamp). */
 async function events(tableId: string): Promise<string[]> {
   const { rows } = await db.query(
-    `select data from pgboss.job where name = 'events' and data->>'tableId' = $1 order by created_on, data->>'createdAt'`,
+    `select payload as data from event_outbox where payload->>'tableId' = $1`,
     [tableId],
   );
   return rows.map((r) => `${r.data.type}:${r.data.data.id}`).sort();
@@ -51,7 +52,7 @@ describe('events are recorded with the change that caused them', () => {
       `contents.published:${published.id}`,
       `contents.deleted:${published.id}`,
     ].sort());
-    const { rows } = await db.query(`select data from pgboss.job where name = 'events' and data->>'type' = 'contents.deleted' and data->'data'->>'id' = $1`, [published.id]);
+    const { rows } = await db.query(`select payload as data from event_outbox where payload->>'type' = 'contents.deleted' and payload->'data'->>'id' = $1`, [published.id]);
     expect(rows[0].data).toMatchObject({ type: 'contents.deleted', projectId: w.projectId, tableId: table.id, data: { id: published.id, data: { sku: 'B' } } });
     expect(rows[0].data.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(Date.parse(rows[0].data.createdAt)).not.toBeNaN();
@@ -76,7 +77,7 @@ describe('events are recorded with the change that caused them', () => {
     expectStatus(await t.call('PUT', `/v1/${w.projectId}/files/${file.id}`, { token: w.writeKey, body: { name: 'b.txt' } }), 200);
     expect((await t.call('DELETE', `/v1/${w.projectId}/files/${file.id}`, { token: w.writeKey })).status).toBe(204);
     const { rows } = await db.query(
-      `select data from pgboss.job where name = 'events' and data->>'projectId' = $1 and data->'data'->>'id' = $2`,
+      `select payload as data from event_outbox where payload->>'projectId' = $1 and payload->'data'->>'id' = $2`,
       [w.projectId, file.id],
     );
     expect(rows.map((r) => r.data.type).sort()).toEqual(['files.created', 'files.deleted', 'files.updated']);

@@ -3,7 +3,9 @@ import { Migration20261122010000_api_keys } from './Migration20261122010000_api_
 import { Migration20261122020000_contents } from './Migration20261122020000_contents.js';
 import { Migration20261122030000_count_versions } from './Migration20261122030000_count_versions.js';
 import { Migration20261122040000_count_shards } from './Migration20261122040000_count_shards.js';
+import { Migration20261122070000_event_outbox } from './Migration20261122070000_event_outbox.js';
 import { Migration20261122050000_resources } from './Migration20261122050000_resources.js';
+import { Migration20261122060000_webhooks } from './Migration20261122060000_webhooks.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the folder) so that the
@@ -16,4 +18,6 @@ export const migrations = [
   { name: 'Migration20261122030000_count_versions', class: Migration20261122030000_count_versions },
   { name: 'Migration20261122040000_count_shards', class: Migration20261122040000_count_shards },
   { name: 'Migration20261122050000_resources', class: Migration20261122050000_resources },
+  { name: 'Migration20261122060000_webhooks', class: Migration20261122060000_webhooks },
+  { name: 'Migration20261122070000_event_outbox', class: Migration20261122070000_event_outbox },
 ];

@@ -53,7 +53,7 @@ export const contentsRouter = router({
     .input(createContentsInput)
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const row = await createContents({ pool: ctx.deps.pool, boss: ctx.deps.boss, table: ctx.table, project: ctx.scope.project }, input);
+      const row = await createContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project }, input);
       markCreated(ctx, row.id);
       return toContentsOutput(ctx.table, row);
     }),
@@ -71,7 +71,7 @@ export const contentsRouter = router({
     .input(updateContentsInput)
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const row = await updateContents({ pool: ctx.deps.pool, boss: ctx.deps.boss, table: ctx.table, project: ctx.scope.project }, input);
+      const row = await updateContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project }, input);
       return toContentsOutput(ctx.table, row);
     }),
 
@@ -80,7 +80,7 @@ export const contentsRouter = router({
     .input(deleteContentsInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteContents({ pool: ctx.deps.pool, boss: ctx.deps.boss, table: ctx.table, project: ctx.scope.project }, input.contentsId);
+      await deleteContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project }, input.contentsId);
       markNoContent(ctx);
     }),
 });

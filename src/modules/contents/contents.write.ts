@@ -1,9 +1,8 @@
 import type pg from 'pg';
-import type { PgBoss } from 'pg-boss';
 import { conflict, notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
 import type { ProjectInfo } from '../../auth/project-directory.js';
 import { sqlOn, transaction, type Sql } from '../../db/sql.js';
-import { emitEvents, newEvent, outboxOfClient, type EventType } from '../../jobs/outbox.js';
+import { emitEvents, newEvent, OUTBOX_INSERT, outboxOfClient, outboxValues, type DomainEvent, type EventType } from '../../jobs/outbox.js';
 import { isUuid, uuidv7 } from '../../shared/ids.js';
 import type { TableDef } from '../columns/column.types.js';
 import { countChange, recordChange } from './counts.js';
@@ -15,18 +14,19 @@ import { nextFreeSlug, uniqueViolationField } from './uniqueness.js';
 
 export interface WriteScope {
   pool: pg.Pool;
-  /** Events go to pg-boss in the write's own transaction (transactional outbox, SPEC §8). */
-  boss: PgBoss;
   table: TableDef;
   project: ProjectInfo;
 }
 
-/** Records the events of a row change in the transaction of `client`. */
-function emitRowEvents(scope: WriteScope, client: pg.PoolClient, row: ContentsRow, types: (EventType | false)[]): Promise<void> {
+/** The events of a row change; `false` entries are the ones that do not apply. */
+function rowEvents(scope: WriteScope, row: ContentsRow, types: (EventType | false)[]): DomainEvent[] {
   const data = toContentsOutput(scope.table, row);
-  const events = types.filter((t): t is EventType => t !== false).map((t) => newEvent(t, scope.project.id, scope.table.id, data));
-  return emitEvents(outboxOfClient(client), scope.boss, events);
+  return types.filter((t): t is EventType => t !== false).map((t) => newEvent(t, scope.project.id, scope.table.id, data));
 }
+
+/** Records the events of a row change in the transaction of `client`. */
+const emitRowEvents = (scope: WriteScope, client: pg.PoolClient, row: ContentsRow, types: (EventType | false)[]) =>
+  emitEvents(outboxOfClient(client), rowEvents(scope, row, types));
 
 /** How often a derived slug is recomputed when a concurrent writer takes it first. */
 const SLUG_ATTEMPTS = 5;
@@ -92,32 +92,44 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
   const slugColumn = slugColumnOf(table);
   // Omitted or null: the slug is derived from its source (validateData), and must then be made free.
   const derivedSlug = slugColumn !== undefined && input.data[slugColumn.name] == null && validated.data[slugColumn.name] !== undefined;
-  const insert = async (sql: Sql, client: pg.PoolClient, data: Record<string, unknown>): Promise<ContentsRow> => {
-    const slug = slugColumn ? ((data[slugColumn.name] as string | undefined) ?? null) : null;
+  const insert = async (sql: Sql, data: Record<string, unknown>): Promise<ContentsRow> => {
     const now = new Date();
+    // Every value is known before the insert, so the events can be built first and the row, its
+    // count change and its events written by one statement: atomic without a transaction.
+    const row: ContentsRow = {
+      id: uuidv7(now.getTime()),
+      table_id: table.id,
+      status: plan.status,
+      slug: slugColumn ? ((data[slugColumn.name] as string | undefined) ?? null) : null,
+      data,
+      created_at: now,
+      updated_at: now,
+      published_at: plan.publishes ? now : null,
+      publish_at: plan.publishAt,
+    };
+    const events = rowEvents(scope, row, ['contents.created', plan.publishes && 'contents.published']);
     const count = countChange(table.id, plan.status, 1);
-    // One statement, hence atomic: the row and its count change commit together.
-    const [row] = await sql<ContentsRow>({
+    const [inserted] = await sql<ContentsRow>({
       text: `with inserted as (
                insert into contents (id, project_id, table_id, status, slug, data, publish_at, published_at, created_at, updated_at)
                values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) returning ${CONTENTS_COLUMNS}
-             ), counted as (${count.text.replace(/\$(\d)/g, (_, n) => `$${Number(n) + 9}`)})
+             ), counted as (${count.text.replace(/\$(\d)/g, (_, n) => `$${Number(n) + 9}`)}
+             ), outboxed as (${OUTBOX_INSERT.replace(/\$(\d)/g, (_, n) => `$${Number(n) + 13}`)})
              select * from inserted`,
-      values: [uuidv7(now.getTime()), project.id, table.id, plan.status, slug, data, plan.publishAt, plan.publishes ? now : null, now, ...count.values],
+      values: [row.id, project.id, table.id, row.status, row.slug, data, row.publish_at, row.published_at, now, ...count.values, ...outboxValues(events)],
     });
-    await emitRowEvents(scope, client, row, ['contents.created', plan.publishes && 'contents.published']);
-    return row;
+    return inserted;
   };
-  if (!derivedSlug) return mapUniqueViolations(table, () => transaction(pool, (tx, client) => insert(tx, client, validated.data)));
+  if (!derivedSlug) return mapUniqueViolations(table, () => insert(sqlOn(pool), validated.data));
 
   const base = validated.data[slugColumn.name] as string;
   for (let attempt = 1; ; attempt++) {
     try {
       return await mapUniqueViolations(table, () =>
-        transaction(pool, async (tx, client) => {
+        transaction(pool, async (tx) => {
           // Writers deriving the same slug queue here, so each one sees the slugs the others took.
           await tx({ text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [`slug:${table.id}:${base}`] });
-          return insert(tx, client, { ...validated.data, [slugColumn.name]: await nextFreeSlug(tx, table.id, base) });
+          return insert(tx, { ...validated.data, [slugColumn.name]: await nextFreeSlug(tx, table.id, base) });
         }),
       );
     } catch (error) {

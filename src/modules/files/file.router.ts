@@ -45,7 +45,7 @@ export const fileRouter = router({
     })
     .input(updateFileInput)
     .output(fileOutput)
-    .mutation(async ({ ctx, input }) => toFileOutput(await updateFile(ctx.em, ctx.deps.boss, ctx.item, input))),
+    .mutation(async ({ ctx, input }) => toFileOutput(await updateFile(ctx.em, ctx.item, input))),
 
   delete: fileProcedure('write')
     .meta({
@@ -55,7 +55,7 @@ export const fileRouter = router({
     .input(fileIdInput)
     .output(z.void())
     .mutation(async ({ ctx }) => {
-      await deleteFile(ctx.em, ctx.deps.boss, ctx.deps.storage, ctx.deps.logger, ctx.scope.project.id, ctx.item.id);
+      await deleteFile(ctx.em, ctx.deps.storage, ctx.deps.logger, ctx.scope.project.id, ctx.item.id);
       markNoContent(ctx);
     }),
 });

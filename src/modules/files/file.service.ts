@@ -4,7 +4,6 @@ import { runSql } from '../../db/sql.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
 import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
-import type { PgBoss } from 'pg-boss';
 import { emitEvents, newEvent, outboxOfEm, type EventType } from '../../jobs/outbox.js';
 import type { Logger } from '../../shared/logger.js';
 import type { BlobStore, Storage } from '../../storage/storage.js';
@@ -57,16 +56,16 @@ export async function findFile(em: EntityManager, projectId: string, fileId: str
 }
 
 /** The `files.*` event of a change, recorded in its transaction (SPEC §8); flushes first. */
-async function emitFileEvent(tx: EntityManager, boss: PgBoss, type: EventType, file: FileRecord): Promise<void> {
+async function emitFileEvent(tx: EntityManager, type: EventType, file: FileRecord): Promise<void> {
   await tx.flush();
-  await emitEvents(outboxOfEm(tx), boss, [newEvent(type, file.project.id, null, toFileOutput(file))]);
+  await emitEvents(outboxOfEm(tx), [newEvent(type, file.project.id, null, toFileOutput(file))]);
 }
 
-export async function updateFile(em: EntityManager, boss: PgBoss, file: FileRecord, input: UpdateFileInput): Promise<FileRecord> {
+export async function updateFile(em: EntityManager, file: FileRecord, input: UpdateFileInput): Promise<FileRecord> {
   return em.transactional(async (tx) => {
     const managed = tx.merge(file);
     if (input.name !== undefined) managed.name = input.name;
-    await emitFileEvent(tx, boss, 'files.updated', managed);
+    await emitFileEvent(tx, 'files.updated', managed);
     return managed;
   });
 }
@@ -102,7 +101,7 @@ async function commitOrDiscard<T>(em: EntityManager, upload: StagedUpload, proje
   }
 }
 
-export async function createFile(em: EntityManager, boss: PgBoss, projectId: string, upload: StagedUpload): Promise<FileRecord> {
+export async function createFile(em: EntityManager, projectId: string, upload: StagedUpload): Promise<FileRecord> {
   return commitOrDiscard(em, upload, projectId, async (tx) => {
     const file = tx.create(FileSchema, {
       project: projectId,
@@ -113,7 +112,7 @@ export async function createFile(em: EntityManager, boss: PgBoss, projectId: str
       storageDriver: upload.store.driver,
       storageKey: upload.key,
     });
-    await emitFileEvent(tx, boss, 'files.created', file);
+    await emitFileEvent(tx, 'files.created', file);
     return file;
   });
 }
@@ -124,7 +123,6 @@ export async function createFile(em: EntityManager, boss: PgBoss, projectId: str
  */
 export async function replaceFile(
   em: EntityManager,
-  boss: PgBoss,
   storage: Storage,
   logger: Logger,
   projectId: string,
@@ -143,7 +141,7 @@ export async function replaceFile(
     file.storageKey = upload.key;
     file.updatedAt = new Date();
     await old.store.drop(tx, projectId, old.key);
-    await emitFileEvent(tx, boss, 'files.updated', file);
+    await emitFileEvent(tx, 'files.updated', file);
     return file;
   });
   if (old) await removeQuietly(old.store, projectId, old.key, logger);
@@ -153,7 +151,6 @@ export async function replaceFile(
 /** SPEC §5/§7: a file that contents still reference is 409, naming how many rows do. */
 export async function deleteFile(
   em: EntityManager,
-  boss: PgBoss,
   storage: Storage,
   logger: Logger,
   projectId: string,
@@ -169,7 +166,7 @@ export async function deleteFile(
     tx.remove(file);
     await tx.flush();
     await storage.of(file.storageDriver).drop(tx, projectId, file.storageKey);
-    await emitEvents(outboxOfEm(tx), boss, [newEvent('files.deleted', projectId, null, deleted)]);
+    await emitEvents(outboxOfEm(tx), [newEvent('files.deleted', projectId, null, deleted)]);
     return file;
   });
   await removeQuietly(storage.of(file.storageDriver), projectId, file.storageKey, logger);

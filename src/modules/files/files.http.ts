@@ -61,7 +61,7 @@ export function filesHttpRouter(deps: AppDeps): express.Router {
     '/:projectId/files',
     handle('write', async (req, res, scope, em) => {
       const upload = await receive(req, deps.storage.current, scope.project.id);
-      const file = await createFile(em, deps.boss, scope.project.id, upload);
+      const file = await createFile(em, scope.project.id, upload);
       const path = req.originalUrl.split('?')[0].replace(/\/+$/, '');
       res.status(201).location(`${path}/${file.id}`).json(toFileOutput(file));
     }),
@@ -72,7 +72,7 @@ export function filesHttpRouter(deps: AppDeps): express.Router {
     // 404 before the body is read (SPEC §3 order); the transaction looks again, under a lock.
     await findFile(deps.orm.em.fork(), scope.project.id, fileId);
     const upload = await receive(req, deps.storage.current, scope.project.id);
-    const file = await replaceFile(em, deps.boss, deps.storage, deps.logger, scope.project.id, fileId, upload);
+    const file = await replaceFile(em, deps.storage, deps.logger, scope.project.id, fileId, upload);
     res.json(toFileOutput(file));
   });
   // A JSON PUT (rename) goes on to the `files.update` procedure.

@@ -21,7 +21,7 @@ export const tableRouter = router({
     .input(createTableInput)
     .output(tableOutput)
     .mutation(async ({ ctx, input }) => {
-      const table = await createTable(ctx.em, ctx.deps.boss, ctx.scope.project.id, input);
+      const table = await createTable(ctx.em, ctx.scope.project.id, input);
       // A lookup of this key that missed (404) may be cached: forget it so the new table answers at once.
       ctx.deps.tables.forget(ctx.scope.project.id);
       markCreated(ctx, table.id);
@@ -40,7 +40,7 @@ export const tableRouter = router({
     .output(tableOutput)
     .mutation(async ({ ctx, input }) => {
       const table = await findTable(ctx.em, ctx.scope.project.id, ctx.table.id);
-      const updated = await updateTable(ctx.em, ctx.deps.boss, ctx.scope.project.id, table, input);
+      const updated = await updateTable(ctx.em, ctx.scope.project.id, table, input);
       ctx.deps.tables.forget(ctx.scope.project.id);
       return toTableOutput(updated);
     }),

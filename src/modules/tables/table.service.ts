@@ -50,10 +50,10 @@ async function flushUniqueKey(em: EntityManager): Promise<void> {
 }
 
 /** The `tables.*` event of a change, recorded in the change's transaction (SPEC §8). */
-const emitTableEvent = (tx: EntityManager, boss: PgBoss, type: EventType, projectId: string, table: ContentTable) =>
-  emitEvents(outboxOfEm(tx), boss, [newEvent(type, projectId, table.id, toTableOutput(table))]);
+const emitTableEvent = (tx: EntityManager, type: EventType, projectId: string, table: ContentTable) =>
+  emitEvents(outboxOfEm(tx), [newEvent(type, projectId, table.id, toTableOutput(table))]);
 
-export async function createTable(em: EntityManager, boss: PgBoss, projectId: string, input: CreateTableInput): Promise<ContentTable> {
+export async function createTable(em: EntityManager, projectId: string, input: CreateTableInput): Promise<ContentTable> {
   return em.transactional(async (tx) => {
     const table = tx.create(TableSchema, {
       project: projectId,
@@ -63,14 +63,13 @@ export async function createTable(em: EntityManager, boss: PgBoss, projectId: st
       defaultStatus: input.defaultStatus ?? 'PUBLISHED',
     });
     await flushUniqueKey(tx);
-    await emitTableEvent(tx, boss, 'tables.created', projectId, table);
+    await emitTableEvent(tx, 'tables.created', projectId, table);
     return table;
   });
 }
 
 export async function updateTable(
   em: EntityManager,
-  boss: PgBoss,
   projectId: string,
   table: ContentTable,
   input: UpdateTableInput,
@@ -82,7 +81,7 @@ export async function updateTable(
     if (input.description !== undefined) managed.description = input.description;
     if (input.defaultStatus !== undefined) managed.defaultStatus = input.defaultStatus;
     await flushUniqueKey(tx);
-    await emitTableEvent(tx, boss, 'tables.updated', projectId, managed);
+    await emitTableEvent(tx, 'tables.updated', projectId, managed);
     return managed;
   });
 }
@@ -92,6 +91,6 @@ export async function deleteTable(em: EntityManager, boss: PgBoss, projectId: st
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(TableSchema, { id: table.id }, { deletedAt: new Date() });
     await enqueue(outboxOfEm(tx), boss, QUEUES.purge.name, { kind: 'table', id: table.id });
-    await emitTableEvent(tx, boss, 'tables.deleted', projectId, table);
+    await emitTableEvent(tx, 'tables.deleted', projectId, table);
   });
 }
