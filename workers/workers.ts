@@ -5,7 +5,9 @@ import { startBoss } from '../src/jobs/boss.js';
 import { QUEUES } from '../src/jobs/queues.js';
 import type { Logger } from '../src/shared/logger.js';
 import { createPool } from '../src/db/pool.js';
+import { TableDefinitions } from '../src/modules/tables/table-definitions.js';
 import { startOutboxRelay } from './handlers/outbox-relay.js';
+import { startScheduledPublisher } from './handlers/scheduled-publisher.js';
 import { createPurgeHandler } from './handlers/purge.js';
 import { startDeliveryWorker } from './handlers/webhook-delivery.js';
 import { startFanoutWorker } from './handlers/webhook-fanout.js';
@@ -38,6 +40,20 @@ const WORKERS: Record<string, WorkerDefinition> = {
       return {
         stop: async () => {
           await relay.stop();
+          await pool.end();
+        },
+      };
+    },
+  },
+  /** SCHEDULED contents → PUBLISHED at their publishAt (SPEC §7). */
+  publisher: {
+    queue: 'contents.scheduled',
+    start: async (_boss, orm, logger, _config, databaseUrl) => {
+      const pool = createPool(databaseUrl, 2, logger);
+      const publisher = startScheduledPublisher(pool, new TableDefinitions(orm), logger.child({ worker: 'publisher' }));
+      return {
+        stop: async () => {
+          await publisher.stop();
           await pool.end();
         },
       };

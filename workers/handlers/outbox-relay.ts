@@ -3,10 +3,11 @@ import type { PgBoss } from 'pg-boss';
 import { outboxOfClient, type DomainEvent } from '../../src/jobs/outbox.js';
 import { QUEUES } from '../../src/jobs/queues.js';
 import type { Logger } from '../../src/shared/logger.js';
+import { startLoop } from '../loop.js';
 
 /** Events moved per transaction: one pg-boss insert statement carries them all. */
 const BATCH = 500;
-/** How long an empty outbox is left alone: the delay an event can wait before it is queued. */
+/** How long an empty outbox is left alone: the most an event waits before it is queued. */
 const IDLE_MS = 50;
 
 /**
@@ -16,10 +17,7 @@ const IDLE_MS = 50;
  * half-way (the transaction rolls back and the rows stay). Job ids are the event ids.
  */
 export function startOutboxRelay(boss: PgBoss, pool: pg.Pool, logger: Logger): { stop(): Promise<void> } {
-  let stopping = false;
-  let wake: (() => void) | undefined;
-
-  async function moveBatch(): Promise<number> {
+  const moveBatch = async () => {
     const client = await pool.connect();
     try {
       await client.query('begin');
@@ -33,38 +31,13 @@ export function startOutboxRelay(boss: PgBoss, pool: pg.Pool, logger: Logger): {
         await boss.insert(QUEUES.events.name, jobs, { db: outboxOfClient(client) });
       }
       await client.query('commit');
-      return rows.length;
+      return { full: rows.length === BATCH };
     } catch (error) {
       await client.query('rollback').catch(() => {});
       throw error;
     } finally {
       client.release();
     }
-  }
-
-  const loop = (async () => {
-    while (!stopping) {
-      let moved = 0;
-      try {
-        moved = await moveBatch();
-      } catch (error) {
-        logger.error({ err: error }, 'outbox relay failed; retrying');
-      }
-      // A full batch means more may be waiting: go again at once.
-      if (moved < BATCH && !stopping) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, IDLE_MS);
-        });
-      }
-    }
-  })();
-
-  return {
-    stop: async () => {
-      stopping = true;
-      wake?.();
-      await loop;
-    },
   };
+  return startLoop(moveBatch, IDLE_MS, logger);
 }
