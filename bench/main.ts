@@ -10,6 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { adminToken, benchDatabase, freePort, root, seed, startChild, stopChild } from './setup.js';
 import { measure, type Measurement } from './load.js';
+import { benchEvents } from './events.js';
 import { scenarios, type Scenario } from './scenarios.js';
 
 const { values: args } = parseArgs({
@@ -18,6 +19,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     only: { type: 'string' },
+    events: { type: 'string', default: '5000' },
   },
 });
 const rows = Number(args.rows);
@@ -40,10 +42,12 @@ const api = await startChild(
     ADMIN_TOKEN: adminToken,
     RATE_LIMIT_PER_SECOND: '10000000',
     RATE_LIMIT_BURST: '10000000',
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
   },
   `http://127.0.0.1:${apiPort}/healthz`,
 );
 const results: { scenario: string; ours: Measurement; bare: Measurement | null; ratio: number | null; target: string }[] = [];
+let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows, log);
@@ -65,6 +69,10 @@ try {
   } finally {
     await stopChild(bare);
   }
+  if (Number(args.events) > 0 && (!args.only || args.only.split(',').includes('events'))) {
+    log(`events: ${args.events} events through the outbox, relay, fan-out and delivery`);
+    events = await benchEvents({ api: `http://127.0.0.1:${apiPort}`, databaseUrl: db.url, fixture, count: Number(args.events), log });
+  }
 } finally {
   await stopChild(api);
   await db.stop();
@@ -80,8 +88,13 @@ for (const r of results) {
       `${pad(num(r.bare?.requestsPerSecond), 12)}${pad(num(r.bare?.p99, 1), 10)}${pad(num(r.ratio, 2), 8)}${r.target}`,
   );
 }
+if (events) {
+  console.log('\nwebhook deliveries (outbox → relay → fan-out → delivery → local receiver)');
+  for (const t of events.throughput) console.log(`  ${t.workers} worker process(es): ${t.deliveriesPerSecond.toFixed(0)} deliveries/s (${t.events} events; target >= 500 with one)`);
+  console.log(`  end-to-end delay at a steady write rate: p50 ${events.latency.p50Ms} ms, p99 ${events.latency.p99Ms} ms over ${events.latency.events} events (target p99 < 1000 ms)`);
+}
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, events }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

@@ -56,14 +56,12 @@ export async function startChild(script: string, env: Record<string, string>, re
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child.stdout!.resume();
+  if (!readyUrl) return child;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
     if (Date.now() > deadline) throw new Error(`${script} did not start`);
-    if (readyUrl) {
-      const ok = await fetch(readyUrl).then((r) => r.ok, () => false);
-      if (ok) return child;
-    }
+    if (await fetch(readyUrl).then((r) => r.ok, () => false)) return child;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
