@@ -53,8 +53,12 @@ export async function benchEvents(env: { api: string; databaseUrl: string; fixtu
   await db.connect();
   const workerEnv = { DATABASE_URL: env.databaseUrl, LOG_LEVEL: 'warn', WEBHOOKS_ALLOW_PRIVATE: 'true' };
   const throughput: EventsResult[] = [];
+  // Each phase starts from empty queues: events left by earlier scenarios (W1 writes thousands)
+  // would otherwise be drained first and counted.
+  const drain = () => db.query(`delete from event_outbox; delete from pgboss.job where name in ('events', 'webhook-deliveries')`);
   try {
     for (const workers of [1, 4]) {
+      await drain();
       // Queue `count` committed events while no worker runs, then time how fast they drain.
       const ids = Array.from({ length: env.count }, () => uuidv7());
       const now = new Date().toISOString();
@@ -78,6 +82,7 @@ export async function benchEvents(env: { api: string; databaseUrl: string; fixtu
     }
 
     // End-to-end delay at a steady rate: writes through the API, one worker process running.
+    await drain();
     const child = await startChild('workers/main.ts', workerEnv);
     await new Promise((r) => setTimeout(r, 2000));
     receiver.received.length = 0;
