@@ -1,6 +1,6 @@
 /** Benchmark fixtures: a database, the API and the bare handler as child processes, and N rows. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,9 +23,11 @@ export async function freePort(): Promise<number> {
 /** DATABASE_URL's server with a fresh database, or an embedded server in a temp directory. */
 export async function benchDatabase(): Promise<{ url: string; stop(): Promise<void> }> {
   let embedded: EmbeddedDatabase | undefined;
+  let tmp: string | undefined;
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(await mkdtemp(path.join(os.tmpdir(), 'tabula-bench-')), 'pg') });
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'tabula-bench-'));
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg') });
     serverUrl = embedded.url;
   }
   const name = `tabula_bench_${Date.now().toString(36)}`;
@@ -45,6 +47,7 @@ export async function benchDatabase(): Promise<{ url: string; stop(): Promise<vo
       await c.query(`drop database if exists ${name} with (force)`).catch(() => {});
       await c.end();
       await embedded?.stop();
+      if (tmp) await rm(tmp, { recursive: true, force: true });
     },
   };
 }

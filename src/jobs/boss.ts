@@ -20,6 +20,10 @@ export async function startBoss(
     supervise: role === 'worker',
     schedule: role === 'worker',
     useListenNotify: role === 'worker',
+    // How often a worker looks for jobs whose worker died (stale heartbeat, expiry): seconds
+    // instead of the default minute.
+    monitorIntervalSeconds: 5,
+    superviseIntervalSeconds: 5,
   });
   boss.on('error', (error) => logger.error({ err: error }, 'pg-boss error'));
   await boss.start();

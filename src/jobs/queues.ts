@@ -14,7 +14,9 @@ export const QUEUES = {
    */
   deliveries: {
     name: 'webhook-deliveries',
-    options: { retryLimit: 5, retryDelay: 2, retryBackoff: true, expireInSeconds: 60, deleteAfterSeconds: 86_400 },
+    // A worker that dies (SIGKILL, lost machine) stops its heartbeat: its attempt is failed and
+    // retried by another worker within heartbeatSeconds plus a monitor pass, not after the expiry.
+    options: { retryLimit: 5, retryDelay: 2, retryBackoff: true, expireInSeconds: 60, heartbeatSeconds: 10, deleteAfterSeconds: 86_400 },
   },
   /** Hourly removal of webhook events and delivery attempts past retention. */
   webhookRetention: { name: 'webhook-retention', options: { retryLimit: 2, retryDelay: 60 } },
