@@ -31,10 +31,11 @@ export async function listContents(scope: ListScope, input: ListContentsInput): 
   const totals = await tableTotals(sql, scope.table.id, scope.publicOnly);
   // The default locale shapes `locale` reads: part of the key, as the schema is.
   const schemaKey = `${scope.table.schemaKey}:${scope.project.defaultLocale}`;
-  const cached = scope.cache.get<ContentsList>('page', compiled.select, schemaKey, totals.version);
+  const kind = query.withCount ? 'page' : 'page-without-count';
+  const cached = scope.cache.get<ContentsList>(kind, compiled.select, schemaKey, totals.version);
   if (cached) return cached;
   const result = await queryList(scope, query, compiled, totals.total, schemaKey, totals.version);
-  scope.cache.set('page', compiled.select, schemaKey, totals.version, result, Math.max(1, result.list.length));
+  scope.cache.set(kind, compiled.select, schemaKey, totals.version, result, Math.max(1, result.list.length));
   return result;
 }
 

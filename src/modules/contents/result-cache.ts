@@ -14,6 +14,9 @@ const MAX_WEIGHT = 50_000;
 /** Pages larger than this are not kept: one of them would evict everything else. */
 const MAX_ENTRY_WEIGHT = 2_000;
 
+/** A page with its total, a page without (withCount=false: same statement, other answer), or a count. */
+export type CacheKind = 'page' | 'page-without-count' | 'count';
+
 interface Entry {
   version: string;
   value: unknown;
@@ -24,7 +27,7 @@ export class ResultCache {
   private readonly entries = new Map<string, Entry>();
   private weight = 0;
 
-  get<T>(kind: 'page' | 'count', query: SqlQuery, schemaKey: string, version: string): T | undefined {
+  get<T>(kind: CacheKind, query: SqlQuery, schemaKey: string, version: string): T | undefined {
     const key = keyOf(kind, query, schemaKey);
     const entry = this.entries.get(key);
     if (!entry || entry.version !== version) return undefined;
@@ -34,7 +37,7 @@ export class ResultCache {
     return entry.value as T;
   }
 
-  set(kind: 'page' | 'count', query: SqlQuery, schemaKey: string, version: string, value: unknown, weight = 1): void {
+  set(kind: CacheKind, query: SqlQuery, schemaKey: string, version: string, value: unknown, weight = 1): void {
     if (weight > MAX_ENTRY_WEIGHT) return;
     const key = keyOf(kind, query, schemaKey);
     this.remove(key);
