@@ -128,7 +128,7 @@ export async function seed(api: string, databaseUrl: string, rows: number, log: 
       `insert into contents (id, project_id, table_id, status, data, created_at, updated_at, published_at)
        select gen_random_uuid(), $1, $2, 'PUBLISHED',
               jsonb_build_object('title', 'lorem ' || i, 'category', (array['a','b','c','d','e'])[1 + i % 5],
-                                 'price', (i * 7919) % 1000, 'qty', i % 100, 'body', 'Some body text for row ' || i),
+                                 'price', (i::bigint * 7919) % 1000, 'qty', i % 100, 'body', 'Some body text for row ' || i),
               now() - make_interval(secs => ($4 - i) / 1000.0), now(), now()
          from generate_series($3::int, $5::int - 1) as i`,
       [project.id, table.id, start, rows, end],
