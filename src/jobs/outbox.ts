@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { fromKysely, type PgBoss, type SendOptions } from 'pg-boss';
 import { uuidv7 } from '../shared/ids.js';
-import { QUEUES, type QueueName } from './queues.js';
+import type { QueueName } from './queues.js';
 
 /** Where pg-boss writes a job: the caller's transaction, whichever way it was opened. */
 export type OutboxDb = ReturnType<typeof fromKysely>;

@@ -132,7 +132,7 @@ describe('disabling', () => {
 
 describe('retry timing', () => {
   it('Retry-After on 503 is honoured when longer than the next delay', async () => {
-    const { r, hook, row } = await scenario([{ status: 503, headers: { 'retry-after': '3' } }, 200]);
+    const { r, row } = await scenario([{ status: 503, headers: { 'retry-after': '3' } }, 200]);
     await row('later please');
     await until(() => r.requests.length >= 2, 8_000, 'the second attempt');
     expect(r.requests[1].at - r.requests[0].at).toBeGreaterThanOrEqual(2_900);
