@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startApi } from '../../src/server.js';
-import type { CallOptions, CallResult, TestApi } from '../helpers/api.js';
+import { clientFor, type CallOptions, type CallResult, type TestApi } from '../helpers/api.js';
 import { sleep } from './fixture.js';
 
 /** A second API on the same database as `t`: in this node process, or as a real child process. */
@@ -17,29 +17,6 @@ export interface SecondApi {
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** The same small fetch client as test/helpers/api.ts, for any base URL. */
-export function clientFor(url: string, adminToken: string) {
-  return async (method: string, p: string, options: CallOptions = {}): Promise<CallResult> => {
-    const headers = new Headers(options.headers);
-    const token = options.token === undefined ? adminToken : options.token;
-    if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
-    let body: string | Buffer | undefined = options.raw;
-    if (body === undefined && options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    }
-    const res = await fetch(url + p, { method, headers, body, redirect: 'manual' });
-    const text = await res.text();
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    return { status: res.status, headers: res.headers, json, text };
-  };
-}
 
 function sharedEnv(t: TestApi, env: Record<string, string>): Record<string, string> {
   return { ADMIN_EMAIL: t.adminEmail, ADMIN_TOKEN: t.adminToken, LOG_LEVEL: 'silent', ...env };

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 const count = async (sql: string, values: unknown[]) => Number((await db.query(sql, values)).rows[0].n);
-async function until(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+async function until(check: () => Promise<boolean>, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('purge did not happen in time');

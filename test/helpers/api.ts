@@ -31,6 +31,29 @@ export interface CallResult {
   text: string;
 }
 
+/** A small fetch client for a test server at `url`; `token` defaults to `defaultToken`, null sends none. */
+export function clientFor(url: string, defaultToken: string) {
+  return async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
+    const headers = new Headers(options.headers);
+    const token = options.token === undefined ? defaultToken : options.token;
+    if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+    let body: string | Buffer | undefined = options.raw;
+    if (body === undefined && options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    }
+    const res = await fetch(url + path, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  };
+}
+
 /**
  * Starts the real API on an ephemeral port against a fresh database and returns a small fetch
  * client for it. `env` overrides configuration variables.
@@ -50,25 +73,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const api = await startApi(config, db.url, createLogger(config.LOG_LEVEL));
-  const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
-    const headers = new Headers(options.headers);
-    const token = options.token === undefined ? adminToken : options.token;
-    if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
-    let body: string | Buffer | undefined = options.raw;
-    if (body === undefined && options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    }
-    const res = await fetch(api.url + path, { method, headers, body, redirect: 'manual' });
-    const text = await res.text();
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    return { status: res.status, headers: res.headers, json, text };
-  };
+  const call = clientFor(api.url, adminToken);
   return {
     url: api.url,
     api,
