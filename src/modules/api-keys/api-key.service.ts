@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { API_KEY_PREFIX, DISPLAY_PREFIX_LENGTH, generateSecret, sha256 } from '../../auth/secrets.js';
+import { findPage } from '../../db/find-page.js';
 import { fieldInvalid, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso, isoOrNull } from '../../shared/schemas.js';
-import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import type { PageParams } from '../../shared/pagination.js';
 import { ApiKeySchema, type ApiKey } from './api-key.entity.js';
 import type { ApiKeyOutput, CreateApiKeyInput, UpdateApiKeyInput } from './api-key.schema.js';
 
@@ -31,12 +32,7 @@ function checkExpiry(expiresAt: string | null | undefined): Date | null | undefi
 
 export async function listApiKeys(em: EntityManager, projectId: string, params: PageParams) {
   const where = { project: projectId };
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(ApiKeySchema, where, { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
-    wantsCount(params) ? em.count(ApiKeySchema, where) : Promise.resolve(null),
-  ]);
-  return { list: rows.slice(0, params.size).map(toApiKeyOutput), pagination: paginationOf(params, rows.length, total) };
+  return findPage(em, ApiKeySchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toApiKeyOutput);
 }
 
 /** Creates a key; the full value is in the result once and never stored (SPEC §4). */

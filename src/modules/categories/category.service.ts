@@ -1,8 +1,8 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { findPage } from '../../db/find-page.js';
 import { badRequest, conflict, fieldInvalid, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
-import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
 import { slugify } from '../contents/validate.js';
 import { CategorySchema, type Category } from './category.entity.js';
 import type { CategoryOutput, CreateCategoryInput, ListCategoriesInput } from './category.schema.js';
@@ -21,12 +21,7 @@ export async function listCategories(em: EntityManager, projectId: string, param
     project: projectId,
     ...(params.parentId === undefined ? {} : { parentId: params.parentId === 'null' ? null : params.parentId.toLowerCase() }),
   };
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(CategorySchema, where, { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
-    wantsCount(params) ? em.count(CategorySchema, where) : Promise.resolve(null),
-  ]);
-  return { list: rows.slice(0, params.size).map(toCategoryOutput), pagination: paginationOf(params, rows.length, total) };
+  return findPage(em, CategorySchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toCategoryOutput);
 }
 
 export async function findCategory(em: EntityManager, projectId: string, categoryId: string): Promise<Category> {

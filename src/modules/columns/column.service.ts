@@ -1,11 +1,12 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
+import { findPage } from '../../db/find-page.js';
 import { conflict, fieldInvalid, notFound } from '../../errors/app-error.js';
 import { enqueue, outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
-import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import type { PageParams } from '../../shared/pagination.js';
 import type { ProjectInfo } from '../../auth/project-directory.js';
 import { checkValue } from '../contents/value-rules.js';
 import { storedDefault } from '../contents/validate.js';
@@ -32,12 +33,7 @@ const toDef = (c: ContentColumn): ColumnDef => ({ id: c.id, name: c.name, type: 
 
 export async function listColumns(em: EntityManager, tableId: string, params: PageParams) {
   const where = { table: tableId, deletedAt: null };
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(ColumnSchema, where, { orderBy: { position: 'asc', id: 'asc' }, offset, limit }),
-    wantsCount(params) ? em.count(ColumnSchema, where) : Promise.resolve(null),
-  ]);
-  return { list: rows.slice(0, params.size).map(toColumnOutput), pagination: paginationOf(params, rows.length, total) };
+  return findPage(em, ColumnSchema, where, params, { orderBy: { position: 'asc', id: 'asc' } }, toColumnOutput);
 }
 
 export async function findColumn(em: EntityManager, tableId: string, columnId: string): Promise<ContentColumn> {

@@ -1,9 +1,9 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { findPage } from '../../db/find-page.js';
 import { conflict, notFound } from '../../errors/app-error.js';
 import { runSql } from '../../db/sql.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
-import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
 import { emitEvents, newEvent, outboxOfEm, type EventType } from '../../jobs/outbox.js';
 import type { Logger } from '../../shared/logger.js';
 import type { BlobStore, Storage } from '../../storage/storage.js';
@@ -39,12 +39,7 @@ export async function listFiles(em: EntityManager, projectId: string, params: Li
     project: projectId,
     ...(params.mimeType === undefined ? {} : family ? { mimeType: { $like: `${family.replace(/[\\%_]/g, '\\$&')}%` } } : { mimeType: params.mimeType }),
   };
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(FileSchema, where, { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
-    wantsCount(params) ? em.count(FileSchema, where) : Promise.resolve(null),
-  ]);
-  return { list: rows.slice(0, params.size).map(toFileOutput), pagination: paginationOf(params, rows.length, total) };
+  return findPage(em, FileSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toFileOutput);
 }
 
 export async function findFile(em: EntityManager, projectId: string, fileId: string, lock = false): Promise<FileRecord> {

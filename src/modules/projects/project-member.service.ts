@@ -1,7 +1,8 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { findPage } from '../../db/find-page.js';
 import { conflict, fieldInvalid, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';
-import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import type { PageParams } from '../../shared/pagination.js';
 import { AccountSchema } from '../accounts/account.entity.js';
 import { WorkspaceMemberSchema } from '../workspaces/workspace.entity.js';
 import { toMemberOutput } from '../workspaces/workspace-member.service.js';
@@ -10,12 +11,7 @@ import type { AddProjectMemberInput } from './project.schema.js';
 
 export async function listProjectMembers(em: EntityManager, projectId: string, params: PageParams) {
   const where = { project: projectId };
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(ProjectMemberSchema, where, { populate: ['account'], orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
-    wantsCount(params) ? em.count(ProjectMemberSchema, where) : Promise.resolve(null),
-  ]);
-  return { list: rows.slice(0, params.size).map(toMemberOutput), pagination: paginationOf(params, rows.length, total) };
+  return findPage(em, ProjectMemberSchema, where, params, { populate: ['account'], orderBy: { createdAt: 'asc', id: 'asc' } }, toMemberOutput);
 }
 
 /** SPEC §5: the account must already be a member of the project's workspace (422). */

@@ -1,10 +1,11 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
+import { findPage } from '../../db/find-page.js';
 import { fieldInvalid } from '../../errors/app-error.js';
 import { enqueue, outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
 import { iso } from '../../shared/schemas.js';
-import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import type { PageParams } from '../../shared/pagination.js';
 import type { Workspace, WorkspaceRole } from '../workspaces/workspace.entity.js';
 import { ProjectMemberSchema, ProjectSchema, type Project } from './project.entity.js';
 import type { CreateProjectInput, ProjectOutput, UpdateProjectInput } from './project.schema.js';
@@ -34,12 +35,7 @@ export async function listProjects(em: EntityManager, workspaceId: string, calle
     const memberships = await em.find(ProjectMemberSchema, { account: caller.accountId, project: { workspace: workspaceId } });
     where.id = { $in: memberships.map((m) => m.project.id) };
   }
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(ProjectSchema, where, { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
-    wantsCount(params) ? em.count(ProjectSchema, where) : Promise.resolve(null),
-  ]);
-  return { list: rows.slice(0, params.size).map(toProjectOutput), pagination: paginationOf(params, rows.length, total) };
+  return findPage(em, ProjectSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toProjectOutput);
 }
 
 export async function createProject(em: EntityManager, workspace: Workspace, input: CreateProjectInput): Promise<Project> {

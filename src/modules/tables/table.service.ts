@@ -1,11 +1,12 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
+import { findPage } from '../../db/find-page.js';
 import { conflict, notFound } from '../../errors/app-error.js';
 import { emitEvents, enqueue, newEvent, outboxOfEm, type EventType } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
-import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import type { PageParams } from '../../shared/pagination.js';
 import { TableSchema, type ContentTable } from './table.entity.js';
 import type { CreateTableInput, TableOutput, UpdateTableInput } from './table.schema.js';
 
@@ -32,12 +33,7 @@ export async function findTable(em: EntityManager, projectId: string, tableId: s
 
 export async function listTables(em: EntityManager, projectId: string, params: PageParams) {
   const where = { project: projectId, deletedAt: null };
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(TableSchema, where, { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
-    wantsCount(params) ? em.count(TableSchema, where) : Promise.resolve(null),
-  ]);
-  return { list: rows.slice(0, params.size).map(toTableOutput), pagination: paginationOf(params, rows.length, total) };
+  return findPage(em, TableSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toTableOutput);
 }
 
 async function flushUniqueKey(em: EntityManager): Promise<void> {

@@ -1,9 +1,9 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { ProjectInfo } from '../../auth/project-directory.js';
+import { findPage } from '../../db/find-page.js';
 import { conflict, fieldInvalid, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
-import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
 import { TranslationSchema, type Translation } from './translation.entity.js';
 import type { CreateTranslationInput, ListTranslationsInput, TranslationOutput, UpdateTranslationInput } from './translation.schema.js';
 
@@ -22,12 +22,7 @@ export async function listTranslations(em: EntityManager, projectId: string, par
     ...(params.locale === undefined ? {} : { locale: params.locale }),
     ...(params.key === undefined ? {} : { key: params.key }),
   };
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(TranslationSchema, where, { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
-    wantsCount(params) ? em.count(TranslationSchema, where) : Promise.resolve(null),
-  ]);
-  return { list: rows.slice(0, params.size).map(toTranslationOutput), pagination: paginationOf(params, rows.length, total) };
+  return findPage(em, TranslationSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toTranslationOutput);
 }
 
 export async function findTranslation(em: EntityManager, projectId: string, translationId: string): Promise<Translation> {

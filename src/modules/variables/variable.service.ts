@@ -1,8 +1,8 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { findPage } from '../../db/find-page.js';
 import { conflict, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
-import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
 import { VariableSchema, type Variable } from './variable.entity.js';
 import type { CreateVariableInput, ListVariablesInput, VariableOutput } from './variable.schema.js';
 
@@ -17,12 +17,7 @@ export const toVariableOutput = (v: Variable): VariableOutput => ({
 
 export async function listVariables(em: EntityManager, projectId: string, params: ListVariablesInput) {
   const where = { project: projectId, ...(params.key === undefined ? {} : { key: params.key }) };
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(VariableSchema, where, { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
-    wantsCount(params) ? em.count(VariableSchema, where) : Promise.resolve(null),
-  ]);
-  return { list: rows.slice(0, params.size).map(toVariableOutput), pagination: paginationOf(params, rows.length, total) };
+  return findPage(em, VariableSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toVariableOutput);
 }
 
 export async function findVariable(em: EntityManager, projectId: string, variableId: string): Promise<Variable> {

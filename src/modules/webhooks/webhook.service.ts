@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fromKysely, type PgBoss } from 'pg-boss';
+import { findPage } from '../../db/find-page.js';
 import { notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
 import { createDeliveryAgent, destinationProblem } from '../../net/ssrf.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
-import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import type { PageParams } from '../../shared/pagination.js';
 import { TableSchema } from '../tables/table.entity.js';
 import { cancelPendingEvents, loadTargets, recordAttempt, sendOnce, targetKey } from './webhook.delivery.js';
 import { WebhookDeliverySchema, WebhookSchema, type Webhook, type WebhookDelivery } from './webhook.entity.js';
@@ -71,12 +72,7 @@ export async function findWebhook(em: EntityManager, projectId: string, webhookI
 
 export async function listWebhooks(em: EntityManager, projectId: string, params: PageParams) {
   const where = { project: projectId };
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(WebhookSchema, where, { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
-    wantsCount(params) ? em.count(WebhookSchema, where) : Promise.resolve(null),
-  ]);
-  return { list: rows.slice(0, params.size).map(toWebhookOutput), pagination: paginationOf(params, rows.length, total) };
+  return findPage(em, WebhookSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toWebhookOutput);
 }
 
 /** Creates a webhook; its secret is in the result once (SPEC §5). */
@@ -142,12 +138,7 @@ export async function rotateWebhookSecret(em: EntityManager, webhook: Webhook) {
 /** Attempts, newest first (SPEC §8). */
 export async function listDeliveries(em: EntityManager, webhook: Webhook, params: PageParams) {
   const where = { webhook: webhook.id };
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(WebhookDeliverySchema, where, { orderBy: { createdAt: 'desc', id: 'desc' }, offset, limit }),
-    wantsCount(params) ? em.count(WebhookDeliverySchema, where) : Promise.resolve(null),
-  ]);
-  return { list: rows.slice(0, params.size).map(toDeliveryOutput), pagination: paginationOf(params, rows.length, total) };
+  return findPage(em, WebhookDeliverySchema, where, params, { orderBy: { createdAt: 'desc', id: 'desc' } }, toDeliveryOutput);
 }
 
 /**

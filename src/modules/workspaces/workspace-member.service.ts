@@ -1,8 +1,9 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { findPage } from '../../db/find-page.js';
 import { conflict, forbidden, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
-import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import type { PageParams } from '../../shared/pagination.js';
 import { workspaceRoleAtLeast } from '../../auth/roles.js';
 import { addAccountToken, findOrCreateAccount } from '../accounts/account.service.js';
 import { ProjectMemberSchema } from '../projects/project.entity.js';
@@ -25,12 +26,7 @@ export const toMemberOutput = <R extends string>(m: {
 
 export async function listWorkspaceMembers(em: EntityManager, workspaceId: string, params: PageParams) {
   const where = { workspace: workspaceId };
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(WorkspaceMemberSchema, where, { populate: ['account'], orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit }),
-    wantsCount(params) ? em.count(WorkspaceMemberSchema, where) : Promise.resolve(null),
-  ]);
-  return { list: rows.slice(0, params.size).map(toMemberOutput), pagination: paginationOf(params, rows.length, total) };
+  return findPage(em, WorkspaceMemberSchema, where, params, { populate: ['account'], orderBy: { createdAt: 'asc', id: 'asc' } }, toMemberOutput);
 }
 
 /** Only an OWNER may grant OWNER or change what an OWNER is (SPEC §4). */

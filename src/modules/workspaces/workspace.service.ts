@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
+import { findPage } from '../../db/find-page.js';
 import { enqueue, outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
 import { iso } from '../../shared/schemas.js';
-import { paginationOf, pageWindow, wantsCount, type PageParams } from '../../shared/pagination.js';
+import type { PageParams } from '../../shared/pagination.js';
 import { WorkspaceMemberSchema, WorkspaceSchema, type Workspace, type WorkspaceRole } from './workspace.entity.js';
 import type { WorkspaceOutput } from './workspace.schema.js';
 
@@ -18,20 +19,14 @@ export const toWorkspaceOutput = (w: Workspace, role: WorkspaceRole): WorkspaceO
 /** The caller's workspaces only (SPEC §5), oldest first. */
 export async function listWorkspaces(em: EntityManager, accountId: string, params: PageParams) {
   const where = { account: accountId, workspace: { deletedAt: null } };
-  const { offset, limit } = pageWindow(params);
-  const [rows, total] = await Promise.all([
-    em.find(WorkspaceMemberSchema, where, {
-      populate: ['workspace'],
-      orderBy: { workspace: { createdAt: 'asc', id: 'asc' } },
-      offset,
-      limit,
-    }),
-    wantsCount(params) ? em.count(WorkspaceMemberSchema, where) : Promise.resolve(null),
-  ]);
-  return {
-    list: rows.slice(0, params.size).map((m) => toWorkspaceOutput(m.workspace, m.role)),
-    pagination: paginationOf(params, rows.length, total),
-  };
+  return findPage(
+    em,
+    WorkspaceMemberSchema,
+    where,
+    params,
+    { populate: ['workspace'], orderBy: { workspace: { createdAt: 'asc', id: 'asc' } } },
+    (m) => toWorkspaceOutput(m.workspace, m.role),
+  );
 }
 
 /** The creator becomes OWNER (SPEC §5). */
