@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { expect } from 'vitest';
-import type { CallOptions, CallResult, TestApi } from '../helpers/api.js';
+import type { CallOptions, TestApi } from '../helpers/api.js';
+import { TOKEN_SHAPE, expectCreated } from '../helpers/expect.js';
+export { TOKEN_SHAPE, UUID_SHAPE, expectBadRequest, expectCreated, expectError, expectNoContent, expectStatus } from '../helpers/expect.js';
 
 /** Shared helpers of the test/auth suite (SPEC §3, §4, §5, §10). */
 
-export const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const KEY_SHAPE = /^tak_[A-Za-z0-9]{43}$/;
-export const TOKEN_SHAPE = /^tat_[A-Za-z0-9]{43}$/;
 /** A well-formed UUID that names nothing. */
 export const MISSING_ID = '0190b0a0-0000-7000-8000-000000000000';
 /** SPEC §5: the API key wire shape (without `key`, which create and rotate add). */
@@ -19,45 +19,6 @@ export const randomSecret = (prefix: 'tak_' | 'tat_') => prefix + Array.from({ l
 let counter = 0;
 export const uniq = (label: string) => `${label}_${process.pid}_${Date.now().toString(36)}_${++counter}`;
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Asserts the SPEC §3 error body (details null except for 422) and returns the error. */
-export function expectError(res: CallResult, status: number, code: string) {
-  expect({ status: res.status, body: res.json }, res.text).toMatchObject({ status, body: { error: { code } } });
-  expect(Object.keys(res.json)).toEqual(['error']);
-  const error = res.json.error as { code: string; message: string; details: unknown };
-  expect(typeof error.message).toBe('string');
-  expect(error.message.length).toBeGreaterThan(0);
-  if (status === 422) expect(Array.isArray(error.details)).toBe(true);
-  else expect(error.details).toBeNull();
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(res.headers.get('x-request-id')).toBeTruthy();
-  return error;
-}
-
-/** 400 BAD_REQUEST whose message names `field`. */
-export function expectBadRequest(res: CallResult, field: string) {
-  const error = expectError(res, 400, 'BAD_REQUEST');
-  expect(error.message, `message must name ${field}`).toContain(field);
-  return error;
-}
-
-export function expectStatus(res: CallResult, status: number) {
-  expect(res.status, res.text).toBe(status);
-  return res.json;
-}
-
-/** 201 with a Location under /v1 ending in the new id (SPEC §2). */
-export function expectCreated(res: CallResult, collectionPath: string) {
-  expect(res.status, res.text).toBe(201);
-  expect(res.json.id).toMatch(UUID_SHAPE);
-  expect(res.headers.get('location')).toBe(`/v1${collectionPath}/${res.json.id}`);
-  return res.json;
-}
-
-export function expectNoContent(res: CallResult) {
-  expect(res.status, res.text).toBe(204);
-  expect(res.text).toBe('');
-}
 
 /** Calls `probe` every `intervalMs` until it returns a value other than false, or fails after `timeoutMs`. */
 export async function poll<T>(probe: () => Promise<T | false>, timeoutMs: number, intervalMs = 50): Promise<T> {

@@ -1,9 +1,10 @@
 import { expect } from 'vitest';
 import type { CallResult, TestApi } from '../helpers/api.js';
+import { expectCreated, expectError, expectStatus } from '../helpers/expect.js';
+export { UUID_SHAPE, expectBadRequest, expectCreated, expectError, expectNoContent, expectStatus } from '../helpers/expect.js';
 
 /** Shared helpers of the test/contents suite (SPEC §5 Table/Column/Contents, §6, §7). */
 
-export const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 /** A well-formed UUID that names nothing. */
 export const GHOST = '0190b0a0-0000-7000-8000-00000000c0de';
@@ -12,32 +13,6 @@ let counter = 0;
 /** A fresh lower-case token usable as a table key. */
 export const uniq = (label = 't') => `${label}_${Date.now().toString(36)}_${++counter}`;
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Asserts the SPEC §3 error body (details only for 422) and returns the error. */
-export function expectError(res: CallResult, status: number, code: string) {
-  expect({ status: res.status, body: res.json }, res.text).toMatchObject({ status, body: { error: { code } } });
-  expect(Object.keys(res.json)).toEqual(['error']);
-  const error = res.json.error as { code: string; message: string; details: { field: string; message: string }[] | null };
-  expect(typeof error.message).toBe('string');
-  expect(error.message.length).toBeGreaterThan(0);
-  if (status === 422) {
-    expect(Array.isArray(error.details)).toBe(true);
-    for (const d of error.details!) {
-      expect(typeof d.field).toBe('string');
-      expect(typeof d.message).toBe('string');
-      expect(d.message.length).toBeGreaterThan(0);
-    }
-  } else expect(error.details).toBeNull();
-  expect(res.headers.get('x-request-id')).toBeTruthy();
-  return error;
-}
-
-/** 400 BAD_REQUEST whose message names `field`. */
-export function expectBadRequest(res: CallResult, field: string) {
-  const error = expectError(res, 400, 'BAD_REQUEST');
-  expect(error.message, `message must name ${field}`).toContain(field);
-  return error;
-}
 
 /** 422 VALIDATION_ERROR whose details name exactly `fields` (one entry each). */
 export function expectValidation(res: CallResult, fields: string[]) {
@@ -51,26 +26,6 @@ export function expectConflict(res: CallResult, field: string, code = 'CONFLICT'
   const error = expectError(res, 409, code);
   expect(error.message, `message must name ${field}`).toContain(field);
   return error;
-}
-
-export function expectStatus(res: CallResult, status: number) {
-  expect(res.status, res.text).toBe(status);
-  return res.json;
-}
-
-/** 201 with a Location under /v1 ending in the new id (SPEC §2). */
-export function expectCreated(res: CallResult, collectionPath?: string) {
-  expect(res.status, res.text).toBe(201);
-  expect(res.json.id).toMatch(UUID_SHAPE);
-  const location = res.headers.get('location');
-  if (collectionPath) expect(location).toBe(`/v1${collectionPath}/${res.json.id}`);
-  else expect(location).toMatch(new RegExp(`/${res.json.id}$`));
-  return res.json;
-}
-
-export function expectNoContent(res: CallResult) {
-  expect(res.status, res.text).toBe(204);
-  expect(res.text).toBe('');
 }
 
 export interface World {
