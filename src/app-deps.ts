@@ -8,6 +8,7 @@ import type { CredentialResolver } from './auth/credentials.js';
 import type { ProjectDirectory } from './auth/project-directory.js';
 import type { ResultCache } from './modules/contents/result-cache.js';
 import type { TableDefinitions } from './modules/tables/table-definitions.js';
+import type { RequestLogBuffer } from './modules/logs/log-buffer.js';
 
 /** The long-lived collaborators of the API process, passed down through the request context. */
 export interface AppDeps {
@@ -24,4 +25,6 @@ export interface AppDeps {
   pool: pg.Pool;
   /** File bytes: the STORAGE_DRIVER for new uploads, and every driver for stored ones. */
   storage: Storage;
+  /** Request log entries on their way to the queue; null when REQUEST_LOGGING is off. */
+  requestLogs: RequestLogBuffer | null;
 }

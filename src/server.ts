@@ -10,6 +10,8 @@ import { openMigratedOrm } from './db/migrate.js';
 import { createPool } from './db/pool.js';
 import { createApp } from './http/app.js';
 import { startBoss } from './jobs/boss.js';
+import { QUEUES } from './jobs/queues.js';
+import { RequestLogBuffer } from './modules/logs/log-buffer.js';
 import { bootstrapAdmin } from './modules/accounts/bootstrap.js';
 import type { Logger } from './shared/logger.js';
 import { createStorage } from './storage/storage.js';
@@ -39,6 +41,9 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     tables: new TableDefinitions(orm),
     results: new ResultCache(),
     storage: createStorage(config, pool),
+    requestLogs: config.REQUEST_LOGGING
+      ? new RequestLogBuffer((entries) => boss.send(QUEUES.requestLogs.name, { entries }).then(() => {}), logger)
+      : null,
   };
   // Staged uploads of a process that died mid-request; nothing waits for this.
   deps.storage.sweep().catch((error: unknown) => logger.warn({ err: error }, 'could not sweep staged uploads'));
@@ -58,6 +63,8 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   const close = (drainMs = 10_000) =>
     (closing ??= (async () => {
       await drain(server, drainMs);
+      // Every request has finished: its log entry is in the buffer, and goes out before the queue closes.
+      await deps.requestLogs?.close();
       await boss.stop({ graceful: true, timeout: 5_000 }).catch(() => {});
       await pool.end();
       await orm.close(true);

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Config } from '../src/config/config.js';
 import { openMigratedOrm } from '../src/db/migrate.js';
@@ -12,6 +13,7 @@ import { createPurgeHandler } from './handlers/purge.js';
 import { startDeliveryWorker } from './handlers/webhook-delivery.js';
 import { startFanoutWorker } from './handlers/webhook-fanout.js';
 import { startRetentionWorker } from './handlers/webhook-retention.js';
+import { startLogIngest, startLogRetention, startLogRollup } from './handlers/request-logs.js';
 import type { Orm } from '../src/db/orm.js';
 
 interface WorkerDefinition {
@@ -63,7 +65,32 @@ const WORKERS: Record<string, WorkerDefinition> = {
   'webhook-fanout': { queue: QUEUES.events.name, start: (boss) => startFanoutWorker(boss) },
   'webhook-delivery': { queue: QUEUES.deliveries.name, start: startDeliveryWorker },
   'webhook-retention': { queue: QUEUES.webhookRetention.name, start: startRetentionWorker },
+  /** Request log batches → request_log (SPEC §9). */
+  'request-logs': {
+    queue: QUEUES.requestLogs.name,
+    start: (boss, _orm, logger, _config, databaseUrl) => withPool(databaseUrl, logger, (pool) => startLogIngest(boss, pool)),
+  },
+  'log-rollup': {
+    queue: QUEUES.logRollup.name,
+    start: (boss, _orm, logger, _config, databaseUrl) =>
+      withPool(databaseUrl, logger, (pool) => startLogRollup(boss, pool, logger.child({ worker: 'log-rollup' }))),
+  },
+  'log-retention': {
+    queue: QUEUES.logRetention.name,
+    start: (boss, _orm, logger, config, databaseUrl) =>
+      withPool(databaseUrl, logger, (pool) => startLogRetention(boss, pool, logger.child({ worker: 'log-retention' }), config.LOG_RETENTION_DAYS)),
+  },
 };
+
+/**
+ * Starts a pg-boss handler that works on a small pool of its own; the pool is closed on stop,
+ * after pg-boss has let the handler's jobs finish.
+ */
+async function withPool(databaseUrl: string, logger: Logger, start: (pool: pg.Pool) => Promise<unknown>) {
+  const pool = createPool(databaseUrl, 2, logger);
+  await start(pool);
+  return { stopAfterBoss: () => pool.end() };
+}
 
 export const WORKER_NAMES = Object.keys(WORKERS);
 
@@ -78,9 +105,13 @@ export async function startWorkers(config: Config, databaseUrl: string, logger: 
   const boss = await startBoss(databaseUrl, logger, 'worker');
   const names = only?.length ? only : WORKER_NAMES;
   const stoppers: (() => Promise<void>)[] = [];
+  const afterBoss: (() => Promise<void>)[] = [];
   for (const name of names) {
-    const started = (await WORKERS[name].start(boss, orm, logger, config, databaseUrl)) as { stop?: () => Promise<void> } | undefined;
+    const started = (await WORKERS[name].start(boss, orm, logger, config, databaseUrl)) as
+      | { stop?: () => Promise<void>; stopAfterBoss?: () => Promise<void> }
+      | undefined;
     if (typeof started?.stop === 'function') stoppers.push(started.stop);
+    if (typeof started?.stopAfterBoss === 'function') afterBoss.push(started.stopAfterBoss);
   }
   return {
     names,
@@ -88,6 +119,7 @@ export async function startWorkers(config: Config, databaseUrl: string, logger: 
     stop: async (timeoutMs = 20_000) => {
       await Promise.all(stoppers.map((stop) => stop()));
       await boss.stop({ graceful: true, timeout: timeoutMs });
+      await Promise.all(afterBoss.map((stop) => stop()));
       await orm.close(true);
     },
   };

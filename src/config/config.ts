@@ -30,6 +30,8 @@ const envSchema = z.object({
   WEBHOOK_RETRY_DELAYS: delayList.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   WEBHOOKS_ALLOW_PRIVATE: flag.default(false),
   LOG_RETENTION_DAYS: positiveInt.default(30),
+  /** Request logs (SPEC §9); off only to measure what they cost (npm run bench). */
+  REQUEST_LOGGING: flag.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
   DATA_DIR: z.string().min(1).default('./.data'),

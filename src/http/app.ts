@@ -13,6 +13,7 @@ import { appRouter } from '../trpc/router.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
+import { captureRequestLogs } from './request-log.js';
 import { buildRouteIndex } from './route-index.js';
 import { sendError } from './send-error.js';
 import { createV1Handlers } from './v1.js';
@@ -48,11 +49,14 @@ export function createApp(deps: AppDeps): express.Express {
   }));
   const routes = buildRouteIndex(appRouter, [{ method: 'GET', path: '/openapi.json' }, ...fileRouteEntries]);
   // Multipart uploads and downloads are plain express routes, ahead of the procedures.
-  app.use('/v1', limiter, filesHttpRouter(deps), ...createV1Handlers(deps, appRouter, routes));
+  // Logged first, so that refused requests (401, 429) are logged too.
+  const logRequests = deps.requestLogs ? [captureRequestLogs(deps.requestLogs)] : [];
+  app.use('/v1', ...logRequests, limiter, filesHttpRouter(deps), ...createV1Handlers(deps, appRouter, routes));
 
   const createContext = createContextFactory(deps);
   app.use(
     '/trpc',
+    ...logRequests,
     limiter,
     createExpressMiddleware({
       router: appRouter,

@@ -1,13 +1,11 @@
-import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { AppDeps } from '../app-deps.js';
 import { AppError } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import type { SharedTokenBuckets } from '../rate-limit/token-bucket.js';
+import { clientIp } from './client-ip.js';
+import { notePrincipal } from './request-log.js';
 import { sendError } from './send-error.js';
-
-/** The client address, as the socket sees it (put a trusted proxy's header here if you add one). */
-const clientIp = (req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown';
 
 /**
  * SPEC §10: a token bucket per credential (per client IP when the request carries no valid
@@ -20,6 +18,7 @@ export function rateLimit(deps: AppDeps, buckets: SharedTokenBuckets): RequestHa
     try {
       // Resolving here costs nothing extra: the result is cached for the procedure's own check.
       const principal = await deps.credentials.resolve(req.headers.authorization).catch(() => null);
+      notePrincipal(res, principal);
       const key = principal
         ? principal.kind === 'account'
           ? `token:${principal.tokenId}`

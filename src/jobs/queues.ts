@@ -20,6 +20,12 @@ export const QUEUES = {
   },
   /** Hourly removal of webhook events and delivery attempts past retention. */
   webhookRetention: { name: 'webhook-retention', options: { retryLimit: 2, retryDelay: 60 } },
+  /** Batches of request log entries from the API processes (SPEC §9), inserted in bulk. */
+  requestLogs: { name: 'request-logs', options: { retryLimit: 10, retryDelay: 2, retryBackoff: true, deleteAfterSeconds: 3600 } },
+  /** Folds new request logs into hourly rollups; scheduled every minute. */
+  logRollup: { name: 'request-log-rollup', options: { retryLimit: 2, retryDelay: 10, deleteAfterSeconds: 3600 } },
+  /** Hourly removal of request logs past LOG_RETENTION_DAYS. */
+  logRetention: { name: 'request-log-retention', options: { retryLimit: 2, retryDelay: 60 } },
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]['name'];

@@ -1,7 +1,7 @@
 import { forbidden, notFound } from '../errors/app-error.js';
 import { raiseDeferredBodyError } from '../http/deferred-body-error.js';
+import { noteProject } from '../http/request-log.js';
 import { middleware, publicProcedure } from './trpc.js';
-import type { AccountPrincipal } from '../auth/principal.js';
 import {
   loadProjectAccess,
   loadWorkspaceAccess,
@@ -22,14 +22,20 @@ import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
  */
 
 /** Any valid credential (401 otherwise); the rate limiter has usually resolved it already. */
-const authed = publicProcedure.use(async ({ ctx, next }) => {
+const authenticate = middleware(async ({ ctx, next }) => {
   const principal = await ctx.deps.credentials.resolve(ctx.req.headers.authorization);
   return next({ ctx: { principal } });
 });
 
+/** A request that names a project is logged in that project's logs (SPEC §9), refused ones too. */
+const logProject = middleware(async ({ ctx, next, getRawInput }) => {
+  noteProject(ctx.res, rawPathParam(await getRawInput(), 'projectId'));
+  return next();
+});
+
 /** `/{projectId}/...` authorization without the final body check (see the two builders below). */
 const projectScoped = (level: ProjectAccessLevel) =>
-  authed.use(async ({ ctx, next, getRawInput }) => {
+  publicProcedure.use(logProject).use(authenticate).use(async ({ ctx, next, getRawInput }) => {
     const projectId = rawPathParam(await getRawInput(), 'projectId');
     const scope = await authorizeProject(ctx.em, ctx.deps.projects, ctx.principal, ctx.req.headers, projectId, level);
     return next({ ctx: { scope } });
@@ -94,10 +100,12 @@ export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: Tabl
     .use(raiseBodyError);
 
 /** SPEC §4: `/accounts/**` and `/workspaces/**` take account tokens only; API keys get 403. */
-const accountOnly = authed.use(({ ctx, next }) => {
-  if (ctx.principal.kind !== 'account') throw forbidden('API keys cannot use account-level endpoints');
-  return next({ ctx: { principal: ctx.principal as AccountPrincipal } });
+const accountOnlyCheck = middleware(async ({ ctx, next }) => {
+  const principal = await ctx.deps.credentials.resolve(ctx.req.headers.authorization);
+  if (principal.kind !== 'account') throw forbidden('API keys cannot use account-level endpoints');
+  return next({ ctx: { principal } });
 });
+const accountOnly = publicProcedure.use(accountOnlyCheck);
 
 /** Account-level endpoints that address no workspace (`/accounts/me`, `/workspaces`). */
 export const accountProcedure = accountOnly.use(raiseBodyError);
@@ -121,7 +129,7 @@ export const workspaceProcedure = (minRole: WorkspaceRole) =>
  * (workspace OWNER/ADMIN count as project ADMIN) must be at least `minRole`.
  */
 export const workspaceProjectProcedure = (minRole: ProjectRole) =>
-  accountOnly.use(async ({ ctx, next, getRawInput }) => {
+  publicProcedure.use(logProject).use(accountOnlyCheck).use(async ({ ctx, next, getRawInput }) => {
     const input = await getRawInput();
     const workspace = await loadWorkspaceAccess(ctx.em, rawPathParam(input, 'workspaceId'), ctx.principal.accountId);
     requireWorkspaceRole(workspace, 'MEMBER');

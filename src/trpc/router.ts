@@ -12,6 +12,8 @@ import { variableRouter } from '../modules/variables/variable.router.js';
 import { translationRouter } from '../modules/translations/translation.router.js';
 import { fileRouter } from '../modules/files/file.router.js';
 import { webhookRouter } from '../modules/webhooks/webhook.router.js';
+import { logRouter } from '../modules/logs/log.router.js';
+import { metricsRouter } from '../modules/metrics/metrics.router.js';
 import { router } from './trpc.js';
 
 /**
@@ -22,6 +24,7 @@ export const appRouter = router({
   accounts: accountRouter,
   workspaces: workspaceRouter,
   workspaceMembers: workspaceMemberRouter,
+  metrics: metricsRouter,
   projects: projectRouter,
   projectMembers: projectMemberRouter,
   apiKeys: apiKeyRouter,
@@ -33,6 +36,7 @@ export const appRouter = router({
   translations: translationRouter,
   files: fileRouter,
   webhooks: webhookRouter,
+  logs: logRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,4 @@
+import type { IncomingMessage } from 'node:http';
+
+/** The client address, as the socket sees it (put a trusted proxy's header here if you add one). */
+export const clientIp = (req: IncomingMessage): string => req.socket.remoteAddress ?? 'unknown';

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { isoDate, pathId } from '../../shared/schemas.js';
+
+/** Longest range per granularity: a chart's worth of buckets, not an unbounded scan. */
+export const MAX_BUCKETS = { hour: 24 * 31, day: 366 } as const;
+
+export const metricsInput = z
+  .object({
+    workspaceId: pathId('Workspace id'),
+    from: z.iso.datetime({ offset: true }).optional().describe('Start (ISO-8601, inclusive; rounded down to the bucket). Default: `to` minus 24 hours (hour) or 30 days (day)'),
+    to: z.iso.datetime({ offset: true }).optional().describe('End (ISO-8601, exclusive). Default: now'),
+    granularity: z.enum(['hour', 'day']).default('hour').describe('Size of the `series` buckets'),
+  });
+export type MetricsInput = z.infer<typeof metricsInput>;
+
+const requestCounts = { requests: z.number().int(), errors: z.number().int().describe('Responses with status 400 or above') };
+const liveCounts = {
+  contents: z.number().int().describe('Contents rows now (all statuses)'),
+  files: z.number().int().describe('Files now'),
+  storageBytes: z.number().int().describe('Bytes of all files now'),
+};
+
+export const metricsOutput = z.object({
+  workspaceId: z.uuid(),
+  from: isoDate,
+  to: isoDate,
+  granularity: z.enum(['hour', 'day']),
+  totals: z.object({ ...requestCounts, ...liveCounts }),
+  projects: z.array(z.object({ projectId: z.uuid(), name: z.string(), ...requestCounts, ...liveCounts })),
+  keys: z.array(z.object({ apiKeyId: z.uuid(), projectId: z.uuid(), name: z.string(), ...requestCounts })),
+  series: z.array(
+    z.object({
+      bucket: isoDate,
+      ...requestCounts,
+      p50Ms: z.number().nullable().describe('Median latency (from a histogram: exact to its bucket width, about 25 %)'),
+      p95Ms: z.number().nullable(),
+    }),
+  ),
+});
+export type MetricsOutput = z.infer<typeof metricsOutput>;

@@ -1,0 +1,129 @@
+import type pg from 'pg';
+import { invalidQuery } from '../../errors/app-error.js';
+import { sqlOn } from '../../db/sql.js';
+import { mergeHistogram, quantile, type Histogram } from './histogram.js';
+import { MAX_BUCKETS, type MetricsInput, type MetricsOutput } from './metrics.schema.js';
+
+const HOUR_MS = 3_600_000;
+const BUCKET_MS = { hour: HOUR_MS, day: 24 * HOUR_MS } as const;
+const DEFAULT_SPAN_MS = { hour: 24 * HOUR_MS, day: 30 * 24 * HOUR_MS } as const;
+
+/** The requested range, `from` rounded down to its bucket (UTC), within MAX_BUCKETS. */
+function rangeOf(input: MetricsInput): { from: Date; to: Date } {
+  const step = BUCKET_MS[input.granularity];
+  const to = input.to ? new Date(input.to) : new Date();
+  const requestedFrom = input.from ? new Date(input.from) : new Date(to.getTime() - DEFAULT_SPAN_MS[input.granularity]);
+  const from = new Date(Math.floor(requestedFrom.getTime() / step) * step);
+  if (from >= to) throw invalidQuery('`from` must be before `to`');
+  if ((to.getTime() - from.getTime()) / step > MAX_BUCKETS[input.granularity]) {
+    throw invalidQuery(`At most ${MAX_BUCKETS[input.granularity]} ${input.granularity} buckets per request; narrow from/to`);
+  }
+  return { from, to };
+}
+
+const counts = (row: { requests: string; errors: string } | undefined) => ({
+  requests: Number(row?.requests ?? 0),
+  errors: Number(row?.errors ?? 0),
+});
+
+/**
+ * SPEC §9 workspace metrics: request figures from the hourly rollups (never a scan of raw logs),
+ * contents/files/storage counted live.
+ */
+export async function workspaceMetrics(pool: pg.Pool, workspaceId: string, input: MetricsInput): Promise<MetricsOutput> {
+  const { from, to } = rangeOf(input);
+  const sql = sqlOn(pool);
+  const scope = `r.project_id in (select id from project where workspace_id = $1 and deleted_at is null)
+                 and r.bucket >= $2 and r.bucket < $3`;
+  const range = [workspaceId, from.toISOString(), to.toISOString()];
+  const [projects, byProject, byKey, series, slots] = await Promise.all([
+    sql<{ id: string; name: string; contents: string; files: string; bytes: string }>({
+      text: `select p.id, p.name,
+                    (select coalesce(sum(c.count), 0) from contents_count c join content_table t on t.id = c.table_id
+                      where t.project_id = p.id and t.deleted_at is null) as contents,
+                    (select count(*) from file f where f.project_id = p.id) as files,
+                    (select coalesce(sum(f.size), 0) from file f where f.project_id = p.id) as bytes
+               from project p where p.workspace_id = $1 and p.deleted_at is null order by p.created_at, p.id`,
+      values: [workspaceId],
+    }),
+    sql<{ project_id: string; requests: string; errors: string }>({
+      text: `select r.project_id, sum(r.requests) as requests, coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors
+               from request_rollup r where ${scope} group by r.project_id`,
+      values: range,
+    }),
+    sql<{ api_key_id: string; project_id: string; name: string | null; requests: string; errors: string }>({
+      text: `select r.api_key_id, r.project_id, k.name, sum(r.requests) as requests,
+                    coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors
+               from request_rollup r left join api_key k on k.id = r.api_key_id
+              where ${scope} and r.api_key_id is not null
+              group by r.api_key_id, r.project_id, k.name order by requests desc, r.api_key_id`,
+      values: range,
+    }),
+    sql<{ bucket: string; requests: string; errors: string }>({
+      text: `select date_trunc('${input.granularity}', r.bucket) as bucket, sum(r.requests) as requests,
+                    coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors
+               from request_rollup r where ${scope} group by 1`,
+      values: range,
+    }),
+    sql<{ bucket: string; slot: string; count: string }>({
+      text: `select date_trunc('${input.granularity}', r.bucket) as bucket, h.key as slot, sum(h.value::bigint) as count
+               from request_rollup r, jsonb_each_text(r.histogram) as h where ${scope} group by 1, 2`,
+      values: range,
+    }),
+  ]);
+
+  const projectCounts = new Map(byProject.map((row) => [row.project_id, counts(row)]));
+  const projectList = projects.map((p) => ({
+    projectId: p.id,
+    name: p.name,
+    ...(projectCounts.get(p.id) ?? { requests: 0, errors: 0 }),
+    contents: Number(p.contents),
+    files: Number(p.files),
+    storageBytes: Number(p.bytes),
+  }));
+  const sum = (pick: (p: (typeof projectList)[number]) => number) => projectList.reduce((total, p) => total + pick(p), 0);
+
+  return {
+    workspaceId,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    granularity: input.granularity,
+    totals: {
+      requests: sum((p) => p.requests),
+      errors: sum((p) => p.errors),
+      contents: sum((p) => p.contents),
+      files: sum((p) => p.files),
+      storageBytes: sum((p) => p.storageBytes),
+    },
+    projects: projectList,
+    keys: byKey.map((row) => ({ apiKeyId: row.api_key_id, projectId: row.project_id, name: row.name ?? '', ...counts(row) })),
+    series: seriesOf(from, to, input.granularity, series, slots),
+  };
+}
+
+/** Every bucket of the range, empty ones included (a chart needs its zeros), with latency quantiles. */
+function seriesOf(
+  from: Date,
+  to: Date,
+  granularity: MetricsInput['granularity'],
+  rows: { bucket: string; requests: string; errors: string }[],
+  slots: { bucket: string; slot: string; count: string }[],
+): MetricsOutput['series'] {
+  const byBucket = new Map(rows.map((row) => [new Date(row.bucket).getTime(), counts(row)]));
+  const histograms = new Map<number, Histogram>();
+  for (const { bucket, slot, count } of slots) {
+    const key = new Date(bucket).getTime();
+    histograms.set(key, mergeHistogram(histograms.get(key) ?? {}, { [slot]: Number(count) }));
+  }
+  const series: MetricsOutput['series'] = [];
+  for (let t = from.getTime(); t < to.getTime(); t += BUCKET_MS[granularity]) {
+    const histogram = histograms.get(t) ?? {};
+    series.push({
+      bucket: new Date(t).toISOString(),
+      ...(byBucket.get(t) ?? { requests: 0, errors: 0 }),
+      p50Ms: quantile(histogram, 0.5),
+      p95Ms: quantile(histogram, 0.95),
+    });
+  }
+  return series;
+}

@@ -1,0 +1,91 @@
+import type pg from 'pg';
+import { expect } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+import { createPool } from '../../src/db/pool.js';
+import type { RequestLogEntry } from '../../src/modules/logs/log-buffer.js';
+import { insertRequestLogs } from '../../src/modules/logs/log-store.js';
+import { sqlOn } from '../../src/db/sql.js';
+import { uuidv7 } from '../../src/shared/ids.js';
+import { createLogger } from '../../src/shared/logger.js';
+import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
+import { startTestApi, type TestApi } from '../helpers/api.js';
+import { buildWorld, type World } from '../auth/fixture.js';
+
+export { buildWorld, createKey, person, type World } from '../auth/fixture.js';
+export { expectError, UUID_SHAPE } from '../helpers/expect.js';
+
+export interface LogsEnv {
+  t: TestApi;
+  w: World;
+  /** A pool on the test database, for direct counts and for running the rollup by hand. */
+  pool: pg.Pool;
+  workers: RunningWorkers;
+  close(): Promise<void>;
+}
+
+/**
+ * The API, a world (workspace, two projects, keys), a pool, and the log-ingest worker. Rollups
+ * and retention are run by the tests themselves (their schedule is minutes and hours).
+ */
+export async function startLogsEnv(): Promise<LogsEnv> {
+  const t = await startTestApi();
+  const w = await buildWorld(t);
+  const pool = createPool(t.db.url, 4, createLogger('silent'));
+  const workers = await startWorkers(loadConfig({ LOG_LEVEL: 'silent' }), t.db.url, createLogger('silent'), ['request-logs']);
+  return {
+    t,
+    w,
+    pool,
+    workers,
+    close: async () => {
+      await workers.stop(2_000);
+      await pool.end();
+      await t.close();
+    },
+  };
+}
+
+export const logsPath = (projectId: string, query = '') => `/v1/${projectId}/logs${query ? `?${query}` : ''}`;
+
+/** Polls until `check` returns a truthy value (or fails after `ms`). */
+export async function until<T>(check: () => Promise<T>, ms = 10_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Every log entry of a project with this request id, read straight from the table. */
+export async function rowsFor(pool: pg.Pool, requestIds: string[]): Promise<{ request_id: string }[]> {
+  return sqlOn(pool)({ text: 'select request_id from request_log where request_id = any($1)', values: [requestIds] });
+}
+
+/** A synthetic entry, as the API would log it, at `createdAt`. */
+export function entry(projectId: string, createdAt: Date, extra: Partial<RequestLogEntry> = {}): RequestLogEntry {
+  return {
+    id: uuidv7(createdAt.getTime()),
+    projectId,
+    requestId: uuidv7(),
+    method: 'GET',
+    path: `/v1/${projectId}/tables`,
+    status: 200,
+    durationMs: 5,
+    apiKeyId: null,
+    accountId: null,
+    ip: '127.0.0.1',
+    userAgent: 'test',
+    createdAt: createdAt.toISOString(),
+    ...extra,
+  };
+}
+
+/** Inserts synthetic entries through the worker's own bulk insert. */
+export async function insertEntries(pool: pg.Pool | pg.PoolClient, entries: RequestLogEntry[]): Promise<void> {
+  for (let i = 0; i < entries.length; i += 1000) {
+    const inserted = await insertRequestLogs(sqlOn(pool), entries.slice(i, i + 1000));
+    expect(inserted).toBe(Math.min(1000, entries.length - i));
+  }
+}

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool } from '../../src/db/pool.js';
+import { sqlOn } from '../../src/db/sql.js';
+import { deleteExpiredLogs, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
+import { createLogger } from '../../src/shared/logger.js';
+import { entry, insertEntries, logsPath, startLogsEnv, type LogsEnv } from './fixture.js';
+
+let env: LogsEnv;
+beforeAll(async () => {
+  env = await startLogsEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const HOUR = 3_600_000;
+/** A fixed past day, so that the hours below are whole and stable. */
+const DAY = Date.UTC(2026, 10, 1);
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
+const STATUSES = [200, 201, 404, 422, 500];
+
+/** `count` entries spread over 30 hours of DAY, with varied methods, statuses, keys and latencies. */
+function spread(projectId: string, keyId: string, count: number, seed: number) {
+  return Array.from({ length: count }, (_, i) =>
+    entry(projectId, new Date(DAY + ((i * 7919 + seed) % (30 * HOUR))), {
+      method: METHODS[(i + seed) % METHODS.length],
+      status: STATUSES[(i * 3 + seed) % STATUSES.length],
+      apiKeyId: i % 2 === 0 ? keyId : null,
+      durationMs: ((i * 37) % 500) + 0.5,
+    }),
+  );
+}
+
+/** What the rollups hold, by (project, hour, key, method, status), against a direct count of raw logs. */
+async function rollupsAgainstRaw() {
+  const sql = sqlOn(env.pool);
+  const group = `project_id, api_key_id, method, status`;
+  const rolled = await sql({ text: `select ${group}, bucket, requests::int from request_rollup order by 1, 2, 3, 4, 5`, values: [] });
+  const raw = await sql({
+    text: `select ${group}, date_trunc('hour', created_at) as bucket, count(*)::int as requests from request_log
+            group by ${group}, bucket order by 1, 2, 3, 4, 5`,
+    values: [],
+  });
+  return { rolled, raw };
+}
+
+describe('rollups', () => {
+  it('match a direct count over the raw logs, and a second run adds nothing', async () => {
+    const { w, pool } = env;
+    await insertEntries(pool, spread(w.projectId, w.readKey.id, 3000, 1));
+    await insertEntries(pool, spread(w.otherProjectId, w.writeKey.id, 500, 2));
+    expect((await rollUpRequestLogs(pool)).folded).toBeGreaterThanOrEqual(3500);
+    const { rolled, raw } = await rollupsAgainstRaw();
+    expect(rolled).toEqual(raw);
+    expect((await rollUpRequestLogs(pool)).folded).toBe(0);
+    expect((await rollupsAgainstRaw()).rolled).toEqual(raw);
+  });
+
+  it('do not double count when several runs race each other and the inserts', async () => {
+    const { w, pool } = env;
+    const other = createPool(env.t.db.url, 4, createLogger('silent'));
+    try {
+      const inserts = (async () => {
+        for (let round = 0; round < 10; round++) await insertEntries(pool, spread(w.projectId, w.readKey.id, 200, 100 + round));
+      })();
+      const runs = (async () => {
+        for (let round = 0; round < 10; round++) await Promise.all([rollUpRequestLogs(pool), rollUpRequestLogs(other), rollUpRequestLogs(other)]);
+      })();
+      await Promise.all([inserts, runs]);
+      await Promise.all([rollUpRequestLogs(pool), rollUpRequestLogs(other)]);
+      const { rolled, raw } = await rollupsAgainstRaw();
+      expect(rolled).toEqual(raw);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('count a row whose insert commits after a run that started later, exactly once', async () => {
+    const { w, pool } = env;
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      // The slow inserter's transaction is open (it has its id) while a rollup runs.
+      await insertEntries(client, [entry(w.projectId, new Date(DAY + HOUR), { status: 503 })]);
+      await rollUpRequestLogs(pool);
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    await rollUpRequestLogs(pool);
+    const { rolled, raw } = await rollupsAgainstRaw();
+    expect(rolled).toEqual(raw);
+  });
+
+  it('a second run right after folds nothing new', async () => {
+    expect((await rollUpRequestLogs(env.pool)).folded).toBe(0);
+  });
+});
+
+describe('log totals', () => {
+  /** The list total against count(*) over the same filter, straight from the table. */
+  async function expectTotalsMatch(query: Record<string, string>) {
+    const { t, w, pool } = env;
+    const params = new URLSearchParams({ size: '1', ...query });
+    const res = await t.call('GET', logsPath(w.projectId, params.toString()));
+    expect(res.status, res.text).toBe(200);
+    const where = ['project_id = $1'];
+    const values: unknown[] = [w.projectId];
+    const add = (sql: string, value: unknown) => {
+      values.push(value);
+      where.push(sql.replace('?', `$${values.length}`));
+    };
+    if (query.from) add('created_at >= ?', query.from);
+    if (query.to) add('created_at <= ?', query.to);
+    if (query.status) add('status = ?', Number(query.status));
+    if (query.method) add('method = ?', query.method);
+    if (query.apiKeyId) add('api_key_id = ?', query.apiKeyId);
+    const [{ n }] = await sqlOn(pool)<{ n: number }>({ text: `select count(*)::int as n from request_log where ${where.join(' and ')}`, values });
+    expect(res.json.pagination.total, JSON.stringify(query)).toBe(n);
+  }
+
+  it('are exact for whole hours, partial hours, and rows not rolled up yet', async () => {
+    const { w, pool } = env;
+    await rollUpRequestLogs(pool);
+    // Some rows stay above the watermark.
+    await insertEntries(pool, spread(w.projectId, w.readKey.id, 300, 999));
+    const at = (hours: number, minutes = 0) => new Date(DAY + hours * HOUR + minutes * 60_000).toISOString();
+    const cases: Record<string, string>[] = [
+      {},
+      { from: at(0) },
+      { from: at(2, 17), to: at(9, 41) },
+      { from: at(3), to: at(5) },
+      { from: at(4, 10), to: at(4, 50) },
+      { to: at(12, 30) },
+      { from: at(1, 1), to: at(20), status: '404' },
+      { method: 'POST', from: at(5, 5) },
+      { apiKeyId: w.readKey.id, to: at(25, 59) },
+      { apiKeyId: w.readKey.id, status: '500', method: 'DELETE' },
+    ];
+    for (const query of cases) await expectTotalsMatch(query);
+  });
+
+  it('stay exact after retention removed old logs (rollups keep the history)', async () => {
+    const { w, pool } = env;
+    const now = Date.now();
+    await insertEntries(pool, [
+      entry(w.projectId, new Date(now - 40 * 24 * HOUR)),
+      entry(w.projectId, new Date(now - 31 * 24 * HOUR)),
+      entry(w.projectId, new Date(now - 2 * HOUR)),
+    ]);
+    await rollUpRequestLogs(pool);
+    const removed = await deleteExpiredLogs(pool, 30);
+    expect(removed).toBeGreaterThanOrEqual(2);
+    const [{ old }] = await sqlOn(pool)<{ old: number }>({
+      text: `select count(*)::int as old from request_log where created_at < now() - interval '30 days 1 hour'`,
+      values: [],
+    });
+    expect(old).toBe(0);
+    // Rows inside the retention window are kept.
+    const [{ recent }] = await sqlOn(pool)<{ recent: number }>({
+      text: `select count(*)::int as recent from request_log where project_id = $1 and created_at > now() - interval '3 hours'`,
+      values: [w.projectId],
+    });
+    expect(recent).toBeGreaterThanOrEqual(1);
+    await expectTotalsMatch({});
+    await expectTotalsMatch({ from: new Date(now - 60 * 24 * HOUR).toISOString() });
+  });
+});

@@ -1,0 +1,45 @@
+import type pg from 'pg';
+import type { PgBoss } from 'pg-boss';
+import { sqlOn } from '../../src/db/sql.js';
+import { QUEUES } from '../../src/jobs/queues.js';
+import type { RequestLogEntry } from '../../src/modules/logs/log-buffer.js';
+import { deleteExpiredLogs, insertRequestLogs, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
+import type { Logger } from '../../src/shared/logger.js';
+
+/** Jobs taken together: their entries go into one insert statement. */
+const INGEST_JOBS_PER_INSERT = 20;
+
+/** Request log batches from the API processes → `request_log`, in bulk. */
+export function startLogIngest(boss: PgBoss, pool: pg.Pool): Promise<string> {
+  return boss.work<{ entries: RequestLogEntry[] }>(
+    QUEUES.requestLogs.name,
+    { batchSize: INGEST_JOBS_PER_INSERT, pollingIntervalSeconds: 1 },
+    async (jobs) => {
+      await insertRequestLogs(sqlOn(pool), jobs.flatMap((job) => job.data.entries));
+    },
+  );
+}
+
+/** Every minute (SPEC §9: rollups at least every minute). */
+const ROLLUP_CRON = '* * * * *';
+
+/** New request logs → hourly rollups. Safe to run in several workers at once (see rollUpRequestLogs). */
+export async function startLogRollup(boss: PgBoss, pool: pg.Pool, logger: Logger): Promise<string> {
+  await boss.schedule(QUEUES.logRollup.name, ROLLUP_CRON);
+  return boss.work(QUEUES.logRollup.name, { batchSize: 1, pollingIntervalSeconds: 5 }, async () => {
+    const { folded } = await rollUpRequestLogs(pool);
+    if (folded > 0) logger.debug({ folded }, 'request logs rolled up');
+  });
+}
+
+/** Hourly, at a minute of its own. */
+const RETENTION_CRON = '41 * * * *';
+
+/** Request logs older than LOG_RETENTION_DAYS are deleted (rollups stay). */
+export async function startLogRetention(boss: PgBoss, pool: pg.Pool, logger: Logger, days: number): Promise<string> {
+  await boss.schedule(QUEUES.logRetention.name, RETENTION_CRON);
+  return boss.work(QUEUES.logRetention.name, { batchSize: 1, pollingIntervalSeconds: 5 }, async () => {
+    const removed = await deleteExpiredLogs(pool, days);
+    if (removed > 0) logger.info({ removed }, 'request logs past retention removed');
+  });
+}
