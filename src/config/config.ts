@@ -32,6 +32,8 @@ const envSchema = z.object({
   LOG_RETENTION_DAYS: positiveInt.default(30),
   /** Request logs (SPEC §9); off only to measure what they cost (npm run bench). */
   REQUEST_LOGGING: flag.default(true),
+  /** When set, `GET /metrics` (Prometheus) requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
   DATA_DIR: z.string().min(1).default('./.data'),

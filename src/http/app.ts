@@ -14,6 +14,8 @@ import { buildOpenApiDocument } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { captureRequestLogs } from './request-log.js';
+import { trackRequest } from './request-facts.js';
+import { createOperatorMetrics } from './prometheus.js';
 import { buildRouteIndex } from './route-index.js';
 import { sendError } from './send-error.js';
 import { createV1Handlers } from './v1.js';
@@ -49,14 +51,16 @@ export function createApp(deps: AppDeps): express.Express {
   }));
   const routes = buildRouteIndex(appRouter, [{ method: 'GET', path: '/openapi.json' }, ...fileRouteEntries]);
   // Multipart uploads and downloads are plain express routes, ahead of the procedures.
-  // Logged first, so that refused requests (401, 429) are logged too.
-  const logRequests = deps.requestLogs ? [captureRequestLogs(deps.requestLogs)] : [];
-  app.use('/v1', ...logRequests, limiter, filesHttpRouter(deps), ...createV1Handlers(deps, appRouter, routes));
+  const operatorMetrics = createOperatorMetrics(deps);
+  app.get('/metrics', operatorMetrics.serve);
+  // Observed and logged first, so that refused requests (401, 429) count too.
+  const observe = [trackRequest, operatorMetrics.observe, ...(deps.requestLogs ? [captureRequestLogs(deps.requestLogs)] : [])];
+  app.use('/v1', ...observe, limiter, filesHttpRouter(deps), ...createV1Handlers(deps, appRouter, routes));
 
   const createContext = createContextFactory(deps);
   app.use(
     '/trpc',
-    ...logRequests,
+    ...observe,
     limiter,
     createExpressMiddleware({
       router: appRouter,

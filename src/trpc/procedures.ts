@@ -1,6 +1,6 @@
 import { forbidden, notFound } from '../errors/app-error.js';
 import { raiseDeferredBodyError } from '../http/deferred-body-error.js';
-import { noteProject } from '../http/request-log.js';
+import { noteProject } from '../http/request-facts.js';
 import { middleware, publicProcedure } from './trpc.js';
 import {
   loadProjectAccess,

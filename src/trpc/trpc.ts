@@ -2,6 +2,7 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { describeError } from '../errors/describe.js';
 import type { Context } from './context.js';
+import { noteProcedure } from '../http/request-facts.js';
 
 /**
  * Procedure meta: the OpenAPI face plus the success status the `/v1` face answers, which the
@@ -27,5 +28,9 @@ const t = initTRPC
 
 export const router = t.router;
 export const middleware = t.middleware;
-export const publicProcedure = t.procedure;
+/** Every procedure records itself on the request (operator metrics label requests by procedure). */
+export const publicProcedure = t.procedure.use(({ ctx, path, next }) => {
+  noteProcedure(ctx.res, path);
+  return next();
+});
 export const createCallerFactory = t.createCallerFactory;

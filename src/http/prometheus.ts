@@ -1,0 +1,111 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import client from 'prom-client';
+import type { AppDeps } from '../app-deps.js';
+import { factsOf } from './request-facts.js';
+
+const LABELS = ['face', 'route', 'method', 'status'] as const;
+/** Seconds; the API's own latencies sit between a millisecond and a few seconds. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * A low-cardinality route label: the tRPC procedure (`contents.get`, whichever face called it),
+ * the express route of the file endpoints, or `unmatched` (404s must not mint a label per path).
+ */
+function routeOf(req: Request, procedures: string[] | undefined): string {
+  if (procedures?.length === 1) return procedures[0];
+  if (procedures && procedures.length > 1) return 'batch';
+  const route = (req as Request & { route?: { path?: unknown } }).route?.path;
+  return typeof route === 'string' ? `files:${route}` : 'unmatched';
+}
+
+export interface OperatorMetrics {
+  /** Observes every `/v1` and `/trpc` request (after `trackRequest`). */
+  observe: RequestHandler;
+  /** `GET /metrics`, Prometheus text format. */
+  serve: RequestHandler;
+}
+
+/**
+ * Process metrics for operators (Prometheus): requests and latency by route and status, queue
+ * depths and failed jobs, the request-log buffer, and Node's own (memory, CPU, event loop).
+ * One registry per app, so that several APIs in one process (tests) do not share counters.
+ */
+export function createOperatorMetrics(deps: AppDeps): OperatorMetrics {
+  const registers = [new client.Registry()];
+  const [registry] = registers;
+  client.collectDefaultMetrics({ register: registry, prefix: 'tabula_' });
+  const requests = new client.Counter({ name: 'tabula_http_requests_total', help: 'API requests by face (v1, trpc), route and status', labelNames: LABELS, registers });
+  const duration = new client.Histogram({
+    name: 'tabula_http_request_duration_seconds',
+    help: 'API request latency by face, route and status',
+    labelNames: LABELS,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  new client.Gauge({
+    name: 'tabula_queue_jobs',
+    help: 'pg-boss jobs per queue and state (ready, deferred, active, failed: retained recent failures)',
+    labelNames: ['queue', 'state'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const queue of await deps.boss.getQueues()) {
+        this.set({ queue: queue.name, state: 'ready' }, queue.readyCount);
+        this.set({ queue: queue.name, state: 'deferred' }, queue.deferredCount);
+        this.set({ queue: queue.name, state: 'active' }, queue.activeCount);
+        this.set({ queue: queue.name, state: 'failed' }, queue.failedCount);
+      }
+    },
+  });
+  new client.Gauge({
+    name: 'tabula_request_log_buffered',
+    help: 'Request log entries waiting in this process for the queue',
+    registers,
+    collect() {
+      this.set(deps.requestLogs?.size ?? 0);
+    },
+  });
+  new client.Gauge({
+    name: 'tabula_request_log_dropped',
+    help: 'Request log entries this process dropped because its buffer was full (queue unreachable)',
+    registers,
+    collect() {
+      this.set(deps.requestLogs?.dropped ?? 0);
+    },
+  });
+
+  const observe: RequestHandler = (req, res, next) => {
+    res.once('close', () => {
+      const facts = factsOf(res);
+      if (!facts) return;
+      const labels = {
+        face: req.originalUrl.startsWith('/trpc') ? 'trpc' : 'v1',
+        route: routeOf(req, facts.procedures),
+        method: req.method,
+        status: String(res.writableFinished ? res.statusCode : 499),
+      };
+      requests.inc(labels);
+      duration.observe(labels, (performance.now() - facts.started) / 1000);
+    });
+    next();
+  };
+
+  const token = deps.config.METRICS_TOKEN ? Buffer.from(`Bearer ${deps.config.METRICS_TOKEN}`) : null;
+  const serve: RequestHandler = async (req, res, next) => {
+    try {
+      if (token) {
+        const given = Buffer.from(req.get('authorization') ?? '');
+        if (given.length !== token.length || !timingSafeEqual(given, token)) {
+          res.status(401).set('WWW-Authenticate', 'Bearer').type('text/plain').send('metrics token required\n');
+          return;
+        }
+      }
+      const body = await registry.metrics();
+      res.set('Content-Type', registry.contentType).send(body);
+    } catch (error) {
+      next(error);
+    }
+  };
+  return { observe, serve };
+}

@@ -1,0 +1,57 @@
+import type { ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import type { Principal } from '../auth/principal.js';
+import { isUuid } from '../shared/ids.js';
+
+/**
+ * What the layers of one `/v1` or `/trpc` request learn about it, for the request log and the
+ * operator metrics: the projects it names, who called, and the procedures it reached.
+ */
+export interface RequestFacts {
+  /** `performance.now()` at arrival. */
+  started: number;
+  createdAt: string;
+  projects: Set<string>;
+  principal: Principal | null;
+  /** tRPC procedure paths (`contents.get`); a tRPC batch reaches several. */
+  procedures: string[];
+}
+
+const facts = new WeakMap<ServerResponse, RequestFacts>();
+
+/** `/v1/{projectId}/...` and `/v1/workspaces/{workspaceId}/projects/{projectId}...` name a project. */
+const WORKSPACE_PROJECT = /^\/v1\/workspaces\/[^/]+\/projects\/([^/?]+)/;
+
+function projectInPath(url: string): string | null {
+  const nested = WORKSPACE_PROJECT.exec(url)?.[1];
+  if (nested) return isUuid(nested) ? nested : null;
+  const first = /^\/v1\/([^/?]+)/.exec(url)?.[1];
+  return first && isUuid(first) ? first : null;
+}
+
+/** Starts collecting facts about the request (mounted first on `/v1` and `/trpc`). */
+export const trackRequest: RequestHandler = (req, res, next) => {
+  const state: RequestFacts = { started: performance.now(), createdAt: new Date().toISOString(), projects: new Set(), principal: null, procedures: [] };
+  const fromPath = projectInPath(req.originalUrl);
+  if (fromPath) state.projects.add(fromPath.toLowerCase());
+  facts.set(res, state);
+  next();
+};
+
+export const factsOf = (res: ServerResponse): RequestFacts | undefined => facts.get(res);
+
+/** Records that the request addresses this project (procedures call it; tRPC names it in the input). */
+export function noteProject(res: ServerResponse, projectId: unknown): void {
+  if (typeof projectId === 'string' && isUuid(projectId)) facts.get(res)?.projects.add(projectId.toLowerCase());
+}
+
+/** Records the caller (the rate limiter resolves it for every request). */
+export function notePrincipal(res: ServerResponse, principal: Principal | null): void {
+  const state = facts.get(res);
+  if (state) state.principal = principal;
+}
+
+/** Records a procedure the request reached. */
+export function noteProcedure(res: ServerResponse, path: string): void {
+  facts.get(res)?.procedures.push(path);
+}
