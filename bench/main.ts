@@ -12,6 +12,7 @@ import { adminToken, benchDatabase, freePort, root, seed, startChild, stopChild 
 import { measure, type Measurement } from './load.js';
 import { benchEvents } from './events.js';
 import { scenarios, type Scenario } from './scenarios.js';
+import { measureLoggingCost, type LoggingCost } from './logging.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -30,22 +31,20 @@ const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const db = await benchDatabase();
 const apiPort = await freePort();
 const barePort = await freePort();
-const api = await startChild(
-  'src/api.ts',
-  {
-    DATABASE_URL: db.url,
-    PORT: String(apiPort),
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    ADMIN_EMAIL: 'bench@example.com',
-    ADMIN_TOKEN: adminToken,
-    RATE_LIMIT_PER_SECOND: '10000000',
-    RATE_LIMIT_BURST: '10000000',
-    WEBHOOKS_ALLOW_PRIVATE: 'true',
-  },
-  `http://127.0.0.1:${apiPort}/healthz`,
-);
+const apiEnv = {
+  DATABASE_URL: db.url,
+  HOST: '127.0.0.1',
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  ADMIN_EMAIL: 'bench@example.com',
+  ADMIN_TOKEN: adminToken,
+  RATE_LIMIT_PER_SECOND: '10000000',
+  RATE_LIMIT_BURST: '10000000',
+  WEBHOOKS_ALLOW_PRIVATE: 'true',
+};
+const api = await startChild('src/api.ts', { ...apiEnv, PORT: String(apiPort) }, `http://127.0.0.1:${apiPort}/healthz`);
+const wantsLogging = !args.only || args.only.split(',').includes('logging');
+let logging: LoggingCost | null = null;
 const results: { scenario: string; ours: Measurement; bare: Measurement | null; ratio: number | null; target: string }[] = [];
 let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 try {
@@ -69,6 +68,21 @@ try {
   } finally {
     await stopChild(bare);
   }
+  if (wantsLogging) {
+    log('logging: Q1 with request logging on (the API above) and off (a second API process), alternating');
+    const offPort = await freePort();
+    const unlogged = await startChild('src/api.ts', { ...apiEnv, PORT: String(offPort), REQUEST_LOGGING: 'false' }, `http://127.0.0.1:${offPort}/healthz`);
+    // The inserts are part of what logging costs on a machine shared with PostgreSQL.
+    const ingest = await startChild('workers/main.ts', { ...apiEnv, WORKERS: 'request-logs,log-rollup' });
+    try {
+      const q1 = (await scenarios({ api: `http://127.0.0.1:${apiPort}`, bare: `http://127.0.0.1:${barePort}`, fixture, rows })).find((s) => s.name === 'Q1')!;
+      const off = { ...q1.ours, url: q1.ours.url.replace(`:${apiPort}`, `:${offPort}`) };
+      logging = await measureLoggingCost(q1.ours, off, { duration, connections });
+    } finally {
+      await stopChild(ingest);
+      await stopChild(unlogged);
+    }
+  }
   if (Number(args.events) > 0 && (!args.only || args.only.split(',').includes('events'))) {
     log(`events: ${args.events} events through the outbox, relay, fan-out and delivery`);
     events = await benchEvents({ api: `http://127.0.0.1:${apiPort}`, databaseUrl: db.url, fixture, count: Number(args.events), log });
@@ -88,6 +102,12 @@ for (const r of results) {
       `${pad(num(r.bare?.requestsPerSecond), 12)}${pad(num(r.bare?.p99, 1), 10)}${pad(num(r.ratio, 2), 8)}${r.target}`,
   );
 }
+if (logging) {
+  console.log(
+    `\nrequest logging, Q1: on ${logging.onRequestsPerSecond.toFixed(0)} req/s, off ${logging.offRequestsPerSecond.toFixed(0)} req/s: ` +
+      `costs ${logging.costPercent.toFixed(1)} % of throughput (target < 5 %)`,
+  );
+}
 if (events) {
   console.log('\nwebhook deliveries (outbox → relay → fan-out → delivery → local receiver)');
   for (const t of events.throughput) console.log(`  ${t.workers} worker process(es): ${t.deliveriesPerSecond.toFixed(0)} deliveries/s (${t.events} events; target >= 500 with one)`);
@@ -96,5 +116,5 @@ if (events) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, events }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, logging, events }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

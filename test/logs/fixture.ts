@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { expect } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
@@ -85,7 +86,7 @@ export function entry(projectId: string, createdAt: Date, extra: Partial<Request
 /** Inserts synthetic entries through the worker's own bulk insert. */
 export async function insertEntries(pool: pg.Pool | pg.PoolClient, entries: RequestLogEntry[]): Promise<void> {
   for (let i = 0; i < entries.length; i += 1000) {
-    const inserted = await insertRequestLogs(sqlOn(pool), entries.slice(i, i + 1000));
+    const inserted = await insertRequestLogs(sqlOn(pool), [{ id: randomUUID(), entries: entries.slice(i, i + 1000) }]);
     expect(inserted).toBe(Math.min(1000, entries.length - i));
   }
 }

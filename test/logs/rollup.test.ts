@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.js';
 import { sqlOn } from '../../src/db/sql.js';
-import { deleteExpiredLogs, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
+import { deleteExpiredLogs, insertRequestLogs, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { entry, insertEntries, logsPath, startLogsEnv, type LogsEnv } from './fixture.js';
 
@@ -44,6 +45,22 @@ async function rollupsAgainstRaw() {
   });
   return { rolled, raw };
 }
+
+describe('ingest', () => {
+  it('skips a batch delivered twice (a job retried after its insert committed)', async () => {
+    const { w, pool } = env;
+    const batch = { id: randomUUID(), entries: [entry(w.projectId, new Date(DAY)), entry(w.projectId, new Date(DAY + 1))] };
+    expect(await insertRequestLogs(sqlOn(pool), [batch])).toBe(2);
+    expect(await insertRequestLogs(sqlOn(pool), [batch])).toBe(0);
+    const [{ n }] = await sqlOn(pool)<{ n: number }>({ text: 'select count(*)::int as n from request_log where id = any($1)', values: [batch.entries.map((e) => e.id)] });
+    expect(n).toBe(2);
+  });
+
+  it('drops entries of unknown projects', async () => {
+    const unknown = entry('0190b0a0-0000-7000-8000-000000000000', new Date(DAY));
+    expect(await insertRequestLogs(sqlOn(env.pool), [{ id: randomUUID(), entries: [unknown] }])).toBe(0);
+  });
+});
 
 describe('rollups', () => {
   it('match a direct count over the raw logs, and a second run adds nothing', async () => {

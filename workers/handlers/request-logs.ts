@@ -15,7 +15,7 @@ export function startLogIngest(boss: PgBoss, pool: pg.Pool): Promise<string> {
     QUEUES.requestLogs.name,
     { batchSize: INGEST_JOBS_PER_INSERT, pollingIntervalSeconds: 1 },
     async (jobs) => {
-      await insertRequestLogs(sqlOn(pool), jobs.flatMap((job) => job.data.entries));
+      await insertRequestLogs(sqlOn(pool), jobs.map((job) => ({ id: job.id, entries: job.data.entries })));
     },
   );
 }

@@ -7,27 +7,39 @@ import type { RequestLogEntry } from './log-buffer.js';
  * The worker side of request logs (SPEC §9): bulk insert, hourly rollups, retention.
  */
 
+/** One hand-over of the API's buffer: a queued job's id and its entries. */
+export interface RequestLogBatch {
+  id: string;
+  entries: RequestLogEntry[];
+}
+
 /**
- * Inserts a batch in one statement. Entries of unknown or deleted projects are dropped; an entry
- * inserted before (a job retried after its insert committed) is skipped by its id, so a batch
- * can be delivered twice without a duplicate row.
+ * Inserts batches in one statement. A batch inserted before (its job retried after the insert
+ * committed) is skipped by its id, so a batch can be delivered twice without duplicate rows.
+ * Entries of unknown or deleted projects are dropped. Returns the number of rows inserted.
  */
-export async function insertRequestLogs(sql: Sql, entries: RequestLogEntry[]): Promise<number> {
-  if (entries.length === 0) return 0;
-  const rows = await sql<{ id: string }>({
-    text: `insert into request_log (id, project_id, request_id, method, path, status, duration_ms,
-                                    api_key_id, account_id, ip, user_agent, created_at)
-           select e.id, e."projectId", e."requestId", e.method, e.path, e.status, e."durationMs",
-                  e."apiKeyId", e."accountId", e.ip, e."userAgent", e."createdAt"
-             from jsonb_to_recordset($1::jsonb) as e(id uuid, "projectId" uuid, "requestId" text, method text,
-                  path text, status smallint, "durationMs" real, "apiKeyId" uuid, "accountId" uuid, ip text,
-                  "userAgent" text, "createdAt" timestamptz)
-             join project p on p.id = e."projectId" and p.deleted_at is null
-           on conflict (id) do nothing
-           returning id`,
-    values: [JSON.stringify(entries)],
+export async function insertRequestLogs(sql: Sql, batches: RequestLogBatch[]): Promise<number> {
+  if (batches.length === 0) return 0;
+  const [{ inserted }] = await sql<{ inserted: string }>({
+    text: `with fresh as (
+             insert into request_log_batch (id) select unnest($1::uuid[]) on conflict do nothing returning id
+           ), rows as (
+             insert into request_log (id, project_id, request_id, method, path, status, duration_ms,
+                                      api_key_id, account_id, ip, user_agent, created_at)
+             select e.id, e."projectId", e."requestId", e.method, e.path, e.status, e."durationMs",
+                    e."apiKeyId", e."accountId", e.ip, e."userAgent", e."createdAt"
+               from jsonb_to_recordset($2::jsonb) as b(id uuid, entries jsonb)
+               join fresh on fresh.id = b.id
+               cross join lateral jsonb_to_recordset(b.entries) as e(id uuid, "projectId" uuid, "requestId" text,
+                    method text, path text, status smallint, "durationMs" real, "apiKeyId" uuid, "accountId" uuid,
+                    ip text, "userAgent" text, "createdAt" timestamptz)
+               join project p on p.id = e."projectId" and p.deleted_at is null
+             returning 1
+           )
+           select count(*) as inserted from rows`,
+    values: [batches.map((b) => b.id), JSON.stringify(batches)],
   });
-  return rows.length;
+  return Number(inserted);
 }
 
 /**
@@ -90,10 +102,13 @@ export async function deleteExpiredLogs(pool: pg.Pool, days: number): Promise<nu
   let removed = 0;
   for (;;) {
     const deleted = await sql<{ id: string }>({
-      text: `delete from request_log where id in (select id from request_log where created_at < $1 limit $2) returning id`,
+      text: `delete from request_log where ctid in (select ctid from request_log where created_at < $1 limit $2) returning id`,
       values: [boundary, DELETE_BATCH],
     });
     removed += deleted.length;
-    if (deleted.length < DELETE_BATCH) return removed;
+    if (deleted.length < DELETE_BATCH) break;
   }
+  // Batch ids only guard against a job retried within minutes.
+  await sql({ text: `delete from request_log_batch where created_at < now() - interval '1 day'`, values: [] });
+  return removed;
 }
