@@ -4,7 +4,10 @@ import { createPool } from '../../src/db/pool.js';
 import { sqlOn } from '../../src/db/sql.js';
 import { deleteExpiredLogs, insertRequestLogs, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
 import { createLogger } from '../../src/shared/logger.js';
-import { entry, insertEntries, logsPath, startLogsEnv, type LogsEnv } from './fixture.js';
+import { loadConfig } from '../../src/config/config.js';
+import { QUEUES } from '../../src/jobs/queues.js';
+import { startWorkers } from '../../workers/workers.js';
+import { entry, insertEntries, logsPath, startLogsEnv, until, type LogsEnv } from './fixture.js';
 
 let env: LogsEnv;
 beforeAll(async () => {
@@ -182,5 +185,40 @@ describe('log totals', () => {
     expect(recent).toBeGreaterThanOrEqual(1);
     await expectTotalsMatch({});
     await expectTotalsMatch({ from: new Date(now - 60 * 24 * HOUR).toISOString() });
+  });
+});
+
+describe('scheduled jobs', () => {
+  it('the log-rollup and log-retention workers run their queued jobs', async () => {
+    const { t, w, pool } = env;
+    const workers = await startWorkers(loadConfig({ LOG_LEVEL: 'silent' }), t.db.url, createLogger('silent'), ['log-rollup', 'log-retention']);
+    try {
+      await insertEntries(pool, [entry(w.projectId, new Date(Date.now() - 90 * 24 * HOUR)), entry(w.projectId, new Date())]);
+      const state = async () =>
+        (await sqlOn(pool)<{ rolled_up_at: string | null; watermark: string }>({ text: 'select rolled_up_at, watermark from request_rollup_state', values: [] }))[0];
+      const before = await state();
+      // What the cron schedule sends every minute (rollup) and every hour (retention).
+      await t.api.deps.boss.send(QUEUES.logRollup.name, {});
+      await t.api.deps.boss.send(QUEUES.logRetention.name, {});
+      await until(async () => {
+        const now = await state();
+        return now.rolled_up_at !== before.rolled_up_at && BigInt(now.watermark) > BigInt(before.watermark);
+      });
+      await until(async () => {
+        const [{ old }] = await sqlOn(pool)<{ old: number }>({ text: `select count(*)::int as old from request_log where created_at < now() - interval '60 days'`, values: [] });
+        return old === 0;
+      });
+      // The fresh entry is in this hour's rollup; the 90-day-old one is gone from the raw logs only.
+      const [{ recent, old }] = await sqlOn(pool)<{ recent: number; old: number }>({
+        text: `select coalesce(sum(requests) filter (where bucket > now() - interval '2 hours'), 0)::int as recent,
+                      coalesce(sum(requests) filter (where bucket < now() - interval '60 days'), 0)::int as old
+                 from request_rollup where project_id = $1`,
+        values: [w.projectId],
+      });
+      expect(recent).toBeGreaterThanOrEqual(1);
+      expect(old).toBe(1);
+    } finally {
+      await workers.stop(2_000);
+    }
   });
 });
