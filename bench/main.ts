@@ -1,5 +1,6 @@
 /**
  * `npm run bench [-- --rows 1000000 --duration 10 --connections 32 --only Q1,Q2]`
+ * `npm run bench -- --soak [--soak-minutes 10]`: mixed load over time instead (see bench/soak.ts).
  *
  * Seeds a table of N rows, starts Tabula's API and a bare node:http + pg handler over the same
  * data (both as child processes), drives each with autocannon and prints requests/s, p50/p99
@@ -13,6 +14,7 @@ import { measure, type Measurement } from './load.js';
 import { benchEvents } from './events.js';
 import { scenarios, type Scenario } from './scenarios.js';
 import { measureLoggingCost, type LoggingCost } from './logging.js';
+import { soak, type SoakReport } from './soak.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -21,6 +23,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     only: { type: 'string' },
     events: { type: 'string', default: '5000' },
+    soak: { type: 'boolean', default: false },
+    'soak-minutes': { type: 'string', default: '10' },
   },
 });
 const rows = Number(args.rows);
@@ -43,13 +47,24 @@ const apiEnv = {
   WEBHOOKS_ALLOW_PRIVATE: 'true',
 };
 const api = await startChild('src/api.ts', { ...apiEnv, PORT: String(apiPort) }, `http://127.0.0.1:${apiPort}/healthz`);
-const wantsLogging = !args.only || args.only.split(',').includes('logging');
+const wantsLogging = !args.soak && (!args.only || args.only.split(',').includes('logging'));
 let logging: LoggingCost | null = null;
+let soakReport: SoakReport | null = null;
 const results: { scenario: string; ours: Measurement; bare: Measurement | null; ratio: number | null; target: string }[] = [];
 let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows, log);
+  if (args.soak) {
+    // The whole system: workers deliver events, ingest logs and roll them up while the load runs.
+    const workers = await startChild('workers/main.ts', apiEnv);
+    try {
+      log(`soak: ${args['soak-minutes']} minutes of mixed load (45% read by id, 25% list, 15% filter, 10% create, 5% update)`);
+      soakReport = await soak({ api: `http://127.0.0.1:${apiPort}`, fixture, minutes: Number(args['soak-minutes']), windowSeconds: 30, connections, log });
+    } finally {
+      await stopChild(workers);
+    }
+  }
   const bare = await startChild(
     'bench/bare-server.ts',
     { DATABASE_URL: db.url, PORT: String(barePort), BENCH_TABLE_ID: fixture.tableId, BENCH_PROJECT_ID: fixture.projectId },
@@ -57,7 +72,7 @@ try {
   );
   try {
     const selected = await scenarios({ api: `http://127.0.0.1:${apiPort}`, bare: `http://127.0.0.1:${barePort}`, fixture, rows });
-    const wanted = args.only?.split(',');
+    const wanted = args.soak ? [] : args.only?.split(',');
     for (const scenario of selected.filter((s: Scenario) => !wanted || wanted.includes(s.name))) {
       log(`${scenario.name}: ${scenario.description}`);
       const ours = await measure(scenario.ours, { duration, connections });
@@ -83,7 +98,7 @@ try {
       await stopChild(unlogged);
     }
   }
-  if (Number(args.events) > 0 && (!args.only || args.only.split(',').includes('events'))) {
+  if (!args.soak && Number(args.events) > 0 && (!args.only || args.only.split(',').includes('events'))) {
     log(`events: ${args.events} events through the outbox, relay, fan-out and delivery`);
     events = await benchEvents({ api: `http://127.0.0.1:${apiPort}`, databaseUrl: db.url, fixture, count: Number(args.events), log });
   }
@@ -102,6 +117,18 @@ for (const r of results) {
       `${pad(num(r.bare?.requestsPerSecond), 12)}${pad(num(r.bare?.p99, 1), 10)}${pad(num(r.ratio, 2), 8)}${r.target}`,
   );
 }
+if (soakReport) {
+  console.log(`\nsoak: ${soakReport.windows.length} windows of 30 s, mixed load`);
+  console.log(`${pad('t (s)', 8)}${pad('req/s', 10)}${pad('p99 ms', 9)}${pad('errors', 8)}${pad('rss MB', 9)}heap MB`);
+  for (const w of soakReport.windows) {
+    console.log(`${pad(String(w.at), 8)}${pad(num(w.requestsPerSecond), 10)}${pad(num(w.p99), 9)}${pad(String(w.errors), 8)}${pad(num(w.rssMb), 9)}${num(w.heapUsedMb, 1)}`);
+  }
+  console.log(
+    `errors ${soakReport.errors} (must be 0); memory trend over the second half: heap ${soakReport.heapTrendMbPerMinute.toFixed(2)} MB/min, ` +
+      `rss ${soakReport.rssTrendMbPerMinute.toFixed(2)} MB/min`,
+  );
+  if (soakReport.errors > 0) process.exitCode = 1;
+}
 if (logging) {
   console.log(
     `\nrequest logging, Q1: on ${logging.onRequestsPerSecond.toFixed(0)} req/s, off ${logging.offRequestsPerSecond.toFixed(0)} req/s: ` +
@@ -116,5 +143,5 @@ if (events) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, logging, events }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, logging, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);
