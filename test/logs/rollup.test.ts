@@ -96,19 +96,25 @@ describe('rollups', () => {
     }
   });
 
-  it('count a row whose insert commits after a run that started later, exactly once', async () => {
+  it('wait for an insert in progress, and count its rows exactly once', async () => {
     const { w, pool } = env;
     const client = await pool.connect();
     try {
       await client.query('begin');
-      // The slow inserter's transaction is open (it has its id) while a rollup runs.
+      // A slow inserter: its rows are written but not committed while a rollup starts.
       await insertEntries(client, [entry(w.projectId, new Date(DAY + HOUR), { status: 503 })]);
-      await rollUpRequestLogs(pool);
+      let finished = false;
+      const run = rollUpRequestLogs(pool).then((result) => {
+        finished = true;
+        return result;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(finished).toBe(false);
       await client.query('commit');
+      expect((await run).folded).toBe(1);
     } finally {
       client.release();
     }
-    await rollUpRequestLogs(pool);
     const { rolled, raw } = await rollupsAgainstRaw();
     expect(rolled).toEqual(raw);
   });
@@ -197,13 +203,13 @@ describe('scheduled jobs', () => {
       const state = async () =>
         (await sqlOn(pool)<{ rolled_up_at: string | null; watermark: string }>({ text: 'select rolled_up_at, watermark from request_rollup_state', values: [] }))[0];
       const before = await state();
-      // What the cron schedule sends every minute (rollup) and every hour (retention).
+      // What the cron schedules send: the rollup every minute, retention every hour.
       await t.api.deps.boss.send(QUEUES.logRollup.name, {});
-      await t.api.deps.boss.send(QUEUES.logRetention.name, {});
       await until(async () => {
         const now = await state();
         return now.rolled_up_at !== before.rolled_up_at && BigInt(now.watermark) > BigInt(before.watermark);
       });
+      await t.api.deps.boss.send(QUEUES.logRetention.name, {});
       await until(async () => {
         const [{ old }] = await sqlOn(pool)<{ old: number }>({ text: `select count(*)::int as old from request_log where created_at < now() - interval '60 days'`, values: [] });
         return old === 0;

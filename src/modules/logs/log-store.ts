@@ -45,17 +45,21 @@ export async function insertRequestLogs(sql: Sql, batches: RequestLogBatch[]): P
 /**
  * Folds every request log committed since the last run into `request_rollup`, and moves the
  * watermark, in one transaction. Exactly once, however many workers run it: the state row is
- * locked first, so runs take turns and each starts from the previous one's watermark; the upper
- * end is the oldest transaction still running, so rows whose inserter has not committed yet are
- * left for the next run rather than skipped.
+ * locked first, so runs take turns and each starts from the previous one's watermark. The log
+ * table is then locked against inserts (SHARE: an insert in progress finishes first, new ones
+ * wait a few milliseconds), so every row below this transaction's id is committed and visible,
+ * and every later row gets a larger id: that id is the new watermark. (The snapshot's xmin would
+ * need no lock, but any long transaction anywhere on the server would hold it back.)
  */
 export async function rollUpRequestLogs(pool: pg.Pool): Promise<{ folded: number }> {
   return transaction(pool, async (sql) => {
-    const [state] = await sql<{ watermark: string; upto: string }>({
-      text: `select watermark, pg_snapshot_xmin(pg_current_snapshot())::text as upto
-               from request_rollup_state where id = 1 for update`,
+    const [{ watermark }] = await sql<{ watermark: string }>({
+      text: `select watermark from request_rollup_state where id = 1 for update`,
       values: [],
     });
+    await sql({ text: 'lock table request_log in share mode', values: [] });
+    const [{ upto }] = await sql<{ upto: string }>({ text: 'select pg_current_xact_id()::text as upto', values: [] });
+    const state = { watermark, upto };
     const [{ folded }] = await sql<{ folded: string }>({
       text: `with raw as (
                select project_id, date_trunc('hour', created_at) as bucket, api_key_id, method, status,
@@ -88,8 +92,9 @@ const DELETE_BATCH = 5000;
 
 /**
  * Deletes request logs older than `days`, by whole hours, in batches. The boundary is recorded
- * first, so lists and totals stop showing rows below it at once, not row by row. Rollups stay:
- * metrics keep their history.
+ * first, so lists and totals stop showing rows below it at once, not row by row. Only rows the
+ * rollup has folded in are deleted (below the watermark), so no request goes missing from the
+ * metrics. Rollups stay: metrics keep their history.
  */
 export async function deleteExpiredLogs(pool: pg.Pool, days: number): Promise<number> {
   const sql = sqlOn(pool);
@@ -102,7 +107,10 @@ export async function deleteExpiredLogs(pool: pg.Pool, days: number): Promise<nu
   let removed = 0;
   for (;;) {
     const deleted = await sql<{ id: string }>({
-      text: `delete from request_log where ctid in (select ctid from request_log where created_at < $1 limit $2) returning id`,
+      text: `delete from request_log where ctid in (
+               select ctid from request_log
+                where created_at < $1 and tx < (select watermark from request_rollup_state where id = 1) limit $2
+             ) returning id`,
       values: [boundary, DELETE_BATCH],
     });
     removed += deleted.length;
