@@ -27,7 +27,7 @@ schedules no further retries.`,
     });
     printJson(attempt);
     const delivered = attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300;
-    if (!delivered) process.stderr.write(`not delivered: ${attempt.statusCode ?? 'no response'}${attempt.error ? ` (${attempt.error})` : ''}\n`);
+    if (!delivered) process.stderr.write(`not delivered: ${attempt.error ?? `HTTP ${attempt.statusCode ?? 'no response'}`}\n`);
     return delivered ? 0 : 1;
   },
 });
