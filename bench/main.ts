@@ -49,7 +49,7 @@ const results: { scenario: string; ours: Measurement; bare: Measurement | null; 
 let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 try {
   log(`seeding ${rows} rows`);
-  const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows, log);
+  const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
   const bare = await startChild(
     'bench/bare-server.ts',
     { DATABASE_URL: db.url, PORT: String(barePort), BENCH_TABLE_ID: fixture.tableId, BENCH_PROJECT_ID: fixture.projectId },
