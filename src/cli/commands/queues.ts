@@ -50,7 +50,7 @@ export const queues = defineCommand({
   usage: `Usage: npm run cli -- queues [--json]
 
 Shows every pg-boss queue with its waiting (queued, of which deferred: retries in backoff or
-delayed jobs), running (active) and failed job counts. Counts are at most a minute old.
+delayed jobs), running (active) and failed job counts. Counts are about a minute old at most.
 --json prints [{ name, queued, deferred, active, failed, capturedOn }] instead of a table.`,
   options: { json: { type: 'boolean' } },
   async run(values, ctx) {
