@@ -42,7 +42,6 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${OVERVIEW}\n`);
     return 0;
   }
-  if (words[0] === 'help') return main([...words.slice(1), '--help']);
   const command = COMMANDS.find((c) => c.name === words.slice(0, c.name.split(' ').length).join(' '));
   if (!command) {
     const group = groupUsage(words[0]);

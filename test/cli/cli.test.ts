@@ -19,12 +19,7 @@ afterAll(() => t?.close());
 
 describe('usage', () => {
   it('--help lists every command; each command and group has its own help', async () => {
-    const [overview, command, group, viaHelp] = await Promise.all([
-      offline('--help'),
-      offline('key', 'create', '--help'),
-      offline('workspace', '--help'),
-      offline('help', 'deliveries', 'replay'),
-    ]);
+    const [overview, command, group] = await Promise.all([offline('--help'), offline('key', 'create', '--help'), offline('workspace', '--help')]);
     expect(overview.code).toBe(0);
     for (const name of ['token create', 'workspace create', 'project create', 'key create', 'queues', 'deliveries replay', 'migrate']) {
       expect(overview.stdout).toContain(`  ${name} `);
@@ -33,7 +28,6 @@ describe('usage', () => {
     expect(command.stdout).toMatch(/^Usage: npm run cli -- key create --project <projectId> --name <name> --permission read\|read_write/);
     expect(group.code).toBe(0);
     expect(group.stdout).toContain('workspace create');
-    expect(viaHelp.stdout).toMatch(/^Usage: npm run cli -- deliveries replay --id <deliveryId>/);
   });
 
   it('an unknown command, a missing subcommand, an unknown option or a missing value: usage on stderr, exit 2', async () => {
@@ -45,7 +39,6 @@ describe('usage', () => {
       offline('key', 'create', '--project', MISSING, '--name', 'k', '--permission', 'admin'),
       offline('project', 'create', '--workspace', MISSING, '--name', 'Site', '--locales', 'en,Not A Locale'),
       offline('token', 'create', '--email', 'not-an-email'),
-      offline('workspace', 'create', 'extra', '--name', 'x'),
     ]);
     const expected = [
       [/^error: Unknown command "frobnicate"\n\nUsage: npm run cli -- <command>/],
@@ -55,7 +48,6 @@ describe('usage', () => {
       [/^error: --permission: Invalid option: expected one of "read"\|"read_write"/],
       [/^error: --locales: must be a locale code such as en or pt-BR/],
       [/^error: --email: Invalid email address/],
-      [/^error: Unexpected argument 'extra'/],
     ];
     runs.forEach((run, i) => {
       expect({ code: run.code, stdout: run.stdout }, run.stderr).toEqual({ code: 2, stdout: '' });
