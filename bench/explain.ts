@@ -16,7 +16,7 @@ const api = await startChild('src/api.ts', {
   DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_EMAIL: 'bench@example.com', ADMIN_TOKEN: adminToken,
 }, `http://127.0.0.1:${port}/healthz`);
 try {
-  const fixture = await seed(`http://127.0.0.1:${port}`, db.url, Number(values.rows), () => {});
+  const fixture = await seed(`http://127.0.0.1:${port}`, db.url, Number(values.rows), { update: () => {} });
   const orm = await openOrm(db.url, { migrate: false });
   const table = (await new TableDefinitions(orm).get(fixture.projectId, fixture.tableId))!;
   await orm.close(true);

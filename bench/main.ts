@@ -54,7 +54,7 @@ const results: { scenario: string; ours: Measurement; bare: Measurement | null; 
 let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 try {
   log(`seeding ${rows} rows`);
-  const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows, log);
+  const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
   if (args.soak) {
     // The whole system: workers deliver events, ingest logs and roll them up while the load runs.
     const workers = await startChild('workers/main.ts', apiEnv);

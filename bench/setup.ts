@@ -7,6 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { generateSecret, ACCOUNT_TOKEN_PREFIX } from '../src/auth/secrets.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.js';
+import { createProgress } from '../src/shared/progress.js';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -105,7 +106,7 @@ async function call(base: string, token: string, method: string, url: string, bo
  * The schema through the API (so indexes are the product's own), then `rows` rows through
  * bulk SQL (seeding a million rows through HTTP would take longer than the benchmark).
  */
-export async function seed(api: string, databaseUrl: string, rows: number, log: (line: string) => void): Promise<Fixture> {
+export async function seed(api: string, databaseUrl: string, rows: number, progress = createProgress('[bench] rows inserted', rows)): Promise<Fixture> {
   const ws = await call(api, adminToken, 'POST', '/v1/workspaces', { name: 'Bench' });
   const project = await call(api, adminToken, 'POST', `/v1/workspaces/${ws.id}/projects`, { name: 'Bench' });
   const key = await call(api, adminToken, 'POST', `/v1/${project.id}/api-keys`, { name: 'bench', permission: 'read_write' });
@@ -121,7 +122,8 @@ export async function seed(api: string, databaseUrl: string, rows: number, log: 
 
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const batch = 50_000;
+  // Large enough for bulk speed, small enough that progress moves every second or so.
+  const batch = 20_000;
   for (let start = 0; start < rows; start += batch) {
     const end = Math.min(rows, start + batch);
     await client.query(
@@ -133,7 +135,7 @@ export async function seed(api: string, databaseUrl: string, rows: number, log: 
          from generate_series($3::int, $5::int - 1) as i`,
       [project.id, table.id, start, rows, end],
     );
-    log(`seeded ${end}/${rows} rows`);
+    progress.update(end);
   }
   await client.query(`insert into contents_count (table_id, status, count) values ($1, 'PUBLISHED', $2)
                       on conflict (table_id, status, shard) do update set count = excluded.count`, [table.id, rows]);

@@ -1,5 +1,5 @@
 import { loadConfig } from './config/config.js';
-import { createLogger } from './shared/logger.js';
+import { createLogger, logFormat } from './shared/logger.js';
 import { startApi } from './server.js';
 import { onShutdownSignal, printBanner, runMain } from './process.js';
 
@@ -7,8 +7,8 @@ import { onShutdownSignal, printBanner, runMain } from './process.js';
 await runMain(async () => {
   const config = loadConfig();
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required for start:api (npm start runs an embedded database)');
-  const logger = createLogger(config.LOG_LEVEL, 'tabula-api');
+  const logger = createLogger(config.LOG_LEVEL, 'tabula-api', { format: logFormat(config) });
   const api = await startApi(config, config.DATABASE_URL, logger);
-  printBanner(logger, api.url);
+  printBanner(logger, api);
   onShutdownSignal(logger, () => api.close());
 });

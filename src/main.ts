@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config/config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
-import { createLogger } from './shared/logger.js';
+import { createLogger, logFormat } from './shared/logger.js';
 import { onShutdownSignal, printBanner, runMain } from './process.js';
 import { startApi } from './server.js';
 
@@ -15,7 +15,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  */
 await runMain(async () => {
   const config = loadConfig();
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.LOG_LEVEL, 'tabula', { format: logFormat(config) });
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
@@ -26,7 +26,7 @@ await runMain(async () => {
   }
   const api = await startApi(config, databaseUrl, logger);
   const worker = spawnWorker(databaseUrl, logger);
-  printBanner(logger, api.url);
+  printBanner(logger, api);
 
   onShutdownSignal(logger, async () => {
     await api.close();

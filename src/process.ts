@@ -32,6 +32,16 @@ export function onShutdownSignal(logger: Logger, stop: () => Promise<void>): voi
   process.on('SIGTERM', handler);
 }
 
-export function printBanner(logger: Logger, url: string): void {
-  logger.info({ url }, `Tabula API on ${url}  (REST ${url}/v1, docs ${url}/docs, tRPC ${url}/trpc)`);
+/** How an operator gets a token when none was printed at start-up. */
+export const TOKEN_HINT = 'npm run cli -- token create --email you@example.com';
+
+/**
+ * The one start-up line: where everything is, and how to get in. In JSON logs it is a record
+ * with the URLs as fields, so that tooling can read them too.
+ */
+export function printBanner(logger: Logger, api: { url: string; printedAdminToken: boolean }): void {
+  const { url } = api;
+  const urls = { rest: `${url}/v1`, docs: `${url}/docs`, trpc: `${url}/trpc` };
+  const access = api.printedAdminToken ? 'admin token: printed above, shown once' : `a token: ${TOKEN_HINT}`;
+  logger.info({ url, ...urls }, `Tabula on ${url}  REST ${urls.rest}  docs ${urls.docs}  tRPC ${urls.trpc}  ${access}`);
 }

@@ -20,6 +20,8 @@ export interface RunningApi {
   url: string;
   port: number;
   deps: AppDeps;
+  /** True when this start-up created the first account and printed its token. */
+  printedAdminToken: boolean;
   /** Stops accepting, drains in-flight requests (up to `drainMs`), then closes queues and pool. */
   close(drainMs?: number): Promise<void>;
 }
@@ -28,7 +30,7 @@ export interface RunningApi {
 export async function startApi(config: Config, databaseUrl: string, logger: Logger): Promise<RunningApi> {
   const orm = await openMigratedOrm(databaseUrl);
   const boss = await startBoss(databaseUrl, logger, 'api');
-  await bootstrapAdmin(orm.em.fork(), config, logger);
+  const printedAdminToken = await bootstrapAdmin(orm.em.fork(), config, logger);
   const pool = createPool(databaseUrl, 10, logger);
   const deps: AppDeps = {
     config,
@@ -69,7 +71,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
       await pool.end();
       await orm.close(true);
     })());
-  return { url: `http://${host}:${port}`, port, deps, close };
+  return { url: `http://${host}:${port}`, port, deps, printedAdminToken, close };
 }
 
 async function drain(server: Server, drainMs: number): Promise<void> {

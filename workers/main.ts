@@ -1,5 +1,5 @@
 import { loadConfig } from '../src/config/config.js';
-import { createLogger } from '../src/shared/logger.js';
+import { createLogger, logFormat } from '../src/shared/logger.js';
 import { onShutdownSignal, runMain } from '../src/process.js';
 import { startWorkers, WORKER_NAMES } from './workers.js';
 
@@ -10,7 +10,7 @@ import { startWorkers, WORKER_NAMES } from './workers.js';
 await runMain(async () => {
   const config = loadConfig();
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required for start:worker (npm start runs an embedded database)');
-  const logger = createLogger(config.LOG_LEVEL, 'tabula-worker');
+  const logger = createLogger(config.LOG_LEVEL, 'tabula-worker', { format: logFormat(config) });
   const onlyArg = process.argv.indexOf('--only');
   const only = (onlyArg >= 0 ? process.argv[onlyArg + 1] : process.env.WORKERS)?.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = only?.filter((name) => !WORKER_NAMES.includes(name));

@@ -1,61 +1,81 @@
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/config.js';
-import { openMigratedOrm } from '../db/migrate.js';
-import { createTokenForEmail } from '../modules/accounts/account.service.js';
-import { runMain } from '../process.js';
-import { withDatabase } from './database.js';
+import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import { AppError } from '../errors/app-error.js';
+import { UsageError, type Command } from './command.js';
+import { deliveriesReplay } from './commands/deliveries.js';
+import { keyCreate } from './commands/key.js';
+import { migrate } from './commands/migrate.js';
+import { projectCreate } from './commands/project.js';
+import { queues } from './commands/queues.js';
+import { tokenCreate } from './commands/token.js';
+import { workspaceCreate } from './commands/workspace.js';
 
-const HELP: Record<string, string> = {
-  '': `Usage: npm run cli -- <command> [options]
+/**
+ * `npm run cli -- <command> [options]`: the operator's tools. Exit codes: 0 done, 1 the
+ * operation failed (its SPEC §3 code and message on stderr), 2 the command line was wrong
+ * (usage on stderr).
+ */
+const COMMANDS: Command[] = [tokenCreate, workspaceCreate, projectCreate, keyCreate, queues, deliveriesReplay, migrate];
+
+const column = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+const OVERVIEW = `Usage: npm run cli -- <command> [options]
 
 Commands:
-  token create --email <email>   Print a new account token (creates the account if needed)
-  migrate                        Apply pending database migrations
+${COMMANDS.map((c) => `  ${c.name.padEnd(column)}${c.summary}`).join('\n')}
 
-Without DATABASE_URL the commands use the embedded database in ./.data/pg.
-Run any command with --help for its options.`,
-  'token create': `Usage: npm run cli -- token create --email <email>
+Run any command with --help for its options, e.g. npm run cli -- workspace create --help
+Without DATABASE_URL the commands use the embedded database in ./.data/pg (the one npm start runs).`;
 
-Prints a new account token (tat_...) for the account with that e-mail, creating the account
-when it does not exist. The token is shown once; only its SHA-256 is stored.`,
-  migrate: `Usage: npm run cli -- migrate
+/** `workspace --help`: the commands of one group. */
+function groupUsage(group: string): string | undefined {
+  const members = COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+  if (members.length === 0) return undefined;
+  return `Usage: npm run cli -- ${group} <${members.map((c) => c.name.split(' ')[1]).join('|')}> [options]
 
-Applies every pending migration (the API and workers also do this at start-up).`,
-};
+${members.map((c) => `  ${c.name.padEnd(column)}${c.summary}`).join('\n')}`;
+}
 
-await runMain(async () => {
-  const { values, positionals } = parseArgs({
-    args: process.argv.slice(2),
-    options: { email: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    allowPositionals: true,
-  });
-  const command = positionals.join(' ');
-  if (values.help || command === '' || command === 'help') {
-    process.stdout.write(`${HELP[command] ?? HELP['']}\n`);
-    return;
+async function main(argv: string[]): Promise<number> {
+  const firstOption = argv.findIndex((arg) => arg.startsWith('-'));
+  const words = firstOption === -1 ? argv : argv.slice(0, firstOption);
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  if (argv.length === 0 || (words.length === 0 && wantsHelp) || (words[0] === 'help' && words.length === 1)) {
+    process.stdout.write(`${OVERVIEW}\n`);
+    return 0;
   }
-  const config = loadConfig();
-  switch (command) {
-    case 'token create': {
-      if (!values.email || !/^[^@\s]+@[^@\s]+$/.test(values.email)) throw new Error('token create needs --email <email>');
-      const email = values.email;
-      const token = await withDatabase(config, async (url) => {
-        const orm = await openMigratedOrm(url, { poolMax: 1 });
-        try {
-          return (await createTokenForEmail(orm.em.fork(), email)).token;
-        } finally {
-          await orm.close(true);
-        }
-      });
-      process.stdout.write(`${token}\n`);
-      return;
+  const command = COMMANDS.find((c) => c.name === words.slice(0, c.name.split(' ').length).join(' '));
+  if (!command) {
+    const group = groupUsage(words[0]);
+    if (group && words.length === 1 && wantsHelp) {
+      process.stdout.write(`${group}\n`);
+      return 0;
     }
-    case 'migrate': {
-      await withDatabase(config, async (url) => (await openMigratedOrm(url, { poolMax: 1 })).close(true));
-      process.stdout.write('migrations applied\n');
-      return;
-    }
-    default:
-      throw new Error(`Unknown command "${command}". Run npm run cli -- --help`);
+    const what = words.length ? `Unknown command "${words.join(' ')}"` : `Unknown option "${argv[0]}"`;
+    throw new UsageError(group && words.length === 1 ? `"${words[0]}" needs a subcommand` : what, group ?? OVERVIEW);
   }
-});
+  let config: Config | undefined;
+  const ctx = { config: () => (config ??= loadConfig()) };
+  return command.run(argv.slice(command.name.split(' ').length), ctx);
+}
+
+function describeFailure(error: unknown): { code: number; text: string } {
+  if (error instanceof UsageError) return { code: 2, text: `error: ${error.message}\n\n${error.usage}` };
+  if (error instanceof ConfigError) return { code: 1, text: error.message };
+  if (error instanceof AppError) {
+    const details = (error.details ?? []).map((d) => `\n  ${d.field}: ${d.message}`).join('');
+    return { code: 1, text: `error: ${error.errorCode}: ${error.message}${details}` };
+  }
+  return { code: 1, text: `error: ${(error as Error)?.message ?? String(error)}` };
+}
+
+let exitCode: number;
+try {
+  exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  const failure = describeFailure(error);
+  process.stderr.write(`${failure.text}\n`);
+  if (failure.code === 1 && process.env.LOG_LEVEL === 'debug') console.error(error);
+  exitCode = failure.code;
+}
+// Writes to pipes and terminals are synchronous on Linux, so nothing printed is lost; exiting
+// here does not wait for a library's stray timer.
+process.exit(exitCode);

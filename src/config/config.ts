@@ -35,6 +35,8 @@ const envSchema = z.object({
   /** When set, `GET /metrics` (Prometheus) requires `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Unset: readable at a terminal outside production, JSON otherwise (see shared/logger). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   NODE_ENV: z.string().default('development'),
   DATA_DIR: z.string().min(1).default('./.data'),
 });

@@ -57,6 +57,10 @@ describe('npm start (embedded database)', () => {
     expect(await me.json()).toMatchObject({ email: 'boot@example.com' });
     for (let i = 0; i < 40 && !output.includes('workers started'); i++) await new Promise((r) => setTimeout(r, 250));
     expect(output).toContain('workers started');
+    // Piped output is JSON lines; the banner is one of them (ADMIN_TOKEN given: it hints at the CLI).
+    const banner = output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line)).find((r) => r.msg?.startsWith('Tabula on'));
+    expect(banner, output).toMatchObject({ rest: `${base}/v1`, docs: `${base}/docs`, trpc: `${base}/trpc` });
+    expect(banner.msg).toContain('npm run cli -- token create --email');
 
     // The CLI reaches the database that `npm start` runs, and its token works on the API.
     const { stdout } = await run(tsx, [path.join(root, 'src/cli/main.ts'), 'token', 'create', '--email', 'cli@example.com'], { env });

@@ -8,11 +8,12 @@ import { addAccountToken, findOrCreateAccount } from './account.service.js';
 /**
  * SPEC §4 first account. With ADMIN_EMAIL (and optionally ADMIN_TOKEN) the account and token
  * exist after start-up, however often it runs. With neither set and no account at all, an
- * `admin@localhost` account is created and its random token printed once.
+ * `admin@localhost` account is created and its random token printed once. Answers whether it
+ * printed a token (the start-up banner then points at it instead of at the CLI).
  */
-export async function bootstrapAdmin(em: EntityManager, config: Config, logger: Logger): Promise<void> {
+export async function bootstrapAdmin(em: EntityManager, config: Config, logger: Logger): Promise<boolean> {
   // One start-up at a time: two processes booting together must not both create the admin.
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     await tx.execute('select pg_advisory_xact_lock(7261001)');
     if (config.ADMIN_EMAIL) {
       const { account, created } = await findOrCreateAccount(tx, config.ADMIN_EMAIL, 'Admin');
@@ -25,12 +26,14 @@ export async function bootstrapAdmin(em: EntityManager, config: Config, logger: 
       } else if (created) {
         const token = addAccountToken(tx, account);
         printToken(logger, account.email, token);
+        return true;
       }
-      return;
+      return false;
     }
-    if ((await tx.count(AccountSchema, {})) > 0) return;
+    if ((await tx.count(AccountSchema, {})) > 0) return false;
     const { account } = await findOrCreateAccount(tx, 'admin@localhost', 'Admin');
     printToken(logger, account.email, addAccountToken(tx, account));
+    return true;
   });
 }
 

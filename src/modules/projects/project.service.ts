@@ -1,9 +1,10 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import { findPage } from '../../db/find-page.js';
-import { fieldInvalid } from '../../errors/app-error.js';
+import { fieldInvalid, notFound } from '../../errors/app-error.js';
 import { enqueue, outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
+import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
 import type { PageParams } from '../../shared/pagination.js';
 import type { Workspace, WorkspaceRole } from '../workspaces/workspace.entity.js';
@@ -36,6 +37,13 @@ export async function listProjects(em: EntityManager, workspaceId: string, calle
     where.id = { $in: memberships.map((m) => m.project.id) };
   }
   return findPage(em, ProjectSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toProjectOutput);
+}
+
+/** A live project (it and its workspace not deleted; else 404), for callers outside a request (the CLI). */
+export async function findProject(em: EntityManager, projectId: string): Promise<Project> {
+  const project = isUuid(projectId) ? await em.findOne(ProjectSchema, { id: projectId, deletedAt: null, workspace: { deletedAt: null } }) : null;
+  if (!project) throw notFound('Project');
+  return project;
 }
 
 export async function createProject(em: EntityManager, workspace: Workspace, input: CreateProjectInput): Promise<Project> {

@@ -141,6 +141,13 @@ export async function listDeliveries(em: EntityManager, webhook: Webhook, params
   return findPage(em, WebhookDeliverySchema, where, params, { orderBy: { createdAt: 'desc', id: 'desc' } }, toDeliveryOutput);
 }
 
+/** The webhook an attempt belongs to, for operators who only know the attempt's id (the CLI). */
+export async function findWebhookOfDelivery(em: EntityManager, deliveryId: string): Promise<Webhook> {
+  const delivery = isUuid(deliveryId) ? await em.findOne(WebhookDeliverySchema, { id: deliveryId }, { populate: ['webhook'] }) : null;
+  if (!delivery) throw notFound('Delivery');
+  return delivery.webhook;
+}
+
 /**
  * Delivers the event of an earlier attempt again, now, and answers with the new attempt. Runs in
  * the API process because the caller waits for the outcome; it goes through the same code as

@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import { findPage } from '../../db/find-page.js';
+import { notFound } from '../../errors/app-error.js';
 import { enqueue, outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
+import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
 import type { PageParams } from '../../shared/pagination.js';
 import { WorkspaceMemberSchema, WorkspaceSchema, type Workspace, type WorkspaceRole } from './workspace.entity.js';
@@ -27,6 +29,13 @@ export async function listWorkspaces(em: EntityManager, accountId: string, param
     { populate: ['workspace'], orderBy: { workspace: { createdAt: 'asc', id: 'asc' } } },
     (m) => toWorkspaceOutput(m.workspace, m.role),
   );
+}
+
+/** A live workspace by id (404 when unknown or deleted), for callers outside a request (the CLI). */
+export async function findWorkspace(em: EntityManager, workspaceId: string): Promise<Workspace> {
+  const workspace = isUuid(workspaceId) ? await em.findOne(WorkspaceSchema, { id: workspaceId, deletedAt: null }) : null;
+  if (!workspace) throw notFound('Workspace');
+  return workspace;
 }
 
 /** The creator becomes OWNER (SPEC §5). */

@@ -1,0 +1,66 @@
+/**
+ * `import { createTabulaClient } from 'tabula/client'`: the typed TypeScript client of the
+ * `/trpc` face. Every procedure of the server is a typed call (`client.contents.list.query({...})`,
+ * `client.tables.create.mutate({...})`), and calls made in the same tick travel in one HTTP
+ * request. The server's router is imported for its type only: nothing of the server runs here.
+ */
+import { createTRPCClient, httpBatchLink, type TRPCClient, type TRPCLink } from '@trpc/client';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { observable } from '@trpc/server/observable';
+import type { AppRouter } from '../trpc/router.js';
+import { toTabulaError } from './error.js';
+
+export { TabulaError, type TabulaErrorCode } from './error.js';
+export type { AppRouter };
+/** Inputs and outputs of every procedure, e.g. `RouterOutputs['contents']['get']`. */
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+
+export interface TabulaClientOptions {
+  /** Where Tabula listens, e.g. `http://127.0.0.1:3000` (without `/trpc`). */
+  baseUrl: string;
+  /** An account token (`tat_…`) or an API key (`tak_…`). */
+  token: string;
+  /** Extra headers on every request, e.g. `Origin` for a key with allowed hosts. */
+  headers?: Record<string, string>;
+  /** A fetch implementation (default: the global one). */
+  fetch?: typeof globalThis.fetch;
+}
+
+export type TabulaClient = TRPCClient<AppRouter>;
+
+/**
+ * Batched GET requests carry their inputs in the URL; past this length the batch is split, so
+ * that no request trips a proxy's or the server's URL limit (commonly 8 KiB).
+ */
+const MAX_URL_LENGTH = 4000;
+
+/** Turns every failure into a TabulaError before tRPC hands it to the caller. */
+const tabulaErrors: TRPCLink<AppRouter> = () => ({ next, op }) =>
+  observable((observer) =>
+    next(op).subscribe({
+      next: (value) => observer.next(value),
+      error: (error) => observer.error(toTabulaError(error)),
+      complete: () => observer.complete(),
+    }),
+  );
+
+export function createTabulaClient(options: TabulaClientOptions): TabulaClient {
+  const base = parseBaseUrl(options.baseUrl);
+  if (typeof options.token !== 'string' || options.token === '') throw new TypeError('createTabulaClient: token is required (tat_… or tak_…)');
+  const headers = { ...options.headers, authorization: `Bearer ${options.token}` };
+  return createTRPCClient<AppRouter>({
+    links: [tabulaErrors, httpBatchLink({ url: `${base}/trpc`, headers, fetch: options.fetch, maxURLLength: MAX_URL_LENGTH })],
+  });
+}
+
+function parseBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`createTabulaClient: baseUrl must be an absolute http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`createTabulaClient: baseUrl must use http or https, got ${url.protocol}`);
+  return url.toString().replace(/\/+$/, '');
+}
