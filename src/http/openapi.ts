@@ -1,109 +1,120 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { AnyRouter } from '@trpc/server';
+import type { z } from 'zod';
 import type { Meta } from '../trpc/trpc.js';
+import { errorsOf } from './openapi/error-rules.js';
+import { addJsonExample, localResolver } from './openapi/examples.js';
+import { completeParameters, type Parameter } from './openapi/parameters.js';
+import { commonHeaders, ERROR_SCHEMA, errorResponse, RESPONSE_HEADERS, type HeaderName } from './openapi/responses.js';
+import { pruneUnusedComponents } from './openapi/prune.js';
+import { documentTags } from './openapi/tags.js';
 
-type Operation = {
-  responses?: Record<string, unknown>;
-  security?: unknown;
+type MediaTypes = Record<string, { schema?: unknown; example?: unknown }>;
+interface Operation {
   operationId?: string;
-};
+  summary?: string;
+  tags?: string[];
+  security?: unknown[];
+  parameters?: Parameter[];
+  requestBody?: { content?: MediaTypes };
+  responses?: Record<string, { description?: string; headers?: unknown; content?: MediaTypes }>;
+}
 
-const ERROR_SCHEMA = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message', 'details'],
-      properties: {
-        code: {
-          type: 'string',
-          enum: [
-            'INVALID_JSON', 'INVALID_QUERY', 'BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND',
-            'METHOD_NOT_ALLOWED', 'CONFLICT', 'INVALID_TRANSITION', 'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_ERROR', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR',
-          ],
-        },
-        message: { type: 'string' },
-        details: {
-          type: ['array', 'null'],
-          description: 'One entry per offending field for 422; null otherwise',
-          items: {
-            type: 'object',
-            required: ['field', 'message'],
-            properties: { field: { type: 'string' }, message: { type: 'string' } },
-          },
-        },
-      },
-    },
-  },
-} as const;
+/** What the procedures say about an operation that the generated document does not keep. */
+interface ProcedureFacts {
+  meta: Meta;
+  shape?: Record<string, z.ZodType>;
+}
 
-const ERROR_DESCRIPTIONS: Record<string, string> = {
-  '400': 'Malformed input (BAD_REQUEST, INVALID_JSON, INVALID_QUERY)',
-  '401': 'Missing or invalid credential (UNAUTHORIZED)',
-  '403': 'Credential lacks the right (FORBIDDEN)',
-  '404': 'Unknown or deleted resource (NOT_FOUND)',
-  '409': 'Unique value taken or state conflict (CONFLICT, INVALID_TRANSITION)',
-  '413': 'Body too large (PAYLOAD_TOO_LARGE)',
-  '415': 'Body is not application/json (UNSUPPORTED_MEDIA_TYPE)',
-  '422': 'Well-formed but invalid (VALIDATION_ERROR), with details',
-  '429': 'Rate limit exceeded (RATE_LIMITED), see Retry-After',
-  '500': 'Server fault (INTERNAL_ERROR); the request id is in X-Request-Id',
-};
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-const errorResponse = (status: string) => ({
-  description: ERROR_DESCRIPTIONS[status] ?? 'Error',
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-});
+function proceduresByOperation(appRouter: AnyRouter): Map<string, ProcedureFacts> {
+  const facts = new Map<string, ProcedureFacts>();
+  const procedures = appRouter._def.procedures as Record<string, { _def: { meta?: Meta; inputs?: unknown[] } }>;
+  for (const procedure of Object.values(procedures)) {
+    const meta = procedure._def.meta;
+    if (!meta?.openapi || meta.openapi.enabled === false) continue;
+    const input = procedure._def.inputs?.[0] as { shape?: Record<string, z.ZodType> } | undefined;
+    facts.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, { meta, shape: input?.shape });
+  }
+  return facts;
+}
 
-/** Which errors an operation can answer, from its method. */
-function errorStatuses(method: string, hasBody: boolean): string[] {
-  const statuses = ['400', '401', '403', '404', '429', '500'];
-  if (hasBody) statuses.push('413', '415', '422', '409');
-  else if (method === 'delete') statuses.push('409');
-  return statuses.sort();
+/** `get /{projectId}/tables/{tableId}` → `get-projectId-tables-tableId`, for paths without one. */
+const fallbackOperationId = (method: string, path: string) =>
+  [method, ...path.split('/').filter(Boolean).map((part) => part.replace(/[{}]/g, ''))].join('-');
+
+/** The success response: the status the procedure really answers, its headers and an example. */
+function successResponses(op: Operation, status: number | undefined): NonNullable<Operation['responses']> {
+  const responses = op.responses ?? {};
+  const ok = responses['200'];
+  const headers = (...extra: HeaderName[]) => commonHeaders(...extra);
+  if (status === 204) return { '204': { description: 'Done; no body', headers: headers() } };
+  if (status === 201) return { '201': { ...ok, description: 'Created; `Location` names the new resource', headers: headers('Location') } };
+  const successes = Object.entries(responses).filter(([code]) => /^[23]/.test(code));
+  return Object.fromEntries(
+    successes.map(([code, response]) => [code, { ...response, headers: { ...headers(...(code === '201' ? (['Location'] as const) : [])), ...(response.headers as object) } }]),
+  );
 }
 
 /**
- * The OpenAPI document of `/v1`, generated from the procedures and then corrected where the
- * generator cannot know the truth: success statuses (201/204) and the SPEC §3 error body.
+ * The OpenAPI document of `/v1`, generated from the procedures and completed centrally where
+ * the generator cannot know the truth, so that a new router needs only a summary and a tag in
+ * its meta: success statuses (201/204) and headers, every error the operation can answer
+ * (derived from its kind, see error-rules.ts) with the SPEC §3 body, parameter descriptions,
+ * examples, and the resource groups.
  */
 export function buildOpenApiDocument(appRouter: AnyRouter, extraPaths: Record<string, unknown> = {}): OpenAPIObject {
   const doc = generateOpenApiDocument(appRouter, {
     title: 'Tabula API',
     version: '1.0.0',
     description:
-      'Project-scoped headless content API. Every request carries `Authorization: Bearer <token or key>`. ' +
-      'Errors are `{ "error": { "code", "message", "details" } }`; every response carries `X-Request-Id`.',
+      'Project-scoped headless content API. Every request carries `Authorization: Bearer <token or key>`: ' +
+      'an account token (`tat_…`) for a person, or an API key (`tak_…`) of one project. ' +
+      'Errors are `{ "error": { "code", "message", "details" } }`; every response carries `X-Request-Id` and the `RateLimit-*` headers. ' +
+      'Each project also serves its own document, with its tables’ contents typed by their columns: `GET /v1/{projectId}/openapi.json`.',
     baseUrl: '/v1',
-    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Account token (tat_…) or API key (tak_…)' } },
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'An account token (`tat_…`) or an API key (`tak_…`)' },
+    },
     paths: extraPaths as never,
   });
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, Error: ERROR_SCHEMA as never } };
+  // The generator's own error schemas (`error.BAD_REQUEST`, ...) describe a body Tabula never sends.
+  const schemas = Object.fromEntries(Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  doc.components = { ...doc.components, schemas: { ...schemas, Error: ERROR_SCHEMA as never }, headers: { ...RESPONSE_HEADERS } as never };
+  const resolve = localResolver(doc);
 
-  const successByOperation = new Map<string, number>();
-  for (const [name, procedure] of Object.entries(appRouter._def.procedures) as [string, { _def: { meta?: Meta } }][]) {
-    const meta = procedure._def.meta;
-    if (meta?.openapi) successByOperation.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, meta.successStatus ?? 200);
-    void name;
-  }
+  const procedures = proceduresByOperation(appRouter);
+  const tags = new Set<string>();
+  for (const [path, item] of Object.entries(doc.paths ?? {}) as [string, Record<string, Operation>][]) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const facts = procedures.get(`${method} ${path}`);
+      op.operationId ??= fallbackOperationId(method, path);
+      op.summary ??= `${method.toUpperCase()} ${path}`;
+      for (const tag of op.tags ?? []) tags.add(tag);
+      completeParameters(op.parameters ?? [], facts?.shape);
+      addJsonExample(op.requestBody?.content, resolve);
 
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
-      if (!op || typeof op !== 'object' || !op.responses) continue;
-      const status = successByOperation.get(`${method} ${path}`);
-      const responses = op.responses as Record<string, { description?: string }>;
-      const ok = responses['200'];
-      const hasBody = ['post', 'put', 'patch'].includes(method);
-      const corrected: Record<string, unknown> = {};
-      if (status === 204) corrected['204'] = { description: 'Deleted; no body' };
-      else if (status === 201) corrected['201'] = { ...ok, description: 'Created; `Location` names the new resource' };
-      else if (ok) corrected['200'] = ok;
-      else Object.assign(corrected, Object.fromEntries(Object.entries(responses).filter(([code]) => code.startsWith('2'))));
-      for (const code of errorStatuses(method, hasBody)) corrected[code] = errorResponse(code);
-      op.responses = corrected;
+      const success = successResponses(op, facts?.meta.successStatus);
+      for (const response of Object.values(success)) addJsonExample(response.content, resolve);
+      const errors = errorsOf({
+        method,
+        tags: op.tags ?? [],
+        authenticated: (op.security?.length ?? 0) > 0,
+        hasPathParams: path.includes('{'),
+        hasQuery: (op.parameters ?? []).some((p) => p.in === 'query'),
+        success: Number(Object.keys(success)[0]),
+      });
+      // An extra (plain express) path may document statuses of its own; the generator's error
+      // responses of procedures describe its body, not Tabula's, and are all replaced.
+      const own = facts ? {} : Object.fromEntries(Object.entries(op.responses ?? {}).filter(([code]) => /^[45]/.test(code) && !errors.has(code)));
+      const errorResponses = Object.fromEntries([...errors].map(([status, specific]) => [status, errorResponse(status, specific)]));
+      op.responses = Object.fromEntries(Object.entries({ ...success, ...errorResponses, ...own }).sort(([a], [b]) => a.localeCompare(b)));
     }
   }
+  doc.tags = documentTags(tags);
+  pruneUnusedComponents(doc as { components?: Record<string, unknown> });
   return doc;
 }

@@ -15,7 +15,7 @@ import {
 } from './api-key.schema.js';
 import { createApiKey, deleteApiKey, findApiKey, listApiKeys, rotateApiKey, updateApiKey } from './api-key.service.js';
 
-const TAG = 'API keys';
+const TAG = 'API Keys';
 const collection = '/{projectId}/api-keys' as const;
 const item = '/{projectId}/api-keys/{apiKeyId}' as const;
 /** Only project ADMIN account tokens manage keys (SPEC §4). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDate, pathId } from '../../shared/schemas.js';
-import { paginationSchema } from '../../shared/pagination.js';
+import { pageParams, paginationSchema } from '../../shared/pagination.js';
+import { FIELDS_DESCRIPTION, FILTER_DESCRIPTION, FILTER_EXAMPLE, OP_DESCRIPTION, SORT_DESCRIPTION, SORT_EXAMPLE } from './query/describe.js';
 import { contentStatus } from '../tables/table.schema.js';
 
 const tablePath = { projectId: pathId('Project id'), tableId: pathId('Table id or key') };
@@ -10,7 +11,10 @@ export const contentsOutput = z.object({
   id: z.uuid(),
   slug: z.string().nullable().optional().describe("The value of the table's slug column (null when it has none)"),
   status: contentStatus.optional(),
-  data: z.record(z.string(), z.unknown()).describe('Column name → value (localized columns: { locale: value })'),
+  data: z.record(z.string(), z.unknown()).meta({
+    description: 'Column name → value (localized columns: { locale: value }). `GET /v1/{projectId}/openapi.json` types it per table.',
+    examples: [{ title: { en: 'Hello world', fr: 'Bonjour' }, slug: 'hello-world', price: 12 }],
+  }),
   createdAt: isoDate.optional(),
   updatedAt: isoDate.optional(),
   publishedAt: isoDate.nullable().optional(),
@@ -18,7 +22,10 @@ export const contentsOutput = z.object({
 });
 export type ContentsOutput = z.infer<typeof contentsOutput>;
 
-const data = z.record(z.string(), z.unknown()).describe('Column name → value');
+const data = z.record(z.string(), z.unknown()).meta({
+  description: 'Column name → value; a localized column takes { "<locale>": value } or a plain value for the default locale',
+  examples: [{ title: { en: 'Hello world', fr: 'Bonjour' }, price: 12 }],
+});
 const publishAt = z.iso.datetime({ offset: true }).describe('When SCHEDULED contents get published');
 
 export const createContentsInput = z.object({
@@ -31,7 +38,10 @@ export type CreateContentsInput = z.infer<typeof createContentsInput>;
 
 export const updateContentsInput = z.object({
   ...contentsPath,
-  data: data.optional().describe('Merged: given columns replace, absent ones stay, null clears'),
+  data: data.optional().meta({
+    description: 'Merged: given columns replace, absent ones stay, null clears',
+    examples: [{ price: 14 }],
+  }),
   status: contentStatus.optional(),
   publishAt: publishAt.nullable().optional(),
 });
@@ -44,21 +54,15 @@ export const deleteContentsInput = z.object(contentsPath);
 
 export const listContentsInput = z.object({
   ...tablePath,
-  page: z.number().int().min(1).default(1),
-  size: z.number().int().min(1).max(1000).default(20),
-  fields: z.string().max(5000).optional().describe('Comma-separated columns and system fields (slug, status, createdAt, updatedAt, publishedAt); id is always returned'),
-  sort: z.string().max(5000).optional().describe('JSON array of { "i": field, "o": "asc"|"desc", "l"?: locale }; default [{"i":"createdAt","o":"desc"}]'),
-  filter: z
-    .string()
-    .max(20_000)
-    .optional()
-    .describe(
-      'JSON array of { "i": field, "w": operator, "v": value, "l"?: locale }. Operators: eq, neq, gt, gte, lt, lte, contains, ncontains, startsWith, endsWith, in, nin, between, null',
-    ),
-  op: z.string().max(10).optional().describe('How filters combine: and (default) or or'),
+  page: pageParams.page,
+  size: pageParams.size,
+  fields: z.string().max(5000).optional().meta({ description: FIELDS_DESCRIPTION, examples: ['title,slug,status'] }),
+  sort: z.string().max(5000).optional().meta({ description: SORT_DESCRIPTION, examples: [SORT_EXAMPLE] }),
+  filter: z.string().max(20_000).optional().meta({ description: FILTER_DESCRIPTION, examples: [FILTER_EXAMPLE] }),
+  op: z.string().max(10).optional().describe(OP_DESCRIPTION),
   cursor: z.string().max(4000).optional().describe('pagination.nextCursor of the previous page (keyset pagination; replaces page)'),
   locale,
-  withCount: z.stringbool().optional().describe('false skips counting: total and pages are then null'),
+  withCount: pageParams.withCount,
 });
 export type ListContentsInput = z.infer<typeof listContentsInput>;
 

@@ -79,7 +79,13 @@ const downloadResponses = {
   '304': { description: 'Not modified (If-None-Match matched the ETag)' },
   '416': {
     description: 'Range not satisfiable; `Content-Range: bytes */<size>`',
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    headers: { 'Content-Range': header('bytes */<size>') },
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/Error' },
+        example: { error: { code: 'BAD_REQUEST', message: 'Range not satisfiable: the file has 5 bytes', details: null } },
+      },
+    },
   },
 };
 

@@ -12,7 +12,7 @@ import {
 } from './project.schema.js';
 import { addProjectMember, changeProjectMemberRole, listProjectMembers, removeProjectMember } from './project-member.service.js';
 
-const TAG = 'Project members';
+const TAG = 'Project Members';
 const collection = '/workspaces/{workspaceId}/projects/{projectId}/members' as const;
 const item = '/workspaces/{workspaceId}/projects/{projectId}/members/{memberId}' as const;
 

@@ -18,7 +18,7 @@ import {
   removeWorkspaceMember,
 } from './workspace-member.service.js';
 
-const TAG = 'Workspace members';
+const TAG = 'Workspace Members';
 const collection = '/workspaces/{workspaceId}/members' as const;
 const item = '/workspaces/{workspaceId}/members/{memberId}' as const;
 

@@ -1,0 +1,158 @@
+import type { ErrorCode } from '../../errors/app-error.js';
+
+/** What the error rules need to know about one operation. */
+export interface OperationFacts {
+  method: string;
+  tags: string[];
+  /** Takes a bearer credential (`security` is set). */
+  authenticated: boolean;
+  hasPathParams: boolean;
+  hasQuery: boolean;
+  /** The documented success status (201 for creates, 204 for deletes). */
+  success: number;
+}
+
+export type OperationKind = 'read' | 'create' | 'update' | 'delete' | 'action';
+
+export const operationKind = (facts: Pick<OperationFacts, 'method' | 'success'>): OperationKind => {
+  switch (facts.method) {
+    case 'get':
+      return 'read';
+    case 'put':
+    case 'patch':
+      return 'update';
+    case 'delete':
+      return 'delete';
+    default:
+      return facts.success === 201 ? 'create' : 'action';
+  }
+};
+
+export interface SpecificError {
+  description: string;
+  code?: ErrorCode;
+  message?: string;
+}
+
+type DomainErrors = Partial<Record<OperationKind, Partial<Record<'409' | '422', SpecificError>>>>;
+
+const conflict = (description: string, message: string): SpecificError => ({ description: `\`CONFLICT\`: ${description}`, message });
+const invalid = (description: string, field: string): SpecificError => ({ description: `\`VALIDATION_ERROR\`: ${description}`, message: `Validation failed: ${field}` });
+
+/*
+ * The 409s and 422s no schema can reveal: which unique keys a resource has (SPEC §5) and which
+ * semantic rules its writes check. Kept in one table by resource group (tag) and kind of
+ * operation, so that every group's rules can be read side by side; a group that is missing here
+ * simply has none (reads, logs and metrics never answer 409 or 422).
+ */
+const DOMAIN_ERRORS: Record<string, DomainErrors> = {
+  Accounts: { update: { '409': conflict('the email is used by another account', 'email is already used by another account') } },
+  Projects: {
+    create: { '422': invalid('`defaultLocale` is not one of `locales`', 'defaultLocale') },
+    update: { '422': invalid('`defaultLocale` is not one of `locales`', 'defaultLocale') },
+  },
+  'Workspace Members': {
+    create: { '409': conflict('the email is already a member of this workspace', 'email is already a member of this workspace') },
+    update: { '409': conflict('the last OWNER cannot be demoted', 'The last OWNER of a workspace cannot be removed or demoted') },
+    delete: { '409': conflict('the last OWNER cannot be removed', 'The last OWNER of a workspace cannot be removed or demoted') },
+  },
+  'Project Members': {
+    create: {
+      '409': conflict('the account is already a member of this project', 'account is already a member of this project'),
+      '422': invalid('the account is not a member of the project’s workspace', 'email'),
+    },
+  },
+  'API Keys': {
+    create: { '422': invalid('`expiresAt` is not in the future', 'expiresAt') },
+    update: { '422': invalid('`expiresAt` is not in the future', 'expiresAt') },
+  },
+  Tables: {
+    create: { '409': conflict('the key is used by another table of this project', 'key is already used by another table of this project') },
+    update: { '409': conflict('the key is used by another table of this project', 'key is already used by another table of this project') },
+  },
+  Columns: {
+    create: {
+      '409': conflict('the name is taken, or the table already has a slug column, or existing rows violate the new column (e.g. required without a default)', 'name: a column named title already exists in this table'),
+      '422': invalid('`settings.table` names no table of the project, `settings.source` no text column, or `settings.defaultValue` is not a valid value', 'settings.defaultValue'),
+    },
+    update: {
+      '409': conflict('the name is taken, or existing rows do not fit the new type or settings (the message names the first row ids)', 'settings.required: existing rows have no value for title: 0193b5c4-7d1e-7c3a-9f2b-5e8a1d2c3b4a'),
+      '422': invalid('`settings.table` names no table of the project, `settings.source` no text column, or `settings.defaultValue` is not a valid value', 'settings.defaultValue'),
+    },
+  },
+  Contents: {
+    create: {
+      '409': conflict('a value of a `unique` column is taken (the message names `data.<column>`)', 'data.sku: this value already exists in another row'),
+      '422': invalid('`data` breaks the column rules (required, type, bounds, pattern, options, locales, references and files that do not exist) or `SCHEDULED` lacks a future `publishAt`; every offence is listed', 'data.title'),
+    },
+    update: {
+      '409': {
+        description: '`CONFLICT` (a `unique` column value is taken) or `INVALID_TRANSITION` (the status change is not allowed from the current status)',
+        code: 'INVALID_TRANSITION',
+        message: 'status cannot change from ARCHIVED to PUBLISHED (allowed: DRAFT)',
+      },
+      '422': invalid('`data` breaks the column rules, a required column is cleared, or `SCHEDULED` lacks a future `publishAt`; every offence is listed', 'data.title'),
+    },
+  },
+  Categories: {
+    create: {
+      '409': conflict('the slug is used by another category of this project', 'slug: "news" is already used by another category of this project'),
+      '422': invalid('`parentId` names no category of this project', 'parentId'),
+    },
+    update: {
+      '409': conflict('the slug is used by another category of this project', 'slug: "news" is already used by another category of this project'),
+      '422': invalid('`parentId` names no category of this project', 'parentId'),
+    },
+  },
+  Variables: {
+    create: { '409': conflict('the key is used by another variable of this project', 'key: "SITE_NAME" is already used by another variable of this project') },
+    update: { '409': conflict('the key is used by another variable of this project', 'key: "SITE_NAME" is already used by another variable of this project') },
+  },
+  Translations: {
+    create: {
+      '409': conflict('the project already has this key in this locale', 'key, locale: "home.title" already has a "fr" translation in this project'),
+      '422': invalid('`locale` is not one of the project’s locales', 'locale'),
+    },
+    update: {
+      '409': conflict('the project already has this key in this locale', 'key, locale: "home.title" already has a "fr" translation in this project'),
+      '422': invalid('`locale` is not one of the project’s locales', 'locale'),
+    },
+  },
+  Files: { delete: { '409': conflict('contents rows still reference the file', 'file is referenced by 2 contents rows; remove the references first') } },
+  Webhooks: {
+    create: { '422': invalid('`url` resolves to a loopback, private or link-local address (unless WEBHOOKS_ALLOW_PRIVATE)', 'url') },
+    update: { '422': invalid('`url` resolves to a loopback, private or link-local address (unless WEBHOOKS_ALLOW_PRIVATE)', 'url') },
+  },
+};
+
+const BODY_METHODS = new Set(['post', 'put', 'patch']);
+
+/**
+ * Every error status an operation can answer, derived from what it is (SPEC §3 order):
+ * a credential → 401/403; ids in the path → 404; a query or body → 400; a body → 413/415;
+ * the resource group's unique keys and semantic rules → 409/422; and, for every `/v1`
+ * request, 429 (rate limit), 500 and 503 (database unreachable).
+ */
+export function errorsOf(facts: OperationFacts): Map<string, SpecificError | undefined> {
+  const errors = new Map<string, SpecificError | undefined>();
+  const hasBody = BODY_METHODS.has(facts.method);
+  if (facts.hasQuery || hasBody) errors.set('400', undefined);
+  if (facts.authenticated) {
+    errors.set('401', undefined);
+    errors.set('403', undefined);
+  }
+  if (facts.hasPathParams) errors.set('404', undefined);
+  const kind = operationKind(facts);
+  for (const tag of facts.tags) {
+    for (const [status, specific] of Object.entries(DOMAIN_ERRORS[tag]?.[kind] ?? {})) errors.set(status, specific);
+  }
+  if (hasBody) {
+    errors.set('413', undefined);
+    errors.set('415', undefined);
+  }
+  for (const status of ['429', '500', '503']) errors.set(status, undefined);
+  return new Map([...errors].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** The resource groups that declare domain errors (for a test that they exist). */
+export const DOMAIN_ERROR_TAGS = Object.keys(DOMAIN_ERRORS);

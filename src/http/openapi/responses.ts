@@ -1,0 +1,100 @@
+import type { ErrorCode } from '../../errors/app-error.js';
+
+/*
+ * The parts of every OpenAPI document Tabula serves (the `/v1` reference and the per-project
+ * documents) that describe SPEC §2/§3 behaviour shared by all operations: the error body, the
+ * headers every response carries, and one error response object per status.
+ */
+
+const ERROR_CODES: ErrorCode[] = [
+  'INVALID_JSON', 'INVALID_QUERY', 'BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND',
+  'METHOD_NOT_ALLOWED', 'CONFLICT', 'INVALID_TRANSITION', 'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_ERROR', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR',
+];
+
+/** SPEC §3: `{ "error": { code, message, details } }`, details only for 422. */
+export const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['error'],
+  additionalProperties: false,
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'details'],
+      additionalProperties: false,
+      properties: {
+        code: { type: 'string', enum: ERROR_CODES },
+        message: { type: 'string', description: 'For people; never a stack trace or SQL' },
+        details: {
+          type: ['array', 'null'],
+          description: 'One entry per offending field for 422 (e.g. `data.title.fr`); null otherwise',
+          items: {
+            type: 'object',
+            required: ['field', 'message'],
+            additionalProperties: false,
+            properties: { field: { type: 'string' }, message: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
+};
+
+const header = (description: string, type: 'string' | 'integer' = 'string') => ({ description, schema: { type } });
+
+/** Response headers, as `components.headers`. */
+export const RESPONSE_HEADERS = {
+  'X-Request-Id': header('Echoed from the request when it sent a safe token of at most 128 characters, otherwise generated'),
+  'RateLimit-Limit': header("The credential's burst size (RATE_LIMIT_BURST)", 'integer'),
+  'RateLimit-Remaining': header('Requests left in the bucket', 'integer'),
+  'RateLimit-Reset': header('Seconds until the bucket is full again', 'integer'),
+  'Retry-After': header('Seconds to wait before retrying (at least 1)', 'integer'),
+  Location: header('Path of the created resource, e.g. `/v1/{projectId}/tables/{id}`'),
+};
+export type HeaderName = keyof typeof RESPONSE_HEADERS;
+
+const headerRefs = (...names: HeaderName[]) =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+/** Every `/v1` response carries the request id and the rate-limit state (SPEC §2, §10). */
+export const commonHeaders = (...extra: HeaderName[]) =>
+  headerRefs('X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...extra);
+
+/** The generic meaning of each error status, with the SPEC §3 codes it carries and an example. */
+const ERRORS: Record<string, { description: string; code: ErrorCode; message: string }> = {
+  '400': { description: 'Malformed input: `BAD_REQUEST`, `INVALID_JSON` or `INVALID_QUERY`; the message names the field', code: 'BAD_REQUEST', message: 'Invalid request: name: Too small: expected string to have >=1 characters' },
+  '401': { description: '`UNAUTHORIZED`: no `Authorization: Bearer` header, or an unknown, deleted, deactivated or expired token or key', code: 'UNAUTHORIZED', message: 'Missing or invalid credentials' },
+  '403': { description: '`FORBIDDEN`: the credential lacks the right (role, read-only key, key of another project, host not allowed, API key on an account endpoint)', code: 'FORBIDDEN', message: 'This key is read-only' },
+  '404': { description: '`NOT_FOUND`: an id or key in the path names nothing (or something deleted)', code: 'NOT_FOUND', message: 'Table not found' },
+  '409': { description: '`CONFLICT`: a unique value is taken, or the change conflicts with the current state', code: 'CONFLICT', message: 'key is already used by another table of this project' },
+  '413': { description: '`PAYLOAD_TOO_LARGE`: the body exceeds BODY_MAX_BYTES (files: FILES_MAX_BYTES)', code: 'PAYLOAD_TOO_LARGE', message: 'Request body exceeds 1048576 bytes' },
+  '415': { description: '`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`', code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type must be application/json' },
+  '422': { description: '`VALIDATION_ERROR`: well-formed but invalid; `details` lists every offending field', code: 'VALIDATION_ERROR', message: 'Validation failed: data.title' },
+  '429': { description: '`RATE_LIMITED`: the credential (or client IP) exceeded its rate; see `Retry-After`', code: 'RATE_LIMITED', message: 'Rate limit exceeded; retry in 1 s' },
+  '500': { description: '`INTERNAL_ERROR`: a server fault; the message is generic, `X-Request-Id` identifies the request in the logs', code: 'INTERNAL_ERROR', message: 'Internal server error' },
+  '503': { description: '`SERVICE_UNAVAILABLE`: the database is unreachable; retry shortly', code: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; retry shortly' },
+};
+
+export const ERROR_STATUSES = Object.keys(ERRORS);
+
+/**
+ * The response object of an error status. `specific` replaces the generic description when the
+ * operation has a more precise reason (e.g. which unique value a 409 is about).
+ */
+export function errorResponse(status: string, specific?: { description: string; code?: ErrorCode; message?: string }) {
+  const generic = ERRORS[status];
+  if (!generic) throw new Error(`no error response defined for status ${status}`);
+  const code = specific?.code ?? generic.code;
+  const message = specific?.message ?? generic.message;
+  const details = status === '422' ? [{ field: message.replace(/^Validation failed: /, '').split(',')[0], message: 'is required' }] : null;
+  return {
+    description: specific?.description ?? generic.description,
+    headers: commonHeaders(...(status === '429' ? (['Retry-After'] as HeaderName[]) : [])),
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/Error' },
+        example: { error: { code, message, details } },
+      },
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { COLUMN_TYPES, type ColumnDef, type ColumnType } from '../../columns/column.types.js';
+import { columnKind, fieldKind, isSortableColumn } from './expressions.js';
+import { MAX_FILTERS, OPERATORS_BY_KIND } from './parse-filter.js';
+import { MAX_SORT_KEYS } from './parse-sort.js';
+import { OUTPUT_SYSTEM_FIELDS, SYSTEM_FIELDS, type Operator } from './types.js';
+
+/*
+ * The documentation of the list parameters (`fields`, `sort`, `filter`, `op`), written from the
+ * parser's own tables so that the reference cannot drift from what the parser accepts. Used by
+ * the `/v1` reference (any table) and by the per-project documents (one table's columns).
+ */
+
+/** The operators a column takes in `filter` (SPEC §7). */
+export const operatorsOf = (column: ColumnDef): readonly Operator[] => OPERATORS_BY_KIND[columnKind(column)];
+
+const code = (items: readonly string[]) => items.map((s) => `\`${s}\``).join(', ');
+
+/** Column types grouped by the operators they take, e.g. "`eq`, `neq`: boolean, select". */
+function operatorsByType(): string {
+  const groups = new Map<string, ColumnType[]>();
+  for (const type of COLUMN_TYPES) {
+    const operators = code(operatorsOf({ id: '', name: 'x', type, settings: {} }));
+    groups.set(operators, [...(groups.get(operators) ?? []), type]);
+  }
+  return [...groups].map(([operators, types]) => `- ${types.join(', ')}: ${operators}`).join('\n');
+}
+
+/** System fields grouped the same way, e.g. "- system fields createdAt, updatedAt: ...". */
+function systemOperators(): string {
+  const groups = new Map<string, string[]>();
+  for (const name of SYSTEM_FIELDS) {
+    const operators = code(OPERATORS_BY_KIND[fieldKind({ source: 'system', name })]);
+    groups.set(operators, [...(groups.get(operators) ?? []), name]);
+  }
+  return [...groups].map(([operators, names]) => `- system fields ${code(names)}: ${operators}`).join('\n');
+}
+
+export const FIELDS_DESCRIPTION =
+  `Comma-separated column names and system fields (${code(OUTPUT_SYSTEM_FIELDS)}); \`id\` is always returned, ` +
+  'selected columns stay under `data`, fields not asked for are absent. `data.<name>` names a column that shares a system field’s name.';
+
+export const SORT_DESCRIPTION =
+  `JSON array of up to ${MAX_SORT_KEYS} sort keys \`{ "i": field, "o": "asc" | "desc", "l"?: locale }\`. ` +
+  '`i` is a column (not json or multiple) or `slug`, `status`, `createdAt`, `updatedAt`, `publishedAt`, `publishAt`, `id`; ' +
+  '`o` defaults to `asc`; `l` picks the locale of a localized column (default: the project’s default locale). ' +
+  'Default `[{"i":"createdAt","o":"desc"}]`; ties are broken by `id`; nulls sort last.';
+
+export const FILTER_DESCRIPTION =
+  `JSON array of up to ${MAX_FILTERS} conditions \`{ "i": field, "w": operator, "v": value, "l"?: locale }\`, combined by \`op\`. ` +
+  '`v` may be a string and is coerced to the field’s type (a value that cannot be is 400 `INVALID_QUERY`).\n\n' +
+  'Operators: `eq`, `neq`, `gt`, `gte`, `lt`, `lte` (compare); `contains`, `ncontains`, `startsWith`, `endsWith` ' +
+  '(text, case-insensitive); `in`, `nin` (`v` a JSON array or a comma-separated string); `between` (`v` `[a, b]`, inclusive); ' +
+  '`null` (`v` true: no value, false: a value).\n\nBy column type:\n' +
+  `${operatorsByType()}\n` +
+  `${systemOperators()}\n\n` +
+  'On multiple select, reference and file columns, `eq`/`in` match rows holding the value(s) among theirs. ' +
+  'Read keys only ever see PUBLISHED rows, whatever the filter.';
+
+export const OP_DESCRIPTION = 'How the `filter` conditions combine: `and` (default) or `or`';
+
+export const SORT_EXAMPLE = '[{"i":"createdAt","o":"desc"}]';
+export const FILTER_EXAMPLE = '[{"i":"status","w":"eq","v":"PUBLISHED"},{"i":"createdAt","w":"gte","v":"2026-01-01T00:00:00Z"}]';
+
+/** The `sort` description of one table: which of its columns can be sort keys. */
+export function tableSortDescription(columns: ColumnDef[]): string {
+  const sortable = columns.filter(isSortableColumn).map((c) => c.name);
+  return `${SORT_DESCRIPTION}\n\nSortable columns of this table: ${sortable.length ? code(sortable) : 'none'}.`;
+}
+
+/** The `filter` description of one table: the operators each of its columns takes. */
+export function tableFilterDescription(columns: ColumnDef[]): string {
+  const lines = columns.map((c) => `- \`${c.name}\` (${c.type}${c.settings.multiple ? ', multiple' : ''}): ${code(operatorsOf(c))}`);
+  return `${FILTER_DESCRIPTION}\n\nColumns of this table:\n${lines.join('\n') || '(none)'}`;
+}
