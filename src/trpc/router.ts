@@ -14,6 +14,7 @@ import { fileRouter } from '../modules/files/file.router.js';
 import { webhookRouter } from '../modules/webhooks/webhook.router.js';
 import { logRouter } from '../modules/logs/log.router.js';
 import { metricsRouter } from '../modules/metrics/metrics.router.js';
+import { projectOpenApiRouter } from '../modules/project-openapi/project-openapi.router.js';
 import { router } from './trpc.js';
 
 /**
@@ -37,6 +38,7 @@ export const appRouter = router({
   files: fileRouter,
   webhooks: webhookRouter,
   logs: logRouter,
+  projectOpenApi: projectOpenApiRouter,
 });
 
 export type AppRouter = typeof appRouter;

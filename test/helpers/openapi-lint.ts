@@ -23,10 +23,12 @@ export interface LintResult {
   warnings: NormalizedProblem[];
 }
 
+let config: ReturnType<typeof createConfig> | undefined;
+
 /** Lints an OpenAPI document (an object) from memory. */
 export async function lintOpenApi(doc: object): Promise<LintResult> {
-  const config = await createConfig({ extends: ['recommended'], rules: RULES });
-  const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: '/openapi.json', config });
+  config ??= createConfig({ extends: ['recommended'], rules: RULES });
+  const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: '/openapi.json', config: await config });
   return {
     errors: problems.filter((p) => p.severity === 'error'),
     warnings: problems.filter((p) => p.severity === 'warn'),
