@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
@@ -22,7 +21,9 @@ beforeAll(async () => {
   await buildCatalog(w);
   const doc = expectStatus(await t.call('GET', `/v1/${w.projectId}/openapi.json`, { token: w.readKey }), 200);
   types = astToString(await openapiTS(doc));
-  dir = await mkdtemp(path.join(os.tmpdir(), 'tabula-types-'));
+  // Inside the project, so that the checked program resolves openapi-fetch from node_modules.
+  await mkdir('test-results', { recursive: true });
+  dir = await mkdtemp(path.join(process.cwd(), 'test-results', 'types-'));
 });
 afterAll(async () => {
   await t?.close();
@@ -112,6 +113,19 @@ describe('types generated from a project’s document', () => {
       export const badReference: Create = { data: { title: 'Hi', author: ['a', 'b'] } };
       // @ts-expect-error locale is one of the project locales
       export const badQuery: Query = { locale: 'de' };
+
+      // The README's openapi-fetch client, with the project in the base URL.
+      import createClient from 'openapi-fetch';
+      import type { paths } from './project.js';
+      const cms = createClient<paths>({ baseUrl: 'https://cms.example.com/v1/project-id', headers: { Authorization: 'Bearer tak_x' } });
+      export async function use(): Promise<(string | null | undefined)[]> {
+        const { data } = await cms.GET('/tables/blog_posts/contents', { params: { query: { locale: 'fr', size: 50 } } });
+        await cms.POST('/tables/blog_posts/contents', { body: { data: { title: { en: 'Hello', fr: 'Bonjour' }, price: 12 } } });
+        await cms.PUT('/tables/blog_posts/contents/{contentsId}', { params: { path: { contentsId: 'hello-world' } }, body: { data: { price: null } } });
+        // @ts-expect-error there is no such table
+        await cms.GET('/tables/nope/contents');
+        return (data?.list ?? []).map((row) => (typeof row.data?.title === 'object' ? row.data.title?.en : row.data?.title));
+      }
     `);
     expect(diagnostics).toEqual([]);
   });
