@@ -3,7 +3,7 @@ import type { AnyRouter } from '@trpc/server';
 import type { z } from 'zod';
 import type { Meta } from '../trpc/trpc.js';
 import { errorsOf } from './openapi/error-rules.js';
-import { addJsonExample, localResolver } from './openapi/examples.js';
+import { addJsonExample, hintsOf, localResolver } from './openapi/examples.js';
 import { completeParameters, type Parameter } from './openapi/parameters.js';
 import { commonHeaders, ERROR_SCHEMA, errorResponse, RESPONSE_HEADERS, type HeaderName } from './openapi/responses.js';
 import { pruneUnusedComponents } from './openapi/prune.js';
@@ -95,10 +95,11 @@ export function buildOpenApiDocument(appRouter: AnyRouter, extraPaths: Record<st
       op.summary ??= `${method.toUpperCase()} ${path}`;
       for (const tag of op.tags ?? []) tags.add(tag);
       completeParameters(op.parameters ?? [], facts?.shape);
-      addJsonExample(op.requestBody?.content, resolve);
+      const hints = hintsOf(op.tags);
+      addJsonExample(op.requestBody?.content, resolve, hints);
 
       const success = successResponses(op, facts?.meta.successStatus);
-      for (const response of Object.values(success)) addJsonExample(response.content, resolve);
+      for (const response of Object.values(success)) addJsonExample(response.content, resolve, hints);
       const errors = errorsOf({
         method,
         tags: op.tags ?? [],

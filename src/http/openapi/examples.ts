@@ -7,6 +7,8 @@
 
 type Schema = Record<string, unknown>;
 type Resolve = (ref: string) => Schema | undefined;
+/** Property name → example value, for one resource group (see HINTS_BY_TAG). */
+export type Hints = Record<string, unknown>;
 
 export const EXAMPLE_ID = '0193b5c4-7d1e-7c3a-9f2b-5e8a1d2c3b4a';
 export const EXAMPLE_TIME = '2026-11-22T10:00:00.000Z';
@@ -40,6 +42,21 @@ const BY_NAME: Record<string, unknown> = {
   allowedHosts: ['www.example.com', '*.example.com'],
   events: ['contents.created', 'contents.updated'],
 };
+
+/** Where a name means something else in one resource group (a column's `name`, a variable's `key`). */
+const HINTS_BY_TAG: Record<string, Hints> = {
+  Projects: { name: 'Website' },
+  'API Keys': { name: 'Website (read)', key: 'tak_3fZ8kQ2mV7xYpL4nR6tW9bC1dE5gH8jK0mN2qS4uX7z' },
+  Tables: { name: 'Articles' },
+  Columns: { name: 'title', settings: { required: true, maxText: 120 } },
+  Categories: { name: 'News', slug: 'news' },
+  Variables: { key: 'SITE_NAME', value: 'Acme' },
+  Translations: { key: 'home.title', value: 'Welcome' },
+  Files: { name: 'logo.png' },
+  Webhooks: { name: 'Rebuild the site' },
+};
+
+export const hintsOf = (tags: string[] | undefined): Hints => Object.assign({}, ...(tags ?? []).map((tag) => HINTS_BY_TAG[tag] ?? {}));
 
 const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -99,9 +116,9 @@ function numberFor(schema: Schema): number {
  * undefined when none can be made (a string pattern no guess satisfies): optional properties
  * are then left out, and an object missing a required one has no example at all.
  */
-export function exampleOf(schema: unknown, resolve: Resolve, name?: string, depth = 0): unknown {
+export function exampleOf(schema: unknown, resolve: Resolve, name?: string, depth = 0, hints: Hints = {}): unknown {
   if (!isSchema(schema) || depth > 12) return undefined;
-  if (typeof schema.$ref === 'string') return exampleOf(resolve(schema.$ref), resolve, name, depth + 1);
+  if (typeof schema.$ref === 'string') return exampleOf(resolve(schema.$ref), resolve, name, depth + 1, hints);
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   for (const key of ['example', 'default', 'const'] as const) if (key in schema) return schema[key];
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum.find((v) => v !== null) ?? null;
@@ -111,15 +128,15 @@ export function exampleOf(schema: unknown, resolve: Resolve, name?: string, dept
     // Non-null branches first: an example should show a value.
     const ordered = [...branches.filter((b) => !(isSchema(b) && b.type === 'null')), ...branches.filter((b) => isSchema(b) && b.type === 'null')];
     for (const branch of ordered) {
-      const value = exampleOf(branch, resolve, name, depth + 1);
+      const value = exampleOf(branch, resolve, name, depth + 1, hints);
       if (value !== undefined) return value;
     }
     return undefined;
   }
   if (Array.isArray(schema.allOf)) {
-    return Object.assign({}, ...schema.allOf.map((part) => exampleOf(part, resolve, name, depth + 1)));
+    return Object.assign({}, ...schema.allOf.map((part) => exampleOf(part, resolve, name, depth + 1, hints)));
   }
-  const named = name !== undefined && Object.hasOwn(BY_NAME, name) ? BY_NAME[name] : undefined;
+  const named = name === undefined ? undefined : Object.hasOwn(hints, name) ? hints[name] : Object.hasOwn(BY_NAME, name) ? BY_NAME[name] : undefined;
   if (named !== undefined && fits(schema, named)) return named;
   const types = typesOf(schema).filter((t) => t !== 'null');
   switch (types[0] ?? (isSchema(schema.properties) ? 'object' : undefined)) {
@@ -127,14 +144,14 @@ export function exampleOf(schema: unknown, resolve: Resolve, name?: string, dept
       const out: Record<string, unknown> = {};
       const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
       for (const [key, child] of Object.entries(isSchema(schema.properties) ? schema.properties : {})) {
-        const value = exampleOf(child, resolve, key, depth + 1);
+        const value = exampleOf(child, resolve, key, depth + 1, hints);
         if (value !== undefined) out[key] = value;
         else if (required.includes(key)) return undefined;
       }
       return out;
     }
     case 'array': {
-      const item = exampleOf(schema.items, resolve, name, depth + 1);
+      const item = exampleOf(schema.items, resolve, name, depth + 1, hints);
       return item === undefined ? [] : [item];
     }
     case 'string':
@@ -163,9 +180,9 @@ export function localResolver(doc: unknown): Resolve {
 }
 
 /** Gives the `application/json` entry of `content` an example built from its schema, if it has none. */
-export function addJsonExample(content: Record<string, { schema?: unknown; example?: unknown }> | undefined, resolve: Resolve): void {
+export function addJsonExample(content: Record<string, { schema?: unknown; example?: unknown }> | undefined, resolve: Resolve, hints: Hints = {}): void {
   const json = content?.['application/json'];
   if (!json?.schema || json.example !== undefined) return;
-  const example = exampleOf(json.schema, resolve);
+  const example = exampleOf(json.schema, resolve, undefined, 0, hints);
   if (example !== undefined) json.example = example;
 }
