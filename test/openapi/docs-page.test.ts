@@ -11,7 +11,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = path.join('test-results', 'docs.png');
 const GROUPS = [
   'Accounts', 'Workspaces', 'Workspace Members', 'Projects', 'Project Members', 'API Keys', 'Tables', 'Columns',
-  'Contents', 'Categories', 'Variables', 'Translations', 'Files', 'Webhooks',
+  'Contents', 'Categories', 'Variables', 'Translations', 'Files', 'Webhooks', 'Logs', 'Metrics',
 ];
 
 let t: TestApi;

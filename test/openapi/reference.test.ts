@@ -37,7 +37,7 @@ const JUSTIFIED_WARNINGS = ['info-license', 'no-ambiguous-paths'];
 
 const RESOURCE_GROUPS = [
   'Accounts', 'Workspaces', 'Workspace Members', 'Projects', 'Project Members', 'API Keys', 'Tables', 'Columns',
-  'Contents', 'Categories', 'Variables', 'Translations', 'Files', 'Webhooks',
+  'Contents', 'Categories', 'Variables', 'Translations', 'Files', 'Webhooks', 'Logs', 'Metrics',
 ];
 
 function operations(doc: Doc): { method: string; path: string; op: Op }[] {
