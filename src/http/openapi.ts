@@ -48,13 +48,12 @@ const fallbackOperationId = (method: string, path: string) =>
 function successResponses(op: Operation, status: number | undefined): NonNullable<Operation['responses']> {
   const responses = op.responses ?? {};
   const ok = responses['200'];
-  const headers = (...extra: HeaderName[]) => commonHeaders(...extra);
-  if (status === 204) return { '204': { description: 'Done; no body', headers: headers() } };
-  if (status === 201) return { '201': { ...ok, description: 'Created; `Location` names the new resource', headers: headers('Location') } };
+  if (status === 204) return { '204': { description: 'Done; no body', headers: commonHeaders() } };
+  if (status === 201) return { '201': { ...ok, description: 'Created; `Location` names the new resource', headers: commonHeaders('Location') } };
+  // An extra path documents its own successes (e.g. 200/206/304 of downloads, 201 of uploads).
   const successes = Object.entries(responses).filter(([code]) => /^[23]/.test(code));
-  return Object.fromEntries(
-    successes.map(([code, response]) => [code, { ...response, headers: { ...headers(...(code === '201' ? (['Location'] as const) : [])), ...(response.headers as object) } }]),
-  );
+  const extra = (code: string): HeaderName[] => (code === '201' ? ['Location'] : []);
+  return Object.fromEntries(successes.map(([code, response]) => [code, { ...response, headers: { ...commonHeaders(...extra(code)), ...(response.headers as object) } }]));
 }
 
 /**

@@ -32,12 +32,18 @@ export interface SpecificError {
   description: string;
   code?: ErrorCode;
   message?: string;
+  /** The 422 example's `details`. */
+  details?: { field: string; message: string }[];
 }
 
 type DomainErrors = Partial<Record<OperationKind, Partial<Record<'409' | '422', SpecificError>>>>;
 
 const conflict = (description: string, message: string): SpecificError => ({ description: `\`CONFLICT\`: ${description}`, message });
-const invalid = (description: string, field: string): SpecificError => ({ description: `\`VALIDATION_ERROR\`: ${description}`, message: `Validation failed: ${field}` });
+const invalid = (description: string, field: string, message: string): SpecificError => ({
+  description: `\`VALIDATION_ERROR\`: ${description}`,
+  message: `Validation failed: ${field}`,
+  details: [{ field, message }],
+});
 
 /*
  * The 409s and 422s no schema can reveal: which unique keys a resource has (SPEC §5) and which
@@ -48,8 +54,8 @@ const invalid = (description: string, field: string): SpecificError => ({ descri
 const DOMAIN_ERRORS: Record<string, DomainErrors> = {
   Accounts: { update: { '409': conflict('the email is used by another account', 'email is already used by another account') } },
   Projects: {
-    create: { '422': invalid('`defaultLocale` is not one of `locales`', 'defaultLocale') },
-    update: { '422': invalid('`defaultLocale` is not one of `locales`', 'defaultLocale') },
+    create: { '422': invalid('`defaultLocale` is not one of `locales`', 'defaultLocale', 'must be one of locales (en, fr)') },
+    update: { '422': invalid('`defaultLocale` is not one of `locales`', 'defaultLocale', 'must be one of locales (en, fr)') },
   },
   'Workspace Members': {
     create: { '409': conflict('the email is already a member of this workspace', 'email is already a member of this workspace') },
@@ -59,12 +65,12 @@ const DOMAIN_ERRORS: Record<string, DomainErrors> = {
   'Project Members': {
     create: {
       '409': conflict('the account is already a member of this project', 'account is already a member of this project'),
-      '422': invalid('the account is not a member of the project’s workspace', 'email'),
+      '422': invalid('the account is not a member of the project’s workspace', 'email', 'must identify a member of the project’s workspace'),
     },
   },
   'API Keys': {
-    create: { '422': invalid('`expiresAt` is not in the future', 'expiresAt') },
-    update: { '422': invalid('`expiresAt` is not in the future', 'expiresAt') },
+    create: { '422': invalid('`expiresAt` is not in the future', 'expiresAt', 'must be in the future') },
+    update: { '422': invalid('`expiresAt` is not in the future', 'expiresAt', 'must be in the future') },
   },
   Tables: {
     create: { '409': conflict('the key is used by another table of this project', 'key is already used by another table of this project') },
@@ -73,17 +79,17 @@ const DOMAIN_ERRORS: Record<string, DomainErrors> = {
   Columns: {
     create: {
       '409': conflict('the name is taken, or the table already has a slug column, or existing rows violate the new column (e.g. required without a default)', 'name: a column named title already exists in this table'),
-      '422': invalid('`settings.table` names no table of the project, `settings.source` no text column, or `settings.defaultValue` is not a valid value', 'settings.defaultValue'),
+      '422': invalid('`settings.table` names no table of the project, `settings.source` no text column, or `settings.defaultValue` is not a valid value', 'settings.defaultValue', 'must be one of: red, green'),
     },
     update: {
       '409': conflict('the name is taken, or existing rows do not fit the new type or settings (the message names the first row ids)', 'settings.required: existing rows have no value for title: 0193b5c4-7d1e-7c3a-9f2b-5e8a1d2c3b4a'),
-      '422': invalid('`settings.table` names no table of the project, `settings.source` no text column, or `settings.defaultValue` is not a valid value', 'settings.defaultValue'),
+      '422': invalid('`settings.table` names no table of the project, `settings.source` no text column, or `settings.defaultValue` is not a valid value', 'settings.defaultValue', 'must be one of: red, green'),
     },
   },
   Contents: {
     create: {
       '409': conflict('a value of a `unique` column is taken (the message names `data.<column>`)', 'data.sku: this value already exists in another row'),
-      '422': invalid('`data` breaks the column rules (required, type, bounds, pattern, options, locales, references and files that do not exist) or `SCHEDULED` lacks a future `publishAt`; every offence is listed', 'data.title'),
+      '422': invalid('`data` breaks the column rules (required, type, bounds, pattern, options, locales, references and files that do not exist) or `SCHEDULED` lacks a future `publishAt`; every offence is listed', 'data.title', 'is required'),
     },
     update: {
       '409': {
@@ -91,17 +97,17 @@ const DOMAIN_ERRORS: Record<string, DomainErrors> = {
         code: 'INVALID_TRANSITION',
         message: 'status cannot change from ARCHIVED to PUBLISHED (allowed: DRAFT)',
       },
-      '422': invalid('`data` breaks the column rules, a required column is cleared, or `SCHEDULED` lacks a future `publishAt`; every offence is listed', 'data.title'),
+      '422': invalid('`data` breaks the column rules, a required column is cleared, or `SCHEDULED` lacks a future `publishAt`; every offence is listed', 'data.title', 'is required'),
     },
   },
   Categories: {
     create: {
       '409': conflict('the slug is used by another category of this project', 'slug: "news" is already used by another category of this project'),
-      '422': invalid('`parentId` names no category of this project', 'parentId'),
+      '422': invalid('`parentId` names no category of this project', 'parentId', 'no category with this id in the project'),
     },
     update: {
       '409': conflict('the slug is used by another category of this project', 'slug: "news" is already used by another category of this project'),
-      '422': invalid('`parentId` names no category of this project', 'parentId'),
+      '422': invalid('`parentId` names no category of this project', 'parentId', 'no category with this id in the project'),
     },
   },
   Variables: {
@@ -111,17 +117,17 @@ const DOMAIN_ERRORS: Record<string, DomainErrors> = {
   Translations: {
     create: {
       '409': conflict('the project already has this key in this locale', 'key, locale: "home.title" already has a "fr" translation in this project'),
-      '422': invalid('`locale` is not one of the project’s locales', 'locale'),
+      '422': invalid('`locale` is not one of the project’s locales', 'locale', 'not a project locale (project locales: en, fr)'),
     },
     update: {
       '409': conflict('the project already has this key in this locale', 'key, locale: "home.title" already has a "fr" translation in this project'),
-      '422': invalid('`locale` is not one of the project’s locales', 'locale'),
+      '422': invalid('`locale` is not one of the project’s locales', 'locale', 'not a project locale (project locales: en, fr)'),
     },
   },
   Files: { delete: { '409': conflict('contents rows still reference the file', 'file is referenced by 2 contents rows; remove the references first') } },
   Webhooks: {
-    create: { '422': invalid('`url` resolves to a loopback, private or link-local address (unless WEBHOOKS_ALLOW_PRIVATE)', 'url') },
-    update: { '422': invalid('`url` resolves to a loopback, private or link-local address (unless WEBHOOKS_ALLOW_PRIVATE)', 'url') },
+    create: { '422': invalid('`url` resolves to a loopback, private or link-local address (unless WEBHOOKS_ALLOW_PRIVATE)', 'url', 'resolves to a private address') },
+    update: { '422': invalid('`url` resolves to a loopback, private or link-local address (unless WEBHOOKS_ALLOW_PRIVATE)', 'url', 'resolves to a private address') },
   },
 };
 

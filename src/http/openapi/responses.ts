@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../errors/app-error.js';
+import type { SpecificError } from './error-rules.js';
 
 /*
  * The parts of every OpenAPI document Tabula serves (the `/v1` reference and the per-project
@@ -81,12 +82,12 @@ export const ERROR_STATUSES = Object.keys(ERRORS);
  * The response object of an error status. `specific` replaces the generic description when the
  * operation has a more precise reason (e.g. which unique value a 409 is about).
  */
-export function errorResponse(status: string, specific?: { description: string; code?: ErrorCode; message?: string }) {
+export function errorResponse(status: string, specific?: SpecificError) {
   const generic = ERRORS[status];
   if (!generic) throw new Error(`no error response defined for status ${status}`);
   const code = specific?.code ?? generic.code;
   const message = specific?.message ?? generic.message;
-  const details = status === '422' ? [{ field: message.replace(/^Validation failed: /, '').split(',')[0], message: 'is required' }] : null;
+  const details = status === '422' ? (specific?.details ?? [{ field: 'data.title', message: 'is required' }]) : null;
   return {
     description: specific?.description ?? generic.description,
     headers: commonHeaders(...(status === '429' ? (['Retry-After'] as HeaderName[]) : [])),
