@@ -67,6 +67,10 @@ describe('what a project’s document says', () => {
     expect(errors, describeProblems(errors)).toEqual([]);
     // Justified as for /v1/openapi.json (test/openapi/reference.test.ts): no license is chosen.
     expect(warnings.map((p) => p.ruleId)).toEqual(['info-license']);
+    // A project without tables has a valid, empty document.
+    const empty = expectStatus(await t.call('GET', `/v1/${other.projectId}/openapi.json`, { token: other.readKey }), 200);
+    expect(empty.paths).toEqual({});
+    expect((await lintOpenApi(empty)).errors).toEqual([]);
   });
 
   it('has the five contents operations of each table under /v1/{projectId}', async () => {
