@@ -1,5 +1,4 @@
 import express, { type ErrorRequestHandler } from 'express';
-import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AppDeps } from '../app-deps.js';
@@ -13,6 +12,7 @@ import { appRouter } from '../trpc/router.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
+import { securityHeaders } from './security-headers.js';
 import { captureRequestLogs } from './request-log.js';
 import { trackRequest } from './request-facts.js';
 import { createOperatorMetrics } from './prometheus.js';
@@ -29,7 +29,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('query parser', 'simple');
   app.use(requestId);
   // The docs page runs swagger-ui's own scripts and styles, served from this origin.
-  app.use(helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'img-src': ["'self'", 'data:'] } } }));
+  app.use(securityHeaders({ contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'img-src': ["'self'", 'data:'] } } }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -8,9 +8,10 @@ import { isUuid } from '../shared/ids.js';
  * operator metrics: the projects it names, who called, and the procedures it reached.
  */
 export interface RequestFacts {
-  /** `performance.now()` at arrival. */
+  /** `performance.now()` at arrival, for durations. */
   started: number;
-  createdAt: string;
+  /** `Date.now()` at arrival, for the log's `createdAt`. */
+  arrivedAt: number;
   projects: Set<string>;
   principal: Principal | null;
   /** tRPC procedure paths (`contents.get`); a tRPC batch reaches several. */
@@ -22,16 +23,18 @@ const facts = new WeakMap<ServerResponse, RequestFacts>();
 /** `/v1/{projectId}/...` and `/v1/workspaces/{workspaceId}/projects/{projectId}...` name a project. */
 const WORKSPACE_PROJECT = /^\/v1\/workspaces\/[^/]+\/projects\/([^/?]+)/;
 
+const FIRST_SEGMENT = /^\/v1\/([^/?]+)/;
+
 function projectInPath(url: string): string | null {
-  const nested = WORKSPACE_PROJECT.exec(url)?.[1];
+  const nested = url.startsWith('/v1/workspaces/') ? WORKSPACE_PROJECT.exec(url)?.[1] : undefined;
   if (nested) return isUuid(nested) ? nested : null;
-  const first = /^\/v1\/([^/?]+)/.exec(url)?.[1];
+  const first = FIRST_SEGMENT.exec(url)?.[1];
   return first && isUuid(first) ? first : null;
 }
 
 /** Starts collecting facts about the request (mounted first on `/v1` and `/trpc`). */
 export const trackRequest: RequestHandler = (req, res, next) => {
-  const state: RequestFacts = { started: performance.now(), createdAt: new Date().toISOString(), projects: new Set(), principal: null, procedures: [] };
+  const state: RequestFacts = { started: performance.now(), arrivedAt: Date.now(), projects: new Set(), principal: null, procedures: [] };
   const fromPath = projectInPath(req.originalUrl);
   if (fromPath) state.projects.add(fromPath.toLowerCase());
   facts.set(res, state);

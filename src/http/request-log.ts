@@ -20,6 +20,7 @@ export function captureRequestLogs(buffer: RequestLogBuffer): RequestHandler {
       if (!facts || facts.projects.size === 0) return;
       const durationMs = Math.round((performance.now() - facts.started) * 100) / 100;
       const { principal } = facts;
+      const createdAt = new Date(facts.arrivedAt).toISOString();
       for (const projectId of facts.projects) {
         buffer.push({
           id: uuidv7(),
@@ -33,7 +34,7 @@ export function captureRequestLogs(buffer: RequestLogBuffer): RequestHandler {
           accountId: principal?.kind === 'account' ? principal.accountId : null,
           ip: clientIp(req),
           userAgent: req.get('user-agent')?.slice(0, MAX_USER_AGENT) ?? null,
-          createdAt: facts.createdAt,
+          createdAt,
         });
       }
     });

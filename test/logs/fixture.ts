@@ -26,10 +26,12 @@ export interface LogsEnv {
 
 /**
  * The API, a world (workspace, two projects, keys), a pool, and the log-ingest worker. Rollups
- * and retention are run by the tests themselves (their schedule is minutes and hours).
+ * and retention are run by the tests themselves (their schedule is minutes and hours). Tests
+ * that compare figures against the table turn the API's own request logging off, so that their
+ * own calls do not land in the table while they count.
  */
-export async function startLogsEnv(): Promise<LogsEnv> {
-  const t = await startTestApi();
+export async function startLogsEnv(options: { requestLogging?: boolean } = {}): Promise<LogsEnv> {
+  const t = await startTestApi({ REQUEST_LOGGING: String(options.requestLogging ?? true) });
   const w = await buildWorld(t);
   const pool = createPool(t.db.url, 4, createLogger('silent'));
   const workers = await startWorkers(loadConfig({ LOG_LEVEL: 'silent' }), t.db.url, createLogger('silent'), ['request-logs']);

@@ -5,7 +5,7 @@ import { entry, expectError, insertEntries, person, startLogsEnv, type LogsEnv }
 
 let env: LogsEnv;
 beforeAll(async () => {
-  env = await startLogsEnv();
+  env = await startLogsEnv({ requestLogging: false });
 });
 afterAll(async () => {
   await env?.close();

@@ -11,7 +11,7 @@ import { entry, insertEntries, logsPath, startLogsEnv, until, type LogsEnv } fro
 
 let env: LogsEnv;
 beforeAll(async () => {
-  env = await startLogsEnv();
+  env = await startLogsEnv({ requestLogging: false });
 });
 afterAll(async () => {
   await env?.close();
