@@ -32,9 +32,9 @@ describe('expressions (shared with the index DDL)', () => {
   it('uses exactly the agreed expression per type', () => {
     expect(columnSortExpression(col('title'))).toBe(`(data->>'title')`);
     expect(columnSortExpression(col('name'), 'fr')).toBe(`(data->'name'->>'fr')`);
-    expect(columnSortExpression(col('price'))).toBe(`((data->>'price')::float8)`);
-    expect(columnSortExpression(col('qty'))).toBe(`((data->>'qty')::float8)`);
-    expect(columnSortExpression(col('active'))).toBe(`((data->>'active')::boolean)`);
+    expect(columnSortExpression(col('price'))).toBe(`(case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end)`);
+    expect(columnSortExpression(col('qty'))).toBe(`(case when jsonb_typeof(data->'qty') = 'number' then (data->>'qty')::float8 end)`);
+    expect(columnSortExpression(col('active'))).toBe(`(case when jsonb_typeof(data->'active') = 'boolean' then (data->>'active')::boolean end)`);
     expect(columnSortExpression(col('day'))).toBe(`(data->>'day')`);
     expect(columnSortExpression(col('at'))).toBe(`(data->>'at')`);
     expect(columnSortExpression(col('category'))).toBe(`(data->>'category')`);
@@ -49,7 +49,7 @@ describe('expressions (shared with the index DDL)', () => {
     expect(columnIndexExpressions(col('name'), ['en', 'fr']).map((x) => `${x.method}:${x.expression}`)).toEqual([
       `btree:(data->'name'->>'en')`, `gin:(data->'name'->>'en')`, `btree:(data->'name'->>'fr')`, `gin:(data->'name'->>'fr')`,
     ]);
-    expect(columnIndexExpressions(col('price'), ['en'])).toEqual([{ expression: `((data->>'price')::float8)`, method: 'btree', opclass: null }]);
+    expect(columnIndexExpressions(col('price'), ['en'])).toEqual([{ expression: `(case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end)`, method: 'btree', opclass: null }]);
     expect(columnIndexExpressions(col('tags'), ['en'])).toEqual([{ expression: `(data->'tags')`, method: 'gin', opclass: 'jsonb_path_ops' }]);
     expect(columnIndexExpressions(col('meta'), ['en'])).toEqual([]);
   });
@@ -89,7 +89,7 @@ describe('statement shape', () => {
 
   it('op=or joins the filters inside parentheses', () => {
     const { text, values } = compile({ filter: json([{ i: 'qty', w: 'eq', v: 1 }, { i: 'title', w: 'eq', v: 'a' }]), op: 'or' }).select;
-    expect(text).toContain(`where table_id = $1::uuid and ((((data->>'qty')::float8) = $2::float8) or ((data->>'title') = $3::text))`);
+    expect(text).toContain(`where table_id = $1::uuid and (((case when jsonb_typeof(data->'qty') = 'number' then (data->>'qty')::float8 end) = $2::float8) or ((data->>'title') = $3::text))`);
     expect(values.slice(0, 3)).toEqual([TABLE_ID, 1, 'a']);
   });
 
@@ -98,7 +98,7 @@ describe('statement shape', () => {
     expect(text).toContain(`order by (data->'name'->>'fr') desc nulls last, created_at asc, id asc limit`);
     expect(text).toContain(`(data->'name'->>'fr') as "_k0", to_char(created_at`);
     expect(compile({ sort: json([{ i: 'id', o: 'desc' }, { i: 'price' }]) }).select.text).toContain(
-      `order by id desc, ((data->>'price')::float8) asc nulls last limit`,
+      `order by id desc, (case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) asc nulls last limit`,
     );
   });
 });
@@ -139,7 +139,7 @@ describe('filters', () => {
   });
 
   it('negations include nulls; not-null system columns skip the null test', () => {
-    expect(filtered({ i: 'price', w: 'neq', v: 1 }).text).toContain(`(((data->>'price')::float8) is null or ((data->>'price')::float8) <> $2::float8)`);
+    expect(filtered({ i: 'price', w: 'neq', v: 1 }).text).toContain(`((case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) is null or (case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) <> $2::float8)`);
     expect(filtered({ i: 'qty', w: 'nin', v: [1, 2] }).text).toContain(`<> all($2::float8[])`);
     expect(filtered({ i: 'status', w: 'neq', v: 'DRAFT' }).text).toContain(`((status <> $2::text))`);
   });
@@ -210,15 +210,15 @@ describe('keyset', () => {
     const sort = json([{ i: 'price', o: 'desc' }, { i: 'title', o: 'asc' }]);
     const { text, values } = withCursor({ sort }, { _k0: 5, _k1: 'Beta' }).select;
     expect(text).toContain(
-      `((((data->>'price')::float8) < $2::float8 or ((data->>'price')::float8) is null)) or ` +
-        `(((data->>'price')::float8) = $2::float8 and ((data->>'title') > $3::text or (data->>'title') is null)) or ` +
-        `(((data->>'price')::float8) = $2::float8 and (data->>'title') = $3::text and id > $4::uuid))`,
+      `(((case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) < $2::float8 or (case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) is null)) or ` +
+        `((case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) = $2::float8 and ((data->>'title') > $3::text or (data->>'title') is null)) or ` +
+        `((case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) = $2::float8 and (data->>'title') = $3::text and id > $4::uuid))`,
     );
     expect(values.slice(1, 4)).toEqual([5, 'Beta', id]);
   });
 
   it('a null cursor value: only nulls can follow within that key', () => {
     const { text } = withCursor({ sort: json([{ i: 'price', o: 'asc' }]) }, { _k0: null }).select;
-    expect(text).toContain(`((((data->>'price')::float8) is null and id > $2::uuid))`);
+    expect(text).toContain(`(((case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) is null and id > $2::uuid))`);
   });
 });

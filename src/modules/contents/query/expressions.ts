@@ -72,8 +72,13 @@ export const fieldIsNullable = (field: FieldRef): boolean =>
  * The expression a column is filtered and sorted by:
  * text-like, select, reference, file, date and datetime `(data->>'name')` (dates and datetimes
  * are stored in a fixed-width UTC form, so text order is time order); localized
- * `(data->'name'->>'fr')`; number and integer `((data->>'name')::float8)`; boolean
- * `((data->>'name')::boolean)`; multiple select/reference/file and json `(data->'name')` (jsonb).
+ * `(data->'name'->>'fr')`; number and integer `(data->>'name')::float8` and boolean
+ * `(data->>'name')::boolean`, each guarded by the value's JSON type; multiple
+ * select/reference/file and json `(data->'name')` (jsonb).
+ *
+ * The guard matters although a table's rows are validated: index builds evaluate the expression
+ * on dead row versions too (a value of a deleted column of the same name), and statistics are
+ * sampled over every table's rows. An unguarded cast would fail them on the first non-number.
  */
 export function columnExpression(column: ColumnDef, locale?: string | null): string {
   const name = literal(column.name);
@@ -85,9 +90,9 @@ export function columnExpression(column: ColumnDef, locale?: string | null): str
   switch (column.type) {
     case 'number':
     case 'integer':
-      return `((data->>${name})::float8)`;
+      return `(case when jsonb_typeof(data->${name}) = 'number' then (data->>${name})::float8 end)`;
     case 'boolean':
-      return `((data->>${name})::boolean)`;
+      return `(case when jsonb_typeof(data->${name}) = 'boolean' then (data->>${name})::boolean end)`;
     default:
       return `(data->>${name})`;
   }
