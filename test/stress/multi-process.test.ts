@@ -77,6 +77,8 @@ describe('two APIs and two workers on one database', () => {
     const client = async (c: number) => {
       const ids: string[] = [];
       while (Date.now() < stopAt) {
+        // At most ~100 requests/s per client: the load stays under each key's rate limit (RATE).
+        const paced = new Promise((resolve) => setTimeout(resolve, 10));
         const requestId = `stress-${c}-${++sequence}`;
         const call = calls[sequence % 2];
         const options = { token: keys[c], headers: { 'x-request-id': requestId } };
@@ -97,6 +99,7 @@ describe('two APIs and two workers on one database', () => {
           res = await call('GET', `${base}/contents?size=10&filter=${encodeURIComponent(JSON.stringify([{ i: 'n', w: 'gt', v: 0 }]))}`, options);
         }
         results.push({ requestId, status: res.status, method, body: res });
+        await paced;
       }
     };
     await Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
