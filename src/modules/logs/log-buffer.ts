@@ -83,8 +83,12 @@ export class RequestLogBuffer {
   }
 
   private async handOver(): Promise<void> {
-    while (this.entries.length > 0) {
-      const batch = this.entries.splice(0, this.options.batchSize);
+    // Only what is buffered now: entries arriving during the sends wait for the next tick, or
+    // the loop would chase them and hand over a trickle of tiny batches (one job per few entries).
+    let due = this.entries.length;
+    while (due > 0 && this.entries.length > 0) {
+      const batch = this.entries.splice(0, Math.min(this.options.batchSize, due));
+      due -= batch.length;
       try {
         await this.send(batch);
       } catch (error) {
