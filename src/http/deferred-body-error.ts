@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { AppError } from '../errors/app-error.js';
+import { AppError, badRequest, invalidQuery } from '../errors/app-error.js';
+import { describeJsonProblem, findJsonProblem } from '../shared/json-guard.js';
 
 /**
  * SPEC §3 orders the checks 401 → 403 → 404 → 400/415/413: a malformed body must not hide an
@@ -18,8 +19,17 @@ export function deferBodyError(req: IncomingMessage & { body?: unknown }, error:
   req.body = marker;
 }
 
-/** Throws the deferred body failure, if any. `input` is the procedure's raw input. */
-export function raiseDeferredBodyError(input: unknown): void {
+/**
+ * Throws the deferred body failure, if any, then refuses input that PostgreSQL cannot store (NUL
+ * characters, unpaired surrogates, overflowing numbers, absurd nesting; see json-guard) as 400:
+ * INVALID_QUERY for a query (its input is the query string), BAD_REQUEST otherwise. `input` is
+ * the procedure's raw input, on both faces.
+ */
+export function raiseInputErrors(input: unknown, type: 'query' | 'mutation' | 'subscription'): void {
   const error = (input as WithBodyError | null | undefined)?.[BODY_ERROR];
   if (error) throw error;
+  const problem = findJsonProblem(input);
+  if (!problem) return;
+  const message = `Invalid request: ${describeJsonProblem(problem)}`;
+  throw type === 'query' ? invalidQuery(message) : badRequest(message);
 }

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
@@ -6,6 +7,7 @@ import { AppError, badRequest } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import { createContextFactory, type Context } from '../trpc/context.js';
 import type { AppRouter } from '../trpc/router.js';
+import { describeJsonProblem, findJsonProblem } from '../shared/json-guard.js';
 import { deferBodyError } from './deferred-body-error.js';
 import { allowedMethods, type RouteEntry } from './route-index.js';
 import { sendError } from './send-error.js';
@@ -17,12 +19,22 @@ const hasBody = (req: IncomingMessage) =>
 
 const mediaType = (req: IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 
+/** The `charset` parameter of the Content-Type, lower case; null when absent. */
+const charset = (req: IncomingMessage) => /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase() ?? null;
+
+/** JSON is UTF-8 (RFC 8259 §8.1): bytes that are not are refused rather than silently replaced by U+FFFD. */
+const NOT_UTF8 = 'tabula.body.not-utf8';
+const requireUtf8 = (_req: IncomingMessage, _res: ServerResponse, body: Buffer) => {
+  if (!isUtf8(body)) throw Object.assign(new Error('body is not UTF-8'), { reason: NOT_UTF8 });
+};
+
 /**
  * Reads JSON bodies for `/v1`. Failures (415, 413, 400 INVALID_JSON, a body that is not an
- * object) are deferred to the procedure so that 401/403/404 still win (SPEC §3 order).
+ * object, a value PostgreSQL cannot store) are deferred to the procedure so that 401/403/404
+ * still win (SPEC §3 order).
  */
 function jsonBody(limit: number): RequestHandler {
-  const parse = express.json({ limit, strict: false, type: () => true });
+  const parse = express.json({ limit, strict: false, type: () => true, verify: requireUtf8 });
   return (req, res, next) => {
     if (!BODY_METHODS.has(req.method)) return next();
     if (!hasBody(req)) {
@@ -31,27 +43,37 @@ function jsonBody(limit: number): RequestHandler {
       req.body = {};
       return next();
     }
-    // trpc-to-openapi refuses anything but application/json itself, before authentication.
     const given = mediaType(req);
-    req.headers['content-type'] = 'application/json';
-    if (given !== 'application/json') {
-      deferBodyError(req, new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'));
+    const givenCharset = charset(req);
+    if (given !== 'application/json' || (givenCharset !== null && givenCharset !== 'utf-8' && givenCharset !== 'utf8')) {
+      req.headers['content-type'] = 'application/json';
+      const message = given === 'application/json' ? 'JSON bodies must be UTF-8' : 'Content-Type must be application/json';
+      deferBodyError(req, new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message));
       req.resume();
       return next();
     }
     parse(req, res, (error?: unknown) => {
+      // trpc-to-openapi refuses anything but application/json itself, before authentication.
+      req.headers['content-type'] = 'application/json';
       if (error) {
-        const type = (error as { type?: string }).type;
+        const { type, reason } = error as { type?: string; reason?: string };
         if (type === 'entity.too.large') {
           deferBodyError(req, new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
         } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
           deferBodyError(req, new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset'));
+        } else if (reason === NOT_UTF8) {
+          deferBodyError(req, new AppError(400, 'INVALID_JSON', 'Request body is not valid UTF-8'));
         } else {
           deferBodyError(req, new AppError(400, 'INVALID_JSON', 'Request body is not valid JSON'));
         }
         req.resume();
       } else if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
         deferBodyError(req, badRequest('Request body must be a JSON object'));
+      } else {
+        // Now, not in the procedure: the adapter re-serialises the body recursively before any
+        // procedure runs, and a hostile depth overflowed its stack.
+        const problem = findJsonProblem(req.body);
+        if (problem) deferBodyError(req, badRequest(`Invalid request: ${describeJsonProblem(problem)}`));
       }
       next();
     });

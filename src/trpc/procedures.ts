@@ -1,5 +1,5 @@
 import { forbidden, notFound } from '../errors/app-error.js';
-import { raiseDeferredBodyError } from '../http/deferred-body-error.js';
+import { raiseInputErrors } from '../http/deferred-body-error.js';
 import { noteProcedure, noteProject } from '../http/request-facts.js';
 import { publicProcedure } from './trpc.js';
 import {
@@ -62,7 +62,7 @@ export const projectProcedure = (level: ProjectAccessLevel) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
     const { principal, scope } = await projectScope(opts, input, level);
-    raiseDeferredBodyError(input);
+    raiseInputErrors(input, opts.type);
     return opts.next({ ctx: { principal, scope } });
   });
 
@@ -83,7 +83,7 @@ export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: P
     const input = await opts.getRawInput();
     const { principal, scope } = await projectScope(opts, input, level);
     const item = await load({ em: opts.ctx.em, deps: opts.ctx.deps, scope }, input);
-    raiseDeferredBodyError(input);
+    raiseInputErrors(input, opts.type);
     return opts.next({ ctx: { principal, scope, item } });
   });
 
@@ -93,7 +93,7 @@ export const tableProcedure = (level: ProjectAccessLevel) =>
     const input = await opts.getRawInput();
     const { principal, scope } = await projectScope(opts, input, level);
     const table = await tableOf(opts.ctx, scope, input);
-    raiseDeferredBodyError(input);
+    raiseInputErrors(input, opts.type);
     return opts.next({ ctx: { principal, scope, table } });
   });
 
@@ -115,7 +115,7 @@ export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: Tabl
     const { principal, scope } = await projectScope(opts, input, level);
     const table = await tableOf(opts.ctx, scope, input);
     await exists({ em: opts.ctx.em, deps: opts.ctx.deps, scope, table }, input);
-    raiseDeferredBodyError(input);
+    raiseInputErrors(input, opts.type);
     return opts.next({ ctx: { principal, scope, table } });
   });
 
@@ -127,10 +127,10 @@ async function accountOnly(ctx: Context): Promise<AccountPrincipal> {
 }
 
 /** Account-level endpoints that address no workspace (`/accounts/me`, `/workspaces`). */
-export const accountProcedure = publicProcedure.use(async ({ ctx, path, next, getRawInput }) => {
+export const accountProcedure = publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
   noteProcedure(ctx.res, path);
   const principal = await accountOnly(ctx);
-  raiseDeferredBodyError(await getRawInput());
+  raiseInputErrors(await getRawInput(), type);
   return next({ ctx: { principal } });
 });
 
@@ -139,13 +139,13 @@ export const accountProcedure = publicProcedure.use(async ({ ctx, path, next, ge
  * least `minRole` in it (403).
  */
 export const workspaceProcedure = (minRole: WorkspaceRole) =>
-  publicProcedure.use(async ({ ctx, path, next, getRawInput }) => {
+  publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
     noteProcedure(ctx.res, path);
     const principal = await accountOnly(ctx);
     const input = await getRawInput();
     const access = await loadWorkspaceAccess(ctx.em, rawPathParam(input, 'workspaceId'), principal.accountId);
     requireWorkspaceRole(access, minRole);
-    raiseDeferredBodyError(input);
+    raiseInputErrors(input, type);
     // requireWorkspaceRole guarantees a role from here on.
     return next({ ctx: { principal, workspace: access.workspace, workspaceRole: access.role as WorkspaceRole } });
   });
@@ -156,7 +156,7 @@ export const workspaceProcedure = (minRole: WorkspaceRole) =>
  * project (SPEC §9).
  */
 export const workspaceProjectProcedure = (minRole: ProjectRole) =>
-  publicProcedure.use(async ({ ctx, path, next, getRawInput }) => {
+  publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
     noteProcedure(ctx.res, path);
     const input = await getRawInput();
     noteProject(ctx.res, rawPathParam(input, 'projectId'));
@@ -165,7 +165,7 @@ export const workspaceProjectProcedure = (minRole: ProjectRole) =>
     requireWorkspaceRole(workspace, 'MEMBER');
     const access = await loadProjectAccess(ctx.em, workspace, rawPathParam(input, 'projectId'), principal.accountId);
     requireProjectRole(access, minRole);
-    raiseDeferredBodyError(input);
+    raiseInputErrors(input, type);
     return next({
       ctx: {
         principal,

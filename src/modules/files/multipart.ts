@@ -4,6 +4,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { AppError, badRequest } from '../../errors/app-error.js';
+import { findJsonProblem } from '../../shared/json-guard.js';
 import type { BlobStore } from '../../storage/storage.js';
 import { FILE_NAME_MAX } from './file.schema.js';
 import type { StagedUpload } from './file.service.js';
@@ -84,8 +85,11 @@ export function receiveUpload(req: IncomingMessage, store: BlobStore, projectId:
     const finish = (key: string) => {
       if (settled) return;
       if (!meter || !declared) return fail(badRequest('file: a part named "file" is required'));
-      settled = true;
       const name = (nameField ?? declared.filename ?? '').trim().slice(0, FILE_NAME_MAX) || 'file';
+      // A NUL (possible in an RFC 5987 `filename*`) would reach PostgreSQL; see json-guard.
+      const problem = findJsonProblem(name);
+      if (problem) return fail(badRequest(`name: ${problem.reason}`));
+      settled = true;
       resolve({
         store,
         key,
