@@ -21,3 +21,15 @@ export const jsonBoolean = z.union([z.literal(true), z.literal(false)]);
 
 /** Lower-cased e-mail address. */
 export const emailString = z.email().max(320).transform((v) => v.toLowerCase());
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const { $schema: _dialect, ...objectJsonSchema } = z.toJSONSchema(z.record(z.string(), z.unknown()));
+
+/**
+ * A JSON object whose keys are all kept, documented like `z.record(z.string(), z.unknown())`.
+ * z.record (and z.object) silently drop an own `__proto__` key, so `{"data":{"__proto__":…}}`
+ * was accepted as `{}`; with the raw object the caller's own check refuses it like any other
+ * unknown key (contents data: 422; column settings: 400).
+ */
+export const jsonObject = () =>
+  z.custom<Record<string, unknown>>(isPlainObject, { message: 'Invalid input: expected a JSON object' }).meta({ override: objectJsonSchema as never });

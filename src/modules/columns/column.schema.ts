@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, pathId } from '../../shared/schemas.js';
+import { isoDate, jsonObject, pathId } from '../../shared/schemas.js';
 import { listOf, pageParams } from '../../shared/pagination.js';
 import { COLUMN_NAME, COLUMN_TYPES } from './column.types.js';
 
@@ -10,7 +10,7 @@ export const columnType = z.enum(COLUMN_TYPES);
  * `checkSettings` (unknown or inapplicable settings are 400), because which settings apply
  * depends on the type.
  */
-const settingsInput = z.record(z.string(), z.unknown()).describe(
+const settingsInput = jsonObject().describe(
   'required, unique, defaultValue (any type); minText, maxText, pattern, localized (text); minText, maxText, localized (longtext); ' +
     'min, max (number, integer); options (required), multiple (select); source (slug); table (required), multiple (reference); multiple (file); localized (url)',
 );

@@ -125,7 +125,9 @@ export async function createColumn(em: EntityManager, project: ProjectInfo, tabl
 
 /** Merges settings key by key; `null` removes a setting (SPEC §2). */
 function mergeSettings(current: ColumnSettings, patch: Record<string, unknown> | undefined): Record<string, unknown> {
-  const merged: Record<string, unknown> = { ...current };
+  // Without a prototype, a `__proto__` key in the patch stays an own key, which checkSettings
+  // refuses; on a plain object the assignment would replace the prototype and vanish.
+  const merged: Record<string, unknown> = Object.assign(Object.create(null), current);
   for (const [key, value] of Object.entries(patch ?? {})) {
     if (value === null) delete merged[key];
     else merged[key] = value;

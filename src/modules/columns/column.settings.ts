@@ -60,7 +60,8 @@ function checkKind(key: string, kind: Kind, value: unknown): void {
 export function checkSettings(type: ColumnType, settings: Record<string, unknown>): ColumnSettings {
   const allowed = { ...COMMON, ...BY_TYPE[type] };
   for (const [key, value] of Object.entries(settings)) {
-    const kind = allowed[key];
+    // Own keys only: `constructor` or `toString` must not find Object.prototype's members.
+    const kind = Object.hasOwn(allowed, key) ? allowed[key] : undefined;
     if (!kind) throw badRequest(`Invalid request: settings.${key}: does not apply to ${type} columns`);
     checkKind(key, kind, value);
   }

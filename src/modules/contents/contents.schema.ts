@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, pathId } from '../../shared/schemas.js';
+import { isoDate, jsonObject, pathId } from '../../shared/schemas.js';
 import { pageParams, paginationSchema } from '../../shared/pagination.js';
 import { FIELDS_DESCRIPTION, FILTER_DESCRIPTION, FILTER_EXAMPLE, OP_DESCRIPTION, SORT_DESCRIPTION, SORT_EXAMPLE } from './query/describe.js';
 import { contentStatus } from '../tables/table.schema.js';
@@ -22,7 +22,7 @@ export const contentsOutput = z.object({
 });
 export type ContentsOutput = z.infer<typeof contentsOutput>;
 
-const data = z.record(z.string(), z.unknown()).meta({
+const data = jsonObject().meta({
   description: 'Column name → value; a localized column takes { "<locale>": value } or a plain value for the default locale',
   examples: [{ title: { en: 'Hello world', fr: 'Bonjour' }, price: 12 }],
 });
