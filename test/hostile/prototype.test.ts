@@ -90,7 +90,7 @@ describe('column settings and other bodies', () => {
 
   it('list parameters naming them are 400 INVALID_QUERY', async () => {
     const q = (params: Record<string, string>) => `${contentsPath(w, table.key)}?${new URLSearchParams(params)}`;
-    for (const params of [
+    const cases: Record<string, string>[] = [
       { filter: '[{"i":"__proto__","w":"eq","v":"x"}]' },
       { filter: '[{"__proto__":{"i":"title"},"w":"eq","v":"x"}]' },
       { filter: '[{"i":"constructor","w":"null","v":true}]' },
@@ -98,7 +98,8 @@ describe('column settings and other bodies', () => {
       { sort: '[{"i":"title","o":"constructor"}]' },
       { fields: '__proto__,constructor' },
       { op: '__proto__' },
-    ]) {
+    ];
+    for (const params of cases) {
       const res = await callWithin(t, 'GET', q(params));
       expectHandled(res, JSON.stringify(params));
       expectError(res, 400, 'INVALID_QUERY');
