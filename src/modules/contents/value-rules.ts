@@ -1,3 +1,4 @@
+import { matchesPattern } from '../../shared/bounded-regex.js';
 import { isUuid } from '../../shared/ids.js';
 import type { ColumnDef } from '../columns/column.types.js';
 
@@ -27,7 +28,11 @@ function checkText(column: ColumnDef, value: unknown): Checked {
   const length = codePoints(value);
   if (minText !== undefined && length < minText) return fail(`must be at least ${minText} characters long`);
   if (maxText !== undefined && length > maxText) return fail(`must be at most ${maxText} characters long`);
-  if (pattern !== undefined && !new RegExp(`^(?:${pattern})$`, 'u').test(value)) return fail(`must match the pattern ${pattern}`);
+  if (pattern !== undefined) {
+    const matched = matchesPattern(pattern, value);
+    if (matched === 'timeout') return fail('could not be checked against the pattern in time; the pattern backtracks too much');
+    if (!matched) return fail(`must match the pattern ${pattern}`);
+  }
   return ok(value);
 }
 

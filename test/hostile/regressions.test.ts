@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../helpers/api.js';
+import { buildWorld, columnsPath, contentsPath, createTable, expectValidation, type World } from '../contents/fixture.js';
+import { callWithin, snapshot } from './fixture.js';
+
+/** Focused regressions for faults the hostile tests found (see each test for the failing input). */
+
+let t: TestApi;
+let w: World;
+
+beforeAll(async () => {
+  t = await startTestApi();
+  w = await buildWorld(t);
+});
+afterAll(() => t?.close());
+
+describe('column patterns with catastrophic backtracking', () => {
+  // Before: POST {"data":{"code":"aaaa…a!"}} against pattern (a+)+ blocked the whole process for
+  // minutes (2^40 steps); every other request waited behind it.
+  it('a value that makes the pattern backtrack is refused (422) at once, and the server keeps answering', async () => {
+    const table = await createTable(w, [{ name: 'code', type: 'text', settings: { pattern: '(a+)+' } }, { name: 'word', type: 'text', settings: { pattern: '(\\w+\\s?)*' } }]);
+    const before = await snapshot(t);
+    const started = Date.now();
+    const [evil, health] = await Promise.all([
+      // Sizes that took seconds unfixed (longer ones take hours: the API runs in this process,
+      // so a regression would then hang the test worker instead of failing).
+      callWithin(t, 'POST', contentsPath(w, table.key), { body: { data: { code: `${'a'.repeat(27)}!`, word: `${'word '.repeat(8)}!` } } }, 60_000),
+      // Sent together: it must not wait for the match.
+      callWithin(t, 'GET', '/healthz', {}, 60_000),
+    ]);
+    expect(health.status).toBe(200);
+    const error = expectValidation(evil, ['data.code', 'data.word']);
+    expect(error.details![0].message).toContain('pattern');
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(await snapshot(t)).toEqual(before);
+    // The pattern still works for ordinary values.
+    expect((await callWithin(t, 'POST', contentsPath(w, table.key), { body: { data: { code: 'aaa', word: 'two words' } } })).status).toBe(201);
+    expectValidation(await callWithin(t, 'POST', contentsPath(w, table.key), { body: { data: { code: 'b' } } }), ['data.code']);
+  });
+
+  it('a defaultValue is checked the same way (422 on settings.defaultValue, not a hang)', async () => {
+    const table = await createTable(w);
+    const started = Date.now();
+    const res = await callWithin(t, 'POST', columnsPath(w, table.key), {
+      body: { name: 'code', type: 'text', settings: { pattern: '(a|a)*', defaultValue: `${'a'.repeat(27)}!` } },
+    }, 60_000);
+    expectValidation(res, ['settings.defaultValue']);
+    expect(res.json.error.details[0].message).toContain('in time');
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+});
