@@ -63,6 +63,9 @@ export function describeError(error: unknown, procedureType?: 'query' | 'mutatio
   if (error instanceof AppError) {
     return { ...make(error.status, error.errorCode, error.message, error.details), headers: error.headers };
   }
+  // express's router could not decode a path parameter (`/v1/p/files/%E0%A4%A/content`); it
+  // marks that 400, and it was answered 500.
+  if (error instanceof URIError) return make(400, 'BAD_REQUEST', 'Malformed percent-encoding in the request path');
   const cause = unwrapCause(error);
   if (cause instanceof AppError) return describeError(cause, procedureType);
   // A ZodError is the client's fault only as an input failure (BAD_REQUEST); an output that

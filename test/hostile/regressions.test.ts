@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { expectError } from '../helpers/expect.js';
 import { buildWorld, columnsPath, contentsPath, createTable, expectValidation, type World } from '../contents/fixture.js';
-import { callWithin, snapshot } from './fixture.js';
+import { callWithin, expectHandled, snapshot } from './fixture.js';
 
 /** Focused regressions for faults the hostile tests found (see each test for the failing input). */
 
@@ -47,5 +48,27 @@ describe('column patterns with catastrophic backtracking', () => {
     expectValidation(res, ['settings.defaultValue']);
     expect(res.json.error.details[0].message).toContain('in time');
     expect(Date.now() - started).toBeLessThan(1_500);
+  });
+});
+
+describe('malformed percent-encoding in a path', () => {
+  // Before: GET /v1/{projectId}/files/%E0%A4%A/content was a 500 (express's URIError).
+  it('is a 4xx on every route, never a 500', async () => {
+    for (const path of [
+      `/v1/${w.projectId}/files/%E0%A4%A/content`,
+      `/v1/${w.projectId}/files/%ZZ`,
+      `/v1/%E0%A4%A/files`,
+      `/v1/${w.projectId}/tables/%E0%A4%A`,
+      `/v1/workspaces/%`,
+    ]) {
+      for (const method of ['GET', 'PUT', 'POST']) {
+        const res = await callWithin(t, method, path, method === 'GET' ? {} : { body: {} });
+        expectHandled(res, `${method} ${path}`);
+      }
+    }
+    expectError(await callWithin(t, 'GET', `/v1/${w.projectId}/files/%E0%A4%A/content`), 400, 'BAD_REQUEST');
+    // /trpc keeps tRPC's envelope, with the SPEC error under data.error.
+    const trpc = await callWithin(t, 'GET', '/trpc/%E0%A4%A');
+    expect({ status: trpc.status, code: trpc.json.error.data.error.code }).toEqual({ status: 400, code: 'BAD_REQUEST' });
   });
 });
