@@ -22,8 +22,11 @@ export interface RunningApi {
   deps: AppDeps;
   /** True when this start-up created the first account and printed its token. */
   printedAdminToken: boolean;
-  /** Stops accepting, drains in-flight requests (up to `drainMs`), then closes queues and pool. */
-  close(drainMs?: number): Promise<void>;
+  /**
+   * Stops accepting, drains in-flight requests (up to `drainMs`), then closes queues and pools,
+   * giving each at most `closeMs`.
+   */
+  close(drainMs?: number, closeMs?: number): Promise<void>;
 }
 
 /** Starts the API on `config.PORT` (0 = any free port) against `databaseUrl`. */
@@ -62,14 +65,14 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
 
   let closing: Promise<void> | undefined;
-  const close = (drainMs = 10_000) =>
+  const close = (drainMs = 10_000, closeMs = 5_000) =>
     (closing ??= (async () => {
       await drain(server, drainMs);
       // Every request has finished: its log entry is in the buffer, and goes out before the queue closes.
-      await deps.requestLogs?.close();
-      await boss.stop({ graceful: true, timeout: 5_000 }).catch(() => {});
-      await pool.end();
-      await orm.close(true);
+      if (deps.requestLogs) await within(deps.requestLogs.close(), closeMs, 'request log buffer', logger);
+      await within(boss.stop({ graceful: true, timeout: closeMs }), closeMs + 1_000, 'job queue', logger);
+      await within(pool.end(), closeMs, 'database pool', logger);
+      await within(orm.close(true), closeMs, 'ORM connections', logger);
     })());
   return { url: `http://${host}:${port}`, port, deps, printedAdminToken, close };
 }
@@ -80,4 +83,20 @@ async function drain(server: Server, drainMs: number): Promise<void> {
   const timer = setTimeout(() => server.closeAllConnections(), drainMs);
   await closed;
   clearTimeout(timer);
+}
+
+/**
+ * Waits for one shutdown step, at most `ms`. A connection that PostgreSQL dropped after a
+ * protocol error (a NUL in a bind parameter did that) kept the ORM's pool from ever closing,
+ * and with it the process from exiting on SIGTERM.
+ */
+async function within(step: Promise<unknown>, ms: number, what: string, logger: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<'expired'>((resolve) => {
+    timer = setTimeout(() => resolve('expired'), ms);
+  });
+  const outcome = await Promise.race([step.then(() => 'done', (error: unknown) => error), expired]);
+  clearTimeout(timer);
+  if (outcome === 'expired') logger.warn({ step: what, ms }, 'shutdown step did not finish in time; going on');
+  else if (outcome !== 'done') logger.warn({ err: outcome, step: what }, 'shutdown step failed; going on');
 }

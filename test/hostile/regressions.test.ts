@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { expectError } from '../helpers/expect.js';
 import { buildWorld, columnsPath, contentsPath, createTable, expectValidation, type World } from '../contents/fixture.js';
+import { VariableSchema } from '../../src/modules/variables/variable.entity.js';
 import { callWithin, expectHandled, snapshot } from './fixture.js';
 
 /** Focused regressions for faults the hostile tests found (see each test for the failing input). */
@@ -70,5 +71,23 @@ describe('malformed percent-encoding in a path', () => {
     // /trpc keeps tRPC's envelope, with the SPEC error under data.error.
     const trpc = await callWithin(t, 'GET', '/trpc/%E0%A4%A');
     expect({ status: trpc.status, code: trpc.json.error.data.error.code }).toEqual({ status: 400, code: 'BAD_REQUEST' });
+  });
+});
+
+describe('shutdown after a connection the database dropped', () => {
+  // Before: after a protocol error on two concurrent queries (what a NUL in a query parameter
+  // caused), orm.close() never resolved, so SIGTERM never ended the process.
+  it('close() finishes within its bounds', async () => {
+    const own = await startTestApi();
+    try {
+      const em = own.api.deps.orm.em.fork();
+      const failures = await Promise.allSettled([em.count(VariableSchema, { key: 'a\u0000' }), em.find(VariableSchema, { key: 'a\u0000' })]);
+      expect(failures.map((f) => f.status)).toEqual(['rejected', 'rejected']);
+      const started = Date.now();
+      await own.api.close(500, 1_000);
+      expect(Date.now() - started).toBeLessThan(4_000);
+    } finally {
+      await own.db.drop();
+    }
   });
 });
