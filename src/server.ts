@@ -9,6 +9,7 @@ import type { Config } from './config/config.js';
 import { openMigratedOrm } from './db/migrate.js';
 import { createPool } from './db/pool.js';
 import { createApp } from './http/app.js';
+import { answerClientError } from './http/client-error.js';
 import { startBoss } from './jobs/boss.js';
 import { QUEUES } from './jobs/queues.js';
 import { RequestLogBuffer } from './modules/logs/log-buffer.js';
@@ -52,11 +53,21 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   };
   // Staged uploads of a process that died mid-request; nothing waits for this.
   deps.storage.sweep().catch((error: unknown) => logger.warn({ err: error }, 'could not sweep staged uploads'));
-  const server = createServer(createApp(deps));
-  // Slow clients may not hold a connection forever (slowloris).
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 60_000;
-  server.keepAliveTimeout = 5_000;
+  const server = createServer(
+    {
+      maxHeaderSize: config.HEADER_MAX_BYTES,
+      // Slow clients may not hold a connection forever (slowloris): headers, then the whole
+      // request, must arrive in time (408 and closed otherwise).
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      requestTimeout: config.REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: 5_000,
+      // node only looks for expired requests this often (default 30 s, which would let a
+      // slowloris client stay half a minute past HEADERS_TIMEOUT_MS).
+      connectionsCheckingInterval: Math.min(1_000, config.HEADERS_TIMEOUT_MS),
+    },
+    createApp(deps),
+  );
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, resolve);

@@ -25,6 +25,12 @@ const envSchema = z.object({
   STORAGE_DIR: z.string().min(1).default('./.data/files'),
   FILES_MAX_BYTES: positiveInt.default(50 * 1024 * 1024),
   BODY_MAX_BYTES: positiveInt.default(1024 * 1024),
+  // Request line plus headers; larger is 431 (node's own default, 16 KiB).
+  HEADER_MAX_BYTES: positiveInt.default(16 * 1024),
+  // A client must send its headers within this time (slowloris), and the whole request
+  // (a 50 MiB upload at ~3.5 Mbit/s) within REQUEST_TIMEOUT_MS; else 408 and the socket closes.
+  HEADERS_TIMEOUT_MS: positiveInt.default(20_000),
+  REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
   RATE_LIMIT_PER_SECOND: positiveInt.default(50),
   RATE_LIMIT_BURST: positiveInt.default(100),
   WEBHOOK_RETRY_DELAYS: delayList.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
@@ -55,6 +61,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ConfigError(`Invalid configuration: ${String(issue.path[0])}: ${issue.message}`);
+  }
+  if (parsed.data.HEADERS_TIMEOUT_MS > parsed.data.REQUEST_TIMEOUT_MS) {
+    // node refuses to start the server otherwise, with a less helpful message.
+    throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
   }
   if (parsed.data.ADMIN_TOKEN && !parsed.data.ADMIN_EMAIL) {
     throw new ConfigError('Invalid configuration: ADMIN_EMAIL: required when ADMIN_TOKEN is set');

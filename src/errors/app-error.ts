@@ -16,7 +16,10 @@ export type ErrorCode =
   | 'VALIDATION_ERROR'
   | 'RATE_LIMITED'
   | 'SERVICE_UNAVAILABLE'
-  | 'INTERNAL_ERROR';
+  | 'INTERNAL_ERROR'
+  // Answered by the HTTP layer before a request is routed (see describeClientError).
+  | 'REQUEST_TIMEOUT'
+  | 'HEADERS_TOO_LARGE';
 
 export interface ErrorDetail {
   field: string;

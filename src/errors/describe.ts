@@ -102,3 +102,21 @@ export function describeError(error: unknown, procedureType?: 'query' | 'mutatio
   }
   return make(500, 'INTERNAL_ERROR', 'Internal server error');
 }
+
+/**
+ * What node's HTTP parser refused before express saw a request (the `clientError` event): 431
+ * for a request line and headers over HEADER_MAX_BYTES, 408 when headers or the whole request
+ * did not arrive in time, 400 for anything that is not HTTP. Same body as every other error.
+ */
+export function describeClientError(parserCode: string | undefined): DescribedError {
+  switch (parserCode) {
+    case 'HPE_HEADER_OVERFLOW':
+      return make(431, 'HEADERS_TOO_LARGE', 'The request line and headers are too large');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return make(413, 'PAYLOAD_TOO_LARGE', 'Chunk extensions too large');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return make(408, 'REQUEST_TIMEOUT', 'The request was not received in time');
+    default:
+      return make(400, 'BAD_REQUEST', 'Malformed HTTP request');
+  }
+}
