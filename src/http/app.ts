@@ -9,6 +9,7 @@ import { AppError } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import { createContextFactory } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
+import { cors } from './cors.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
@@ -38,6 +39,9 @@ export function createApp(deps: AppDeps): express.Express {
     const checks = await readiness(deps);
     res.status(checks.ok ? 200 : 503).json(checks);
   });
+
+  // Before the rate limiter: a preflight is answered here and costs no tokens.
+  app.use(['/v1', '/trpc'], cors(deps));
 
   const openApiDocument = documentFileRoutes(buildOpenApiDocument(appRouter, fileOpenApiPaths));
   app.get('/v1/openapi.json', (_req, res) => {
