@@ -134,17 +134,22 @@ export const accountProcedure = publicProcedure.use(async ({ ctx, path, next, ge
   return next({ ctx: { principal } });
 });
 
+/** Throws 404 when the item a path names (under the given workspace or project) does not exist. */
+export type ItemCheck = (em: Context['em'], parentId: string, rawInput: unknown) => Promise<void>;
+
 /**
  * `/workspaces/{workspaceId}/**`: the workspace must exist (404) and the caller must hold at
- * least `minRole` in it (403).
+ * least `minRole` in it (403). `exists` checks an item in the path, so that an unknown one is
+ * 404 before a malformed body is 400 (SPEC §3).
  */
-export const workspaceProcedure = (minRole: WorkspaceRole) =>
+export const workspaceProcedure = (minRole: WorkspaceRole, exists?: ItemCheck) =>
   publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
     noteProcedure(ctx.res, path);
     const principal = await accountOnly(ctx);
     const input = await getRawInput();
     const access = await loadWorkspaceAccess(ctx.em, rawPathParam(input, 'workspaceId'), principal.accountId);
     requireWorkspaceRole(access, minRole);
+    if (exists) await exists(ctx.em, access.workspace.id, input);
     raiseInputErrors(input, type);
     // requireWorkspaceRole guarantees a role from here on.
     return next({ ctx: { principal, workspace: access.workspace, workspaceRole: access.role as WorkspaceRole } });
@@ -152,10 +157,10 @@ export const workspaceProcedure = (minRole: WorkspaceRole) =>
 
 /**
  * `/workspaces/{workspaceId}/projects/{projectId}/**`: the caller's effective project role
- * (workspace OWNER/ADMIN count as project ADMIN) must be at least `minRole`. Logged under the
- * project (SPEC §9).
+ * (workspace OWNER/ADMIN count as project ADMIN) must be at least `minRole`; `exists` as
+ * above. Logged under the project (SPEC §9).
  */
-export const workspaceProjectProcedure = (minRole: ProjectRole) =>
+export const workspaceProjectProcedure = (minRole: ProjectRole, exists?: ItemCheck) =>
   publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
     noteProcedure(ctx.res, path);
     const input = await getRawInput();
@@ -165,6 +170,7 @@ export const workspaceProjectProcedure = (minRole: ProjectRole) =>
     requireWorkspaceRole(workspace, 'MEMBER');
     const access = await loadProjectAccess(ctx.em, workspace, rawPathParam(input, 'projectId'), principal.accountId);
     requireProjectRole(access, minRole);
+    if (exists) await exists(ctx.em, access.project.id, input);
     raiseInputErrors(input, type);
     return next({
       ctx: {

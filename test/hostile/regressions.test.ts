@@ -74,6 +74,28 @@ describe('malformed percent-encoding in a path', () => {
   });
 });
 
+describe('an unknown member with a malformed body (SPEC §3: 404 before 400)', () => {
+  // Found by the isolation matrix: PUT /v1/workspaces/{B}/members/{a member of A} with {} was
+  // 400 "role: Invalid option" instead of 404; the body was checked before the member.
+  it('is 404 for workspace and project members; a known member with that body is 400', async () => {
+    const missing = '0190b0a0-0000-7000-8000-00000000beef';
+    const ws = w.workspaceId;
+    const members = `/v1/workspaces/${ws}/members`;
+    const projectMembers = `/v1/workspaces/${ws}/projects/${w.projectId}/members`;
+    for (const body of [{}, { role: 'KING' }, { role: 5 }]) {
+      expectError(await callWithin(t, 'PUT', `${members}/${missing}`, { body }), 404, 'NOT_FOUND');
+      expectError(await callWithin(t, 'PUT', `${members}/not-a-uuid`, { body }), 404, 'NOT_FOUND');
+      expectError(await callWithin(t, 'PUT', `${projectMembers}/${missing}`, { body }), 404, 'NOT_FOUND');
+    }
+    const invited = await callWithin(t, 'POST', members, { body: { email: `m-${Date.now()}@example.com`, role: 'MEMBER' } });
+    expect(invited.status, invited.text).toBe(201);
+    const added = await callWithin(t, 'POST', projectMembers, { body: { accountId: invited.json.accountId, role: 'VIEWER' } });
+    expect(added.status, added.text).toBe(201);
+    expectError(await callWithin(t, 'PUT', `${members}/${invited.json.id}`, { body: { role: 'KING' } }), 400, 'BAD_REQUEST');
+    expectError(await callWithin(t, 'PUT', `${projectMembers}/${added.json.id}`, { body: { role: 'KING' } }), 400, 'BAD_REQUEST');
+  });
+});
+
 describe('shutdown after a connection the database dropped', () => {
   // Before: after a protocol error on two concurrent queries (what a NUL in a query parameter
   // caused), orm.close() never resolved, so SIGTERM never ended the process.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rawPathParam } from '../../auth/access.js';
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { workspaceProjectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
@@ -10,7 +11,7 @@ import {
   projectMemberOutput,
   updateProjectMemberInput,
 } from './project.schema.js';
-import { addProjectMember, changeProjectMemberRole, listProjectMembers, removeProjectMember } from './project-member.service.js';
+import { addProjectMember, changeProjectMemberRole, findMember, listProjectMembers, removeProjectMember } from './project-member.service.js';
 
 const TAG = 'Project Members';
 const collection = '/workspaces/{workspaceId}/projects/{projectId}/members' as const;
@@ -36,7 +37,9 @@ export const projectMemberRouter = router({
       return member;
     }),
 
-  update: workspaceProjectProcedure('ADMIN')
+  update: workspaceProjectProcedure('ADMIN', async (em, projectId, input) => {
+    await findMember(em, projectId, rawPathParam(input, 'memberId'));
+  })
     .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: "Change a project member's role (project ADMIN)", protect: true } })
     .input(updateProjectMemberInput)
     .output(projectMemberOutput)

@@ -35,7 +35,8 @@ export async function addProjectMember(em: EntityManager, project: Project, inpu
   return toMemberOutput(member);
 }
 
-async function findMember(em: EntityManager, projectId: string, memberId: string): Promise<ProjectMember> {
+/** The project's member `memberId` (404 otherwise); also checked before the body (SPEC §3). */
+export async function findMember(em: EntityManager, projectId: string, memberId: string): Promise<ProjectMember> {
   const member = isUuid(memberId)
     ? await em.findOne(ProjectMemberSchema, { id: memberId, project: projectId }, { populate: ['account'] })
     : null;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rawPathParam } from '../../auth/access.js';
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { workspaceProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
@@ -16,6 +17,7 @@ import {
   inviteWorkspaceMember,
   listWorkspaceMembers,
   removeWorkspaceMember,
+  requireWorkspaceMember,
 } from './workspace-member.service.js';
 
 const TAG = 'Workspace Members';
@@ -49,7 +51,7 @@ export const workspaceMemberRouter = router({
       return member;
     }),
 
-  update: workspaceProcedure('ADMIN')
+  update: workspaceProcedure('ADMIN', (em, workspaceId, input) => requireWorkspaceMember(em, workspaceId, rawPathParam(input, 'memberId')))
     .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: "Change a member's role (the last OWNER stays)", protect: true } })
     .input(updateWorkspaceMemberInput)
     .output(workspaceMemberOutput)

@@ -87,6 +87,12 @@ async function lockedMember(tx: EntityManager, workspaceId: string, memberId: st
   return member;
 }
 
+/** 404 unless `memberId` is a member of the workspace (checked before the body, SPEC §3). */
+export async function requireWorkspaceMember(em: EntityManager, workspaceId: string, memberId: string): Promise<void> {
+  const found = isUuid(memberId) ? await em.count(WorkspaceMemberSchema, { id: memberId, workspace: workspaceId }) : 0;
+  if (found === 0) throw notFound('Member');
+}
+
 async function requireAnotherOwner(tx: EntityManager, member: WorkspaceMember): Promise<void> {
   if (member.role !== 'OWNER') return;
   const owners = await tx.count(WorkspaceMemberSchema, { workspace: member.workspace.id, role: 'OWNER' });
