@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:stress`: the long variants, kept out of `npm test`. The property tests of
+ * test/hostile run again with STRESS_RUNS cases each (default 1000), beside test/stress.
+ * Sizes: STRESS_RUNS, STRESS_CONNECTIONS; FC_SEED picks another fast-check seed.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/stress/**/*.test.ts', 'test/hostile/**/*.property.test.ts'],
+    globalSetup: ['test/helpers/global-setup.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    env: { STRESS_RUNS: process.env.STRESS_RUNS ?? '1000' },
+    testTimeout: 900_000,
+    hookTimeout: 120_000,
+  },
+});
