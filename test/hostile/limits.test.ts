@@ -94,6 +94,7 @@ describe('slow clients (HEADERS_TIMEOUT_MS=1500, REQUEST_TIMEOUT_MS=3000)', () =
     expect(answer.json).toMatchObject({ error: { code: 'REQUEST_TIMEOUT', details: null } });
     expect((await callWithin(t, 'GET', '/v1/workspaces')).status).toBe(200);
   });
+
   it('a headers timeout longer than the request timeout is refused at start-up, naming the variable', () => {
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' })).toThrow(/HEADERS_TIMEOUT_MS/);
   });
