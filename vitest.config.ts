@@ -1,10 +1,8 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The long variants: `npm run test:stress` (vitest.stress.config.ts).
-    exclude: [...configDefaults.exclude, 'test/stress/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     // Each test file has its own database; two at a time fits the 2-core CI machine.

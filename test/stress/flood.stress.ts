@@ -5,7 +5,7 @@ import { callWithin, expectHandled, rawJson, snapshot } from '../hostile/fixture
 import { connect, sleep, type RawConnection } from '../hostile/raw-http.js';
 
 /**
- * `npm run test:stress` only: many hostile clients at once. Sizes come from the environment:
+ * `npm run test:stress` only (not a `*.test.ts`): many hostile clients at once. Sizes come from the environment:
  * STRESS_CONNECTIONS slow clients (default 200), STRESS_RUNS hostile bodies (default 300).
  */
 
