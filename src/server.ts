@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './app-deps.js';
 import { CredentialResolver } from './auth/credentials.js';
@@ -10,6 +10,7 @@ import { openMigratedOrm } from './db/migrate.js';
 import { createPool } from './db/pool.js';
 import { createApp } from './http/app.js';
 import { answerClientError } from './http/client-error.js';
+import { drainable } from './http/drain.js';
 import { startBoss } from './jobs/boss.js';
 import { QUEUES } from './jobs/queues.js';
 import { RequestLogBuffer } from './modules/logs/log-buffer.js';
@@ -68,6 +69,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     createApp(deps),
   );
   server.on('clientError', answerClientError);
+  const drain = drainable(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, resolve);
@@ -78,7 +80,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   let closing: Promise<void> | undefined;
   const close = (drainMs = 10_000, closeMs = 5_000) =>
     (closing ??= (async () => {
-      await drain(server, drainMs);
+      await drain(drainMs);
       // Every request has finished: its log entry is in the buffer, and goes out before the queue closes.
       if (deps.requestLogs) await within(deps.requestLogs.close(), closeMs, 'request log buffer', logger);
       await within(boss.stop({ graceful: true, timeout: closeMs }), closeMs + 1_000, 'job queue', logger);
@@ -86,14 +88,6 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
       await within(orm.close(true), closeMs, 'ORM connections', logger);
     })());
   return { url: `http://${host}:${port}`, port, deps, printedAdminToken, close };
-}
-
-async function drain(server: Server, drainMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), drainMs);
-  await closed;
-  clearTimeout(timer);
 }
 
 /**
