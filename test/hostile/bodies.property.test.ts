@@ -68,7 +68,7 @@ describe('wrong JSON types in bodies', () => {
         expectHandled(res, context);
         expect(expectError(res, 400, 'BAD_REQUEST').message, context).toContain(f.field);
       }),
-      { numRuns: runs(Math.max(150, fields.length * 3)), seed: seed(), endOnFailure: true },
+      { numRuns: runs(Math.max(100, fields.length * 2)), seed: seed(), endOnFailure: true },
     );
     expect(await snapshot(t)).toEqual(before);
   });
@@ -85,7 +85,7 @@ describe('wrong JSON types in bodies', () => {
         expect(res.json.error.data.error, context).toMatchObject({ code: 'BAD_REQUEST', details: null });
         expect(res.json.error.data.error.message, context).toContain(f.field);
       }),
-      { numRuns: runs(100), seed: seed(), endOnFailure: true },
+      { numRuns: runs(60), seed: seed(), endOnFailure: true },
     );
     expect(await snapshot(t)).toEqual(before);
   });
@@ -106,7 +106,7 @@ describe('hostile text in every string field of every body', () => {
         if (viaTrpc) expect(res.status, `${context}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
         else expectHandled(res, context);
       }),
-      { numRuns: runs(200), seed: seed(), endOnFailure: true },
+      { numRuns: runs(120), seed: seed(), endOnFailure: true },
     );
   });
 });
@@ -137,7 +137,7 @@ describe('hostile query parameters on every documented GET', () => {
         if (res.status === 431) expect(url.length).toBeGreaterThan(15_000);
         else expectHandled(res, `${who} GET ${url.slice(0, 300)}`);
       }),
-      { numRuns: runs(200), seed: seed(), endOnFailure: true },
+      { numRuns: runs(150), seed: seed(), endOnFailure: true },
     );
     expect(await snapshot(t)).toEqual(before);
   });

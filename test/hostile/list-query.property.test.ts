@@ -118,7 +118,7 @@ describe('contents list: hostile parameters', () => {
         const res = await callWithin(t, 'GET', listPath(params), { token: readKey ? w.readKey : w.writeKey });
         expectListAnswer(res, params, readKey);
       }),
-      { numRuns: runs(150), seed: seed(), endOnFailure: true },
+      { numRuns: runs(100), seed: seed(), endOnFailure: true },
     );
   });
 
@@ -133,7 +133,7 @@ describe('contents list: hostile parameters', () => {
         const given = (text: string, fallback: number) => (text === '' ? fallback : Number(text));
         if (res.status === 200) expect(res.json.pagination).toMatchObject({ page: given(page, 1), size: given(size, 20) });
       }),
-      { numRuns: runs(60), seed: seed(), endOnFailure: true },
+      { numRuns: runs(40), seed: seed(), endOnFailure: true },
     );
   });
 
@@ -154,7 +154,7 @@ describe('contents list: hostile parameters', () => {
         const res = await callWithin(t, 'GET', listPath({ ...params, cursor: bad }), { token: w.writeKey });
         expectListAnswer(res, { ...params, cursor: bad }, false);
       }),
-      { numRuns: runs(60), seed: seed(), endOnFailure: true },
+      { numRuns: runs(40), seed: seed(), endOnFailure: true },
     );
   });
 });
@@ -172,7 +172,7 @@ describe('contents list: valid queries against a model of SPEC §7', () => {
         expect(got, JSON.stringify(params)).toEqual(expected.map((r) => r.id).sort());
         expect(res.json.pagination.total).toBe(expected.length);
       }),
-      { numRuns: runs(100), seed: seed(), endOnFailure: true },
+      { numRuns: runs(60), seed: seed(), endOnFailure: true },
     );
   });
 
@@ -191,7 +191,7 @@ describe('contents list: valid queries against a model of SPEC §7', () => {
         } while (cursor && ids.length <= rows.length);
         expect(ids).toEqual(sortedIds(rows, key, o));
       }),
-      { numRuns: runs(12), seed: seed(), endOnFailure: true },
+      { numRuns: runs(8), seed: seed(), endOnFailure: true },
     );
   });
 });

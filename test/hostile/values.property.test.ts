@@ -70,7 +70,7 @@ describe('wrong JSON types', () => {
           : await callWithin(t, 'POST', contentsPath(w, table.key), { body });
         expectValidation(res, [`data.${columnName(type)}`]);
       }),
-      { numRuns: runs(120), seed: seed(), endOnFailure: true },
+      { numRuns: runs(80), seed: seed(), endOnFailure: true },
     );
     expect(await snapshot(t)).toEqual(before);
   });
@@ -85,7 +85,7 @@ describe('wrong JSON types', () => {
         const res = await callWithin(t, 'POST', columnsPath(w, target.key), { body: { name: uniq('c'), type, settings } });
         expect(expectError(res, 400, 'BAD_REQUEST').message, `${type} ${JSON.stringify(settings)}`).toContain(`settings.${key}`);
       }),
-      { numRuns: runs(80), seed: seed(), endOnFailure: true },
+      { numRuns: runs(50), seed: seed(), endOnFailure: true },
     );
     expect(await snapshot(t)).toEqual(before);
   });
@@ -104,7 +104,7 @@ describe('text and JSON that must round-trip exactly', () => {
         // jsonb keeps numbers as decimals and orders keys its own way; values are equal.
         expect(data.c_json).toEqual(JSON.parse(JSON.stringify({ value: json })));
       }),
-      { numRuns: runs(40), seed: seed(), endOnFailure: true },
+      { numRuns: runs(20), seed: seed(), endOnFailure: true },
     );
     await fc.assert(
       fc.asyncProperty(storableString(300, 9_000), jsonValue, async (text, value) => {
@@ -116,7 +116,7 @@ describe('text and JSON that must round-trip exactly', () => {
         const stored = await callWithin(t, 'GET', `/v1/${w.projectId}/variables/${variable.json.id}`);
         expect(JSON.parse(stored.text).value).toEqual(JSON.parse(JSON.stringify(value)));
       }),
-      { numRuns: runs(25), seed: seed(), endOnFailure: true },
+      { numRuns: runs(15), seed: seed(), endOnFailure: true },
     );
   });
 });
