@@ -35,6 +35,20 @@ async function refused(method: string, path: string, options: Parameters<TestApi
   expect(await snapshot(t)).toEqual(before);
 }
 
+describe('the database snapshot these tests compare', () => {
+  it('covers every application table and changes with a successful write', async () => {
+    const before = await snapshot(t);
+    for (const name of ['contents', 'content_table', 'workspace', 'api_key', 'webhook', 'event_outbox', 'contents:checksum', 'variable:checksum']) {
+      expect(before[name], name).toBeDefined();
+    }
+    const res = await callWithin(t, 'POST', `/v1/${w.projectId}/variables`, { body: { key: uniq('v'), value: 1 } });
+    expect(res.status, res.text).toBe(201);
+    const after = await snapshot(t);
+    expect(after.variable).toBe(String(Number(before.variable) + 1));
+    expect(after['variable:checksum']).not.toBe(before['variable:checksum']);
+  });
+});
+
 describe('REST bodies', () => {
   it('a NUL character in a text value, a json value, a json key or a name is 400 naming the field', async () => {
     const rows = contentsPath(w, table.key);
