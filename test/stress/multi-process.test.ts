@@ -22,15 +22,37 @@ const root = path.resolve(import.meta.dirname, '../..');
 const children: ChildProcess[] = [];
 let db: TestDatabase | undefined;
 let receiver: Receiver | undefined;
+/** SIGTERM to each child's process group (tsx and the node it runs), SIGKILL after 10 s. */
+async function stopAll(): Promise<void> {
+  const signal = (child: ChildProcess, name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // already gone
+    }
+  };
+  await Promise.all(
+    children.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      signal(child, 'SIGTERM');
+      const timer = setTimeout(() => signal(child, 'SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+}
+
 afterAll(async () => {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  // The processes stop before their database is dropped (a worker draining against a dropped
+  // database would wait forever).
+  await stopAll();
   await receiver?.close();
   await db?.drop();
 });
 
 function spawnTsx(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, script)], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, script)], { env: { ...process.env, ...env }, stdio: 'ignore', detached: true });
   children.push(child);
   return child;
 }
