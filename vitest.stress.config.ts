@@ -11,7 +11,8 @@ export default defineConfig({
     include: ['test/stress/**/*.stress.ts', 'test/stress/**/*.test.ts', 'test/hostile/**/*.property.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
-    maxWorkers: 2,
+    // One file at a time: each of them loads the machine on purpose.
+    maxWorkers: 1,
     env: { STRESS_RUNS: process.env.STRESS_RUNS ?? '1000' },
     testTimeout: 900_000,
     hookTimeout: 120_000,

@@ -84,7 +84,9 @@ describe('hostile bodies in parallel', () => {
       return Math.max(0, ...worst);
     })();
     await Promise.all(Array.from({ length: 8 }, worker));
-    expect(await probe).toBeLessThan(5_000);
+    // Responsive: no probe waits anywhere near the flood's length (a blocked loop would make one
+    // wait for most of it); generous, because CI shares two cores with PostgreSQL.
+    expect(await probe).toBeLessThan(15_000);
     expect(Date.now() - started).toBeLessThan(BODIES * 500);
     expect(await snapshot(t)).toEqual(before);
   });
