@@ -45,7 +45,8 @@ describe('a committed event survives the API being killed', () => {
     const port = await freePort();
     const token = generateSecret(ACCOUNT_TOKEN_PREFIX);
     const env = { ...process.env, ...WEBHOOK_ENV, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'crash@example.com', ADMIN_TOKEN: token };
-    api = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/api.ts')], { env, stdio: 'ignore' });
+    // Node itself with tsx as a loader (not the tsx wrapper): SIGKILL must reach the API process.
+    api = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/api.ts')], { cwd: root, env, stdio: 'ignore' });
     const base = `http://127.0.0.1:${port}/v1`;
     await until(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), 30_000, 'API ready');
     const call = async (method: string, url: string, body: unknown) => {

@@ -38,7 +38,9 @@ describe('a worker killed mid-delivery', () => {
     await createWebhook(w, { name: 'r', url: receiver.url, events: ['contents.created'] });
     const table = await createTable(w, [{ name: 'title', type: 'text' }]);
     const row = await createRow(w, table.id, { title: 'in flight' });
-    doomed = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'workers/main.ts')], {
+    // Node itself with tsx as a loader (not the tsx wrapper): SIGKILL must reach the worker process.
+    doomed = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'workers/main.ts')], {
+      cwd: root,
       env: { ...process.env, ...WEBHOOK_ENV, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent' },
       stdio: 'ignore',
     });
