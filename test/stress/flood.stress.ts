@@ -72,7 +72,13 @@ describe('hostile bodies in parallel', () => {
     const worker = async () => {
       while (next < BODIES) {
         const body = bodies[next++ % bodies.length];
-        const res = await callWithin(t, 'POST', contentsPath(w, table.key), rawJson(body), 30_000);
+        // A connection reset while a 1 MiB body is still being sent (seen once in CI under load:
+        // the answer comes back before the upload ends) is retried once; a second one fails.
+        const send = () => callWithin(t, 'POST', contentsPath(w, table.key), rawJson(body), 30_000);
+        const res = await send().catch((error: unknown) => {
+          if (String((error as { cause?: { code?: string } }).cause?.code) !== 'ECONNRESET') throw error;
+          return send();
+        });
         expectHandled(res, `body #${next % bodies.length}`);
         expect(res.status).toBeGreaterThanOrEqual(400);
       }
