@@ -42,16 +42,20 @@ export function clientFor(url: string, defaultToken: string) {
       body = JSON.stringify(options.body);
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     }
-    const res = await fetch(url + path, { method, headers, body, redirect: 'manual' });
-    const text = await res.text();
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    return { status: res.status, headers: res.headers, json, text };
+    return toCallResult(await fetch(url + path, { method, headers, body, redirect: 'manual' }));
   };
+}
+
+/** A fetch response as tests read it: status, headers, the text, and its JSON when it is JSON. */
+export async function toCallResult(res: Response): Promise<CallResult> {
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, json, text };
 }
 
 /**

@@ -14,6 +14,7 @@ import { buildWorld, type World } from '../auth/fixture.js';
 
 export { buildWorld, createKey, person, type World } from '../auth/fixture.js';
 export { expectError, UUID_SHAPE } from '../helpers/expect.js';
+export { until } from '../webhooks/fixture.js';
 
 export interface LogsEnv {
   t: TestApi;
@@ -49,17 +50,6 @@ export async function startLogsEnv(options: { requestLogging?: boolean } = {}): 
 }
 
 export const logsPath = (projectId: string, query = '') => `/v1/${projectId}/logs${query ? `?${query}` : ''}`;
-
-/** Polls until `check` returns a truthy value (or fails after `ms`). */
-export async function until<T>(check: () => Promise<T>, ms = 10_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** Every log entry of a project with this request id, read straight from the table. */
 export async function rowsFor(pool: pg.Pool, requestIds: string[]): Promise<{ request_id: string }[]> {

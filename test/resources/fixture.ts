@@ -4,7 +4,7 @@ import { request, type ClientRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { startTestApi, type CallResult } from '../helpers/api.js';
+import { startTestApi, toCallResult, type CallResult } from '../helpers/api.js';
 import { buildWorld, type World } from '../contents/fixture.js';
 
 /** Shared helpers of the test/resources suite (SPEC §5 Category, Variable, Translation, File). */
@@ -63,15 +63,7 @@ export async function sendForm(
     else add(field, value);
   }
   const token = options.token === undefined ? w.writeKey : options.token;
-  const res = await fetch(w.t.url + urlPath, { method, body: form, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  return { status: res.status, headers: res.headers, json, text };
+  return toCallResult(await fetch(w.t.url + urlPath, { method, body: form, headers: token ? { authorization: `Bearer ${token}` } : {} }));
 }
 
 export const upload = (w: World, file: Part | null, options: Parameters<typeof sendForm>[4] = {}) =>
