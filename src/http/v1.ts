@@ -11,6 +11,7 @@ import { describeJsonProblem, findJsonProblem } from '../shared/json-guard.js';
 import { deferBodyError } from './deferred-body-error.js';
 import { allowedMethods, type RouteEntry } from './route-index.js';
 import { sendError } from './send-error.js';
+import { v1Reads } from './v1-reads.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -106,7 +107,12 @@ function rewriteErrorBodies(res: ServerResponse): void {
   }) as ServerResponse['end'];
 }
 
-export function createV1Handlers(deps: AppDeps, appRouter: AppRouter, routes: RouteEntry[]): RequestHandler[] {
+/**
+ * The `/v1` face: reads go straight to their procedure (v1-reads.ts), everything else through
+ * trpc-to-openapi's adapter. `directReads: false` sends reads through the adapter too (the
+ * equivalence test compares both).
+ */
+export function createV1Handlers(deps: AppDeps, appRouter: AppRouter, routes: RouteEntry[], { directReads = true } = {}): RequestHandler[] {
   const createContext = createContextFactory(deps);
   const handler = createOpenApiNodeHttpHandler({
     router: appRouter,
@@ -142,5 +148,6 @@ export function createV1Handlers(deps: AppDeps, appRouter: AppRouter, routes: Ro
     sendError(res, describeError(new AppError(404, 'NOT_FOUND', `No route for ${req.method} /v1${req.path}`)));
   };
 
-  return [jsonBody(deps.config.BODY_MAX_BYTES), serve, unmatched as (req: Request, res: Response, next: NextFunction) => void];
+  const reads = directReads ? [v1Reads(deps, appRouter, createContext)] : [];
+  return [...reads, jsonBody(deps.config.BODY_MAX_BYTES), serve, unmatched as (req: Request, res: Response, next: NextFunction) => void];
 }
