@@ -1,6 +1,6 @@
 import { forbidden, notFound } from '../errors/app-error.js';
 import { raiseInputErrors } from '../http/deferred-body-error.js';
-import { noteProcedure, noteProject } from '../http/request-facts.js';
+import { factsOf, noteProcedure, noteProject } from '../http/request-facts.js';
 import { publicProcedure } from './trpc.js';
 import {
   loadProjectAccess,
@@ -31,8 +31,13 @@ interface Arrival {
   getRawInput: () => Promise<unknown>;
 }
 
-/** Any valid credential (401 otherwise); the rate limiter has usually resolved it already. */
-const authenticate = (ctx: Context): Promise<Principal> => ctx.deps.credentials.resolve(ctx.req.headers.authorization);
+/**
+ * Any valid credential (401 otherwise). The rate limiter resolved it moments ago for this very
+ * request; only when it found none (or the request did not pass it) is it resolved again, for
+ * the exact 401.
+ */
+const authenticate = async (ctx: Context): Promise<Principal> =>
+  factsOf(ctx.res)?.principal ?? ctx.deps.credentials.resolve(ctx.req.headers.authorization);
 
 /**
  * `/{projectId}/...`: the request is noted for the project's logs (refused ones too, SPEC §9),
