@@ -14,8 +14,8 @@ import { buildOpenApiDocument } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { securityHeaders } from './security-headers.js';
-import { captureRequestLogs } from './request-log.js';
-import { trackRequest } from './request-facts.js';
+import { logRequests } from './request-log.js';
+import { trackRequests } from './request-facts.js';
 import { createOperatorMetrics } from './prometheus.js';
 import { buildRouteIndex } from './route-index.js';
 import { sendError } from './send-error.js';
@@ -58,13 +58,13 @@ export function createApp(deps: AppDeps): express.Express {
   const operatorMetrics = createOperatorMetrics(deps);
   app.get('/metrics', operatorMetrics.serve);
   // Observed and logged first, so that refused requests (401, 429) count too.
-  const observe = [trackRequest, operatorMetrics.observe, ...(deps.requestLogs ? [captureRequestLogs(deps.requestLogs)] : [])];
-  app.use('/v1', ...observe, limiter, filesHttpRouter(deps), ...createV1Handlers(deps, appRouter, routes));
+  const observe = trackRequests([operatorMetrics.observe, ...(deps.requestLogs ? [logRequests(deps.requestLogs)] : [])]);
+  app.use('/v1', observe, limiter, filesHttpRouter(deps), ...createV1Handlers(deps, appRouter, routes));
 
   const createContext = createContextFactory(deps);
   app.use(
     '/trpc',
-    ...observe,
+    observe,
     limiter,
     createExpressMiddleware({
       router: appRouter,

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import client from 'prom-client';
 import type { AppDeps } from '../app-deps.js';
-import { factsOf } from './request-facts.js';
+import type { RequestDone } from './request-facts.js';
 
 const LABELS = ['face', 'route', 'method', 'status'] as const;
 /** Seconds; the API's own latencies sit between a millisecond and a few seconds. */
@@ -20,8 +20,8 @@ function routeOf(req: Request, procedures: string[] | undefined): string {
 }
 
 export interface OperatorMetrics {
-  /** Observes every `/v1` and `/trpc` request (after `trackRequest`). */
-  observe: RequestHandler;
+  /** Observes every `/v1` and `/trpc` request when it is over (see trackRequests). */
+  observe: RequestDone;
   /** `GET /metrics`, Prometheus text format. */
   serve: RequestHandler;
 }
@@ -88,17 +88,12 @@ export function createOperatorMetrics(deps: AppDeps): OperatorMetrics {
     return child;
   };
 
-  const observe: RequestHandler = (req, res, next) => {
-    res.once('close', () => {
-      const facts = factsOf(res);
-      if (!facts) return;
-      const face = req.originalUrl.startsWith('/trpc') ? 'trpc' : 'v1';
-      const status = String(res.writableFinished ? res.statusCode : 499);
-      const child = childFor(face, routeOf(req, facts.procedures), req.method, status);
-      child.count.inc();
-      child.time.observe((performance.now() - facts.started) / 1000);
-    });
-    next();
+  const observe: RequestDone = (req, res, facts) => {
+    const face = req.originalUrl.startsWith('/trpc') ? 'trpc' : 'v1';
+    const status = String(res.writableFinished ? res.statusCode : 499);
+    const child = childFor(face, routeOf(req, facts.procedures), req.method, status);
+    child.count.inc();
+    child.time.observe((performance.now() - facts.started) / 1000);
   };
 
   const token = deps.config.METRICS_TOKEN ? Buffer.from(`Bearer ${deps.config.METRICS_TOKEN}`) : null;

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Principal } from '../auth/principal.js';
 import { isUuid } from '../shared/ids.js';
 
@@ -32,14 +32,25 @@ function projectInPath(url: string): string | null {
   return first && isUuid(first) ? first : null;
 }
 
-/** Starts collecting facts about the request (mounted first on `/v1` and `/trpc`). */
-export const trackRequest: RequestHandler = (req, res, next) => {
-  const state: RequestFacts = { started: performance.now(), arrivedAt: Date.now(), projects: new Set(), principal: null, procedures: [] };
-  const fromPath = projectInPath(req.originalUrl);
-  if (fromPath) state.projects.add(fromPath.toLowerCase());
-  facts.set(res, state);
-  next();
-};
+/** Runs once a request is over (answered, or abandoned by the client), with what was learnt. */
+export type RequestDone = (req: Request, res: Response, facts: RequestFacts) => void;
+
+/**
+ * Starts collecting facts about each request (mounted first on `/v1` and `/trpc`) and hands
+ * them to every `done` when the response closes: one listener per request for all of them.
+ */
+export function trackRequests(done: RequestDone[]): RequestHandler {
+  return (req, res, next) => {
+    const state: RequestFacts = { started: performance.now(), arrivedAt: Date.now(), projects: new Set(), principal: null, procedures: [] };
+    const fromPath = projectInPath(req.originalUrl);
+    if (fromPath) state.projects.add(fromPath.toLowerCase());
+    facts.set(res, state);
+    res.once('close', () => {
+      for (const observer of done) observer(req, res, state);
+    });
+    next();
+  };
+}
 
 export const factsOf = (res: ServerResponse): RequestFacts | undefined => facts.get(res);
 

@@ -1,8 +1,6 @@
-import type { RequestHandler } from 'express';
 import type { RequestLogBuffer } from '../modules/logs/log-buffer.js';
-import { uuidv7 } from '../shared/ids.js';
 import { clientIp } from './client-ip.js';
-import { factsOf } from './request-facts.js';
+import type { RequestDone } from './request-facts.js';
 
 /** Longest path and user agent kept; a log row is not the place for a 1 MB query string. */
 const MAX_PATH = 2048;
@@ -11,33 +9,27 @@ const MAX_USER_AGENT = 512;
 /**
  * SPEC §9: every `/v1` and `/trpc` request that names a project is logged, once per project it
  * names (a tRPC batch may name several). Entries go to the in-memory buffer when the response is
- * done; a request the client abandoned is logged with status 499. Needs `trackRequest` before it.
+ * done; a request the client abandoned is logged with status 499.
  */
-export function captureRequestLogs(buffer: RequestLogBuffer): RequestHandler {
-  return (req, res, next) => {
-    res.once('close', () => {
-      const facts = factsOf(res);
-      if (!facts || facts.projects.size === 0) return;
-      const durationMs = Math.round((performance.now() - facts.started) * 100) / 100;
-      const { principal } = facts;
-      const createdAt = new Date(facts.arrivedAt).toISOString();
-      for (const projectId of facts.projects) {
-        buffer.push({
-          id: uuidv7(),
-          projectId,
-          requestId: String(res.getHeader('x-request-id') ?? ''),
-          method: req.method,
-          path: req.originalUrl.slice(0, MAX_PATH),
-          status: res.writableFinished ? res.statusCode : 499,
-          durationMs,
-          apiKeyId: principal?.kind === 'apiKey' ? principal.apiKeyId : null,
-          accountId: principal?.kind === 'account' ? principal.accountId : null,
-          ip: clientIp(req),
-          userAgent: req.get('user-agent')?.slice(0, MAX_USER_AGENT) ?? null,
-          createdAt,
-        });
-      }
-    });
-    next();
+export function logRequests(buffer: RequestLogBuffer): RequestDone {
+  return (req, res, facts) => {
+    if (facts.projects.size === 0) return;
+    const { principal } = facts;
+    const durationMs = Math.round((performance.now() - facts.started) * 100) / 100;
+    for (const projectId of facts.projects) {
+      buffer.push({
+        projectId,
+        requestId: String(res.getHeader('x-request-id') ?? ''),
+        method: req.method,
+        path: req.originalUrl.slice(0, MAX_PATH),
+        status: res.writableFinished ? res.statusCode : 499,
+        durationMs,
+        apiKeyId: principal?.kind === 'apiKey' ? principal.apiKeyId : null,
+        accountId: principal?.kind === 'account' ? principal.accountId : null,
+        ip: clientIp(req),
+        userAgent: req.headers['user-agent']?.slice(0, MAX_USER_AGENT) ?? null,
+        createdAt: facts.arrivedAt,
+      });
+    }
   };
 }
