@@ -59,7 +59,6 @@ export async function rowsFor(pool: pg.Pool, requestIds: string[]): Promise<{ re
 /** A synthetic entry, as the API would log it, at `createdAt`. */
 export function entry(projectId: string, createdAt: Date, extra: Partial<RequestLogEntry> = {}): RequestLogEntry {
   return {
-    id: uuidv7(createdAt.getTime()),
     projectId,
     requestId: uuidv7(),
     method: 'GET',
@@ -70,7 +69,7 @@ export function entry(projectId: string, createdAt: Date, extra: Partial<Request
     accountId: null,
     ip: '127.0.0.1',
     userAgent: 'test',
-    createdAt: createdAt.toISOString(),
+    createdAt: createdAt.getTime(),
     ...extra,
   };
 }

@@ -55,7 +55,7 @@ describe('ingest', () => {
     const batch = { id: randomUUID(), entries: [entry(w.projectId, new Date(DAY)), entry(w.projectId, new Date(DAY + 1))] };
     expect(await insertRequestLogs(sqlOn(pool), [batch])).toBe(2);
     expect(await insertRequestLogs(sqlOn(pool), [batch])).toBe(0);
-    const [{ n }] = await sqlOn(pool)<{ n: number }>({ text: 'select count(*)::int as n from request_log where id = any($1)', values: [batch.entries.map((e) => e.id)] });
+    const [{ n }] = await sqlOn(pool)<{ n: number }>({ text: 'select count(*)::int as n from request_log where request_id = any($1)', values: [batch.entries.map((e) => e.requestId)] });
     expect(n).toBe(2);
   });
 

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import { sqlOn } from '../../src/db/sql.js';
 import { QUEUES } from '../../src/jobs/queues.js';
-import type { RequestLogEntry } from '../../src/modules/logs/log-buffer.js';
+import { decodeLogJob } from '../../src/modules/logs/log-wire.js';
 import { deleteExpiredLogs, insertRequestLogs, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
 import type { Logger } from '../../src/shared/logger.js';
 
@@ -11,11 +11,12 @@ const INGEST_JOBS_PER_INSERT = 20;
 
 /** Request log batches from the API processes → `request_log`, in bulk. */
 export function startLogIngest(boss: PgBoss, pool: pg.Pool): Promise<string> {
-  return boss.work<{ entries: RequestLogEntry[] }>(
+  return boss.work<Parameters<typeof decodeLogJob>[0]>(
     QUEUES.requestLogs.name,
     { batchSize: INGEST_JOBS_PER_INSERT, pollingIntervalSeconds: 1 },
     async (jobs) => {
-      await insertRequestLogs(sqlOn(pool), jobs.map((job) => ({ id: job.id, entries: job.data.entries })));
+      const batches = await Promise.all(jobs.map(async (job) => ({ id: job.id, entries: await decodeLogJob(job.data) })));
+      await insertRequestLogs(sqlOn(pool), batches);
     },
   );
 }

@@ -2,7 +2,6 @@ import type { Logger } from '../../shared/logger.js';
 
 /** One request as the API saw it (SPEC §5 Request log), on its way to the log-ingest worker. */
 export interface RequestLogEntry {
-  id: string;
   projectId: string;
   requestId: string;
   method: string;
@@ -13,7 +12,8 @@ export interface RequestLogEntry {
   accountId: string | null;
   ip: string | null;
   userAgent: string | null;
-  createdAt: string;
+  /** Arrival, epoch milliseconds. The row's id (UUID v7 of this instant) is made on insert. */
+  createdAt: number;
 }
 
 export interface LogBufferOptions {

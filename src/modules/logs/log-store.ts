@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { sqlOn, transaction, type Sql } from '../../db/sql.js';
 import { LATENCY_BOUNDS_MS } from '../metrics/histogram.js';
+import { uuidv7 } from '../../shared/ids.js';
 import type { RequestLogEntry } from './log-buffer.js';
 
 /*
@@ -16,10 +17,15 @@ export interface RequestLogBatch {
 /**
  * Inserts batches in one statement. A batch inserted before (its job retried after the insert
  * committed) is skipped by its id, so a batch can be delivered twice without duplicate rows.
- * Entries of unknown or deleted projects are dropped. Returns the number of rows inserted.
+ * Entries of unknown or deleted projects are dropped. Each row's id is a UUID v7 of its arrival.
+ * Returns the number of rows inserted.
  */
 export async function insertRequestLogs(sql: Sql, batches: RequestLogBatch[]): Promise<number> {
   if (batches.length === 0) return 0;
+  const rows = batches.map((batch) => ({
+    id: batch.id,
+    entries: batch.entries.map((entry) => ({ ...entry, id: uuidv7(entry.createdAt), createdAt: new Date(entry.createdAt).toISOString() })),
+  }));
   const [{ inserted }] = await sql<{ inserted: string }>({
     text: `with fresh as (
              insert into request_log_batch (id) select unnest($1::uuid[]) on conflict do nothing returning id
@@ -37,7 +43,7 @@ export async function insertRequestLogs(sql: Sql, batches: RequestLogBatch[]): P
              returning 1
            )
            select count(*) as inserted from rows`,
-    values: [batches.map((b) => b.id), JSON.stringify(batches)],
+    values: [batches.map((b) => b.id), JSON.stringify(rows)],
   });
   return Number(inserted);
 }
