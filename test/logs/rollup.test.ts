@@ -6,6 +6,7 @@ import { deleteExpiredLogs, insertRequestLogs, rollUpRequestLogs } from '../../s
 import { createLogger } from '../../src/shared/logger.js';
 import { loadConfig } from '../../src/config/config.js';
 import { QUEUES } from '../../src/jobs/queues.js';
+import { encodeLogJob } from '../../src/modules/logs/log-wire.js';
 import { startWorkers } from '../../workers/workers.js';
 import { entry, insertEntries, logsPath, startLogsEnv, until, type LogsEnv } from './fixture.js';
 
@@ -57,6 +58,18 @@ describe('ingest', () => {
     expect(await insertRequestLogs(sqlOn(pool), [batch])).toBe(0);
     const [{ n }] = await sqlOn(pool)<{ n: number }>({ text: 'select count(*)::int as n from request_log where request_id = any($1)', values: [batch.entries.map((e) => e.requestId)] });
     expect(n).toBe(2);
+  });
+
+  it('a backlog drains at once: a full batch of jobs is followed by the next without waiting for a poll', async () => {
+    const { w, pool, t } = env;
+    // 60 jobs queued in one go (a worker back from a restart finds such a backlog): one NOTIFY,
+    // three fetches of 20. Without bursting, each further fetch waited for the 30 s backstop poll.
+    const jobs = await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => ({ data: await encodeLogJob([entry(w.projectId, new Date(DAY + 2 * HOUR), { requestId: `backlog-${i}` })]) })),
+    );
+    await t.api.deps.boss.insert(QUEUES.requestLogs.name, jobs);
+    const count = async () => (await sqlOn(pool)<{ n: number }>({ text: `select count(*)::int as n from request_log where request_id like 'backlog-%'`, values: [] }))[0].n;
+    await until(async () => (await count()) === 60, 10_000);
   });
 
   it('drops entries of unknown projects', async () => {

@@ -13,7 +13,9 @@ const INGEST_JOBS_PER_INSERT = 20;
 export function startLogIngest(boss: PgBoss, pool: pg.Pool): Promise<string> {
   return boss.work<Parameters<typeof decodeLogJob>[0]>(
     QUEUES.requestLogs.name,
-    { batchSize: INGEST_JOBS_PER_INSERT, pollingIntervalSeconds: 1 },
+    // A full batch is followed by the next fetch at once: a backlog (workers back after a
+    // restart) drains without waiting for the 30 s backstop poll between batches.
+    { batchSize: INGEST_JOBS_PER_INSERT, pollingIntervalSeconds: 1, burstWhenBatchFull: true },
     async (jobs) => {
       const batches = await Promise.all(jobs.map(async (job) => ({ id: job.id, entries: await decodeLogJob(job.data) })));
       await insertRequestLogs(sqlOn(pool), batches);
