@@ -132,7 +132,7 @@ if (soakReport) {
 if (logging) {
   console.log(
     `\nrequest logging, Q1: on ${logging.onRequestsPerSecond.toFixed(0)} req/s, off ${logging.offRequestsPerSecond.toFixed(0)} req/s: ` +
-      `costs ${logging.costPercent.toFixed(1)} % of throughput (target < 5 %)`,
+      `costs ${logging.costPercent.toFixed(1)} % of throughput (target < 5 %); per on/off pair: ${logging.pairCostPercents.map((p) => p.toFixed(1)).join(', ')} %`,
   );
 }
 if (events) {
