@@ -9,6 +9,7 @@ import { AppError } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import { createContextFactory } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
+import { chain } from './chain.js';
 import { cors } from './cors.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
@@ -59,21 +60,23 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/metrics', operatorMetrics.serve);
   // Observed and logged first, so that refused requests (401, 429) count too.
   const observe = trackRequests([operatorMetrics.observe, ...(deps.requestLogs ? [logRequests(deps.requestLogs)] : [])]);
-  app.use('/v1', observe, limiter, filesHttpRouter(deps), ...createV1Handlers(deps, appRouter, routes));
+  app.use('/v1', chain([observe, limiter, filesHttpRouter(deps), ...createV1Handlers(deps, appRouter, routes)]));
 
   const createContext = createContextFactory(deps);
   app.use(
     '/trpc',
-    observe,
-    limiter,
-    createExpressMiddleware({
-      router: appRouter,
-      createContext,
-      maxBodySize: deps.config.BODY_MAX_BYTES,
-      onError: ({ error, path }) => {
-        if (describeError(error).internal) deps.logger.error({ err: error, path }, 'trpc request failed');
-      },
-    }),
+    chain([
+      observe,
+      limiter,
+      createExpressMiddleware({
+        router: appRouter,
+        createContext,
+        maxBodySize: deps.config.BODY_MAX_BYTES,
+        onError: ({ error, path }) => {
+          if (describeError(error).internal) deps.logger.error({ err: error, path }, 'trpc request failed');
+        },
+      }),
+    ]),
   );
 
   app.use((req, res) => {
