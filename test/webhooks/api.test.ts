@@ -161,4 +161,12 @@ describe('webhook refusals', () => {
     expectError(await t.call('GET', `/v1/${GHOST}/webhooks`), 404, 'NOT_FOUND');
     expectError(await t.call('GET', webhooksPath(w), { token: null }), 401, 'UNAUTHORIZED');
   });
+
+  it('an unknown webhook is 404 before a malformed body is 400/415 (SPEC §3 order)', async () => {
+    const unknown = webhooksPath(w, GHOST);
+    const json = { 'content-type': 'application/json' };
+    expectError(await t.call('PUT', unknown, { raw: '{not json', headers: json }), 404, 'NOT_FOUND');
+    expectError(await t.call('PUT', unknown, { raw: 'a=b', headers: { 'content-type': 'text/plain' } }), 404, 'NOT_FOUND');
+    expectError(await t.call('POST', `${unknown}/rotate-secret`, { raw: '{not json', headers: json }), 404, 'NOT_FOUND');
+  });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { rawPathParam } from '../../auth/access.js';
 import { markCreated, markNoContent, type Context } from '../../trpc/context.js';
-import { projectProcedure } from '../../trpc/procedures.js';
+import { projectItemProcedure, projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import {
   createWebhookInput,
@@ -37,10 +37,7 @@ const item = '/{projectId}/webhooks/{webhookId}' as const;
 const admin = projectProcedure('admin');
 
 /** `.../webhooks/{webhookId}/...`: the webhook must belong to the project (404), checked before the body (SPEC §3). */
-const webhookItem = admin.use(async ({ ctx, next, getRawInput }) => {
-  const webhook = await findWebhook(ctx.em, ctx.scope.project.id, rawPathParam(await getRawInput(), 'webhookId'));
-  return next({ ctx: { webhook } });
-});
+const webhookItem = projectItemProcedure('admin', (ctx, input) => findWebhook(ctx.em, ctx.scope.project.id, rawPathParam(input, 'webhookId')));
 
 const webhookDeps = (ctx: Context): WebhookDeps => ({
   boss: ctx.deps.boss,
@@ -72,7 +69,7 @@ export const webhookRouter = router({
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'One webhook (its secret is never shown again)', protect: true } })
     .input(webhookIdInput)
     .output(webhookOutput)
-    .query(({ ctx }) => toWebhookOutput(ctx.webhook)),
+    .query(({ ctx }) => toWebhookOutput(ctx.item)),
 
   update: webhookItem
     .meta({
@@ -80,14 +77,14 @@ export const webhookRouter = router({
     })
     .input(updateWebhookInput)
     .output(webhookOutput)
-    .mutation(({ ctx, input }) => updateWebhook(ctx.em, webhookDeps(ctx), ctx.webhook, input)),
+    .mutation(({ ctx, input }) => updateWebhook(ctx.em, webhookDeps(ctx), ctx.item, input)),
 
   delete: webhookItem
     .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a webhook (pending deliveries stop)', protect: true }, successStatus: 204 })
     .input(webhookIdInput)
     .output(z.void())
     .mutation(async ({ ctx }) => {
-      await deleteWebhook(ctx.em, ctx.webhook);
+      await deleteWebhook(ctx.em, ctx.item);
       markNoContent(ctx);
     }),
 
@@ -103,13 +100,13 @@ export const webhookRouter = router({
     })
     .input(webhookIdInput)
     .output(webhookWithSecretOutput)
-    .mutation(({ ctx }) => rotateWebhookSecret(ctx.em, ctx.webhook)),
+    .mutation(({ ctx }) => rotateWebhookSecret(ctx.em, ctx.item)),
 
   deliveries: webhookItem
     .meta({ openapi: { method: 'GET', path: `${item}/deliveries`, tags: [TAG], summary: 'Delivery attempts, newest first', protect: true } })
     .input(listDeliveriesInput)
     .output(deliveryListOutput)
-    .query(({ ctx, input }) => listDeliveries(ctx.em, ctx.webhook, input)),
+    .query(({ ctx, input }) => listDeliveries(ctx.em, ctx.item, input)),
 
   retryDelivery: webhookItem
     .meta({
@@ -123,5 +120,5 @@ export const webhookRouter = router({
     })
     .input(retryDeliveryInput)
     .output(deliveryOutput)
-    .mutation(({ ctx, input }) => retryDelivery(ctx.em, webhookDeps(ctx), ctx.webhook, input.deliveryId)),
+    .mutation(({ ctx, input }) => retryDelivery(ctx.em, webhookDeps(ctx), ctx.item, input.deliveryId)),
 });
