@@ -62,6 +62,7 @@ export async function findRow(sql: Sql, table: TableDef, contentsId: string, for
   const byId = isUuid(contentsId);
   if (!byId && !slugColumnOf(table)) throw notFound('Contents');
   const [row] = await sql<ContentsRow>({
+    name: `contents.find.${byId ? 'id' : 'slug'}${forUpdate ? '.lock' : ''}`,
     text: `select ${CONTENTS_COLUMNS} from contents where table_id = $1 and ${byId ? 'id = $2::uuid' : 'slug = $2'}${forUpdate ? ' for update' : ''}`,
     values: [table.id, byId ? contentsId.toLowerCase() : contentsId],
   });
@@ -110,6 +111,7 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
     const events = rowEvents(scope, row, ['contents.created', plan.publishes && 'contents.published']);
     const count = countChange(table.id, plan.status, 1);
     const [inserted] = await sql<ContentsRow>({
+      name: 'contents.create',
       text: `with inserted as (
                insert into contents (id, project_id, table_id, status, slug, data, publish_at, published_at, created_at, updated_at)
                values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) returning ${CONTENTS_COLUMNS}

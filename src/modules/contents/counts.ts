@@ -41,6 +41,7 @@ export interface TableTotals {
  */
 export async function tableTotals(sql: Sql, tableId: string, publicOnly: boolean): Promise<TableTotals> {
   const [row] = await sql<{ total: string | null; version: string | null }>({
+    name: `contents.totals.${publicOnly ? 'public' : 'all'}`,
     text: `select sum(count) as total, sum(version) as version from contents_count
             where table_id = $1${publicOnly ? ` and status = 'PUBLISHED'` : ''}`,
     values: [tableId],
