@@ -19,7 +19,7 @@ export type Sql = <T extends object>(query: SqlQuery) => Promise<T[]>;
 export const sqlOn =
   (db: pg.Pool | pg.PoolClient): Sql =>
   async <T extends object>(query: SqlQuery) =>
-    (query.name ? await db.query<T & pg.QueryResultRow>({ name: query.name, text: query.text, values: query.values }) : await db.query<T & pg.QueryResultRow>(query.text, query.values)).rows;
+    (await db.query<T & pg.QueryResultRow>(query)).rows;
 
 /**
  * Runs `work` in a transaction on a plain pool client. The contents hot path uses this rather
