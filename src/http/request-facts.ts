@@ -1,5 +1,6 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
+import type { CredentialResolver } from '../auth/credentials.js';
 import type { Principal } from '../auth/principal.js';
 import { isUuid } from '../shared/ids.js';
 
@@ -63,6 +64,14 @@ export function noteProject(res: ServerResponse, projectId: unknown): void {
 export function notePrincipal(res: ServerResponse, principal: Principal | null): void {
   const state = facts.get(res);
   if (state) state.principal = principal;
+}
+
+/**
+ * The caller of this request: the principal the rate limiter resolved moments ago, or, when it
+ * found none (or the request did not pass it), the credential resolved again for the exact 401.
+ */
+export async function principalOf(credentials: CredentialResolver, req: IncomingMessage, res: ServerResponse): Promise<Principal> {
+  return facts.get(res)?.principal ?? credentials.resolve(req.headers.authorization);
 }
 
 /** Records a procedure the request reached. */

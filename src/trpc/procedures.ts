@@ -1,6 +1,6 @@
 import { forbidden, notFound } from '../errors/app-error.js';
 import { raiseInputErrors } from '../http/deferred-body-error.js';
-import { factsOf, noteProcedure, noteProject } from '../http/request-facts.js';
+import { noteProcedure, noteProject, principalOf } from '../http/request-facts.js';
 import { publicProcedure } from './trpc.js';
 import {
   loadProjectAccess,
@@ -31,13 +31,8 @@ interface Arrival {
   getRawInput: () => Promise<unknown>;
 }
 
-/**
- * Any valid credential (401 otherwise). The rate limiter resolved it moments ago for this very
- * request; only when it found none (or the request did not pass it) is it resolved again, for
- * the exact 401.
- */
-const authenticate = async (ctx: Context): Promise<Principal> =>
-  factsOf(ctx.res)?.principal ?? ctx.deps.credentials.resolve(ctx.req.headers.authorization);
+/** Any valid credential (401 otherwise), resolved once per request (see principalOf). */
+const authenticate = (ctx: Context): Promise<Principal> => principalOf(ctx.deps.credentials, ctx.req, ctx.res);
 
 /**
  * `/{projectId}/...`: the request is noted for the project's logs (refused ones too, SPEC §9),

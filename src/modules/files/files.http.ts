@@ -6,6 +6,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { authorizeProject, type ProjectAccessLevel, type ProjectScope } from '../../auth/project-access.js';
 import { AppError } from '../../errors/app-error.js';
 import { describeError } from '../../errors/describe.js';
+import { principalOf } from '../../http/request-facts.js';
 import { sendError } from '../../http/send-error.js';
 import type { BlobStore } from '../../storage/storage.js';
 import { contentDisposition, notModified, requestedRange } from './download.js';
@@ -36,7 +37,7 @@ export function filesHttpRouter(deps: AppDeps): express.Router {
     (level: ProjectAccessLevel, work: Work): RequestHandler =>
     async (req, res) => {
       try {
-        const principal = await deps.credentials.resolve(req.headers.authorization);
+        const principal = await principalOf(deps.credentials, req, res);
         const em = deps.orm.em.fork();
         const scope = await authorizeProject(em, deps.projects, principal, req.headers, String(req.params.projectId), level);
         await work(req, res, scope, em);
