@@ -88,10 +88,17 @@ export function v1Reads(deps: AppDeps, router: AnyRouter, createContext: (opts: 
   return (req, res, next) => {
     if (req.method !== 'GET') return next();
     const path = normalizePath(new URL(`http://127.0.0.1${req.url}`).pathname);
-    const candidates = index.get(path.split('/').length);
-    const route = candidates?.find((r) => r.pattern.test(path));
-    if (!route) return next();
-    const input = route.arrayKeys === null ? undefined : { ...queryInput(req), ...route.pattern.exec(path)!.groups };
+    let route: ReadRoute | undefined;
+    let match: RegExpExecArray | null = null;
+    for (const candidate of index.get(path.split('/').length) ?? []) {
+      match = candidate.pattern.exec(path);
+      if (match) {
+        route = candidate;
+        break;
+      }
+    }
+    if (!route || !match) return next();
+    const input = route.arrayKeys === null ? undefined : { ...queryInput(req), ...match.groups };
     if (input) {
       for (const key of route.arrayKeys!) if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
     }
