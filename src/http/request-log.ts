@@ -15,21 +15,19 @@ export function logRequests(buffer: RequestLogBuffer): RequestDone {
   return (req, res, facts) => {
     if (facts.projects.size === 0) return;
     const { principal } = facts;
-    const durationMs = Math.round((performance.now() - facts.started) * 100) / 100;
-    for (const projectId of facts.projects) {
-      buffer.push({
-        projectId,
-        requestId: String(res.getHeader('x-request-id') ?? ''),
-        method: req.method,
-        path: req.originalUrl.slice(0, MAX_PATH),
-        status: res.writableFinished ? res.statusCode : 499,
-        durationMs,
-        apiKeyId: principal?.kind === 'apiKey' ? principal.apiKeyId : null,
-        accountId: principal?.kind === 'account' ? principal.accountId : null,
-        ip: clientIp(req),
-        userAgent: req.headers['user-agent']?.slice(0, MAX_USER_AGENT) ?? null,
-        createdAt: facts.arrivedAt,
-      });
-    }
+    // The same request, once per project it names.
+    const request = {
+      requestId: String(res.getHeader('x-request-id') ?? ''),
+      method: req.method,
+      path: req.originalUrl.slice(0, MAX_PATH),
+      status: res.writableFinished ? res.statusCode : 499,
+      durationMs: Math.round((performance.now() - facts.started) * 100) / 100,
+      apiKeyId: principal?.kind === 'apiKey' ? principal.apiKeyId : null,
+      accountId: principal?.kind === 'account' ? principal.accountId : null,
+      ip: clientIp(req),
+      userAgent: req.headers['user-agent']?.slice(0, MAX_USER_AGENT) ?? null,
+      createdAt: facts.arrivedAt,
+    };
+    for (const projectId of facts.projects) buffer.push({ projectId, ...request });
   };
 }
