@@ -44,6 +44,13 @@ const invalid = (description: string, field: string, message: string): SpecificE
   message: `Validation failed: ${field}`,
   details: [{ field, message }],
 });
+const COLUMN_SETTINGS_INVALID = invalid(
+  '`settings.table` names no table of the project, `settings.source` no text column, or `settings.defaultValue` is not a valid value',
+  'settings.defaultValue',
+  'must be one of: red, green',
+);
+/** Rules that creates and updates of a group check alike. */
+const onWrites = (errors: Partial<Record<'409' | '422', SpecificError>>): DomainErrors => ({ create: errors, update: errors });
 
 /*
  * The 409s and 422s no schema can reveal: which unique keys a resource has (SPEC §5) and which
@@ -53,10 +60,7 @@ const invalid = (description: string, field: string, message: string): SpecificE
  */
 const DOMAIN_ERRORS: Record<string, DomainErrors> = {
   Accounts: { update: { '409': conflict('the email is used by another account', 'email is already used by another account') } },
-  Projects: {
-    create: { '422': invalid('`defaultLocale` is not one of `locales`', 'defaultLocale', 'must be one of locales (en, fr)') },
-    update: { '422': invalid('`defaultLocale` is not one of `locales`', 'defaultLocale', 'must be one of locales (en, fr)') },
-  },
+  Projects: onWrites({ '422': invalid('`defaultLocale` is not one of `locales`', 'defaultLocale', 'must be one of locales (en, fr)') }),
   'Workspace Members': {
     create: { '409': conflict('the email is already a member of this workspace', 'email is already a member of this workspace') },
     update: { '409': conflict('the last OWNER cannot be demoted', 'The last OWNER of a workspace cannot be removed or demoted') },
@@ -68,22 +72,16 @@ const DOMAIN_ERRORS: Record<string, DomainErrors> = {
       '422': invalid('the account is not a member of the project’s workspace', 'email', 'must identify a member of the project’s workspace'),
     },
   },
-  'API Keys': {
-    create: { '422': invalid('`expiresAt` is not in the future', 'expiresAt', 'must be in the future') },
-    update: { '422': invalid('`expiresAt` is not in the future', 'expiresAt', 'must be in the future') },
-  },
-  Tables: {
-    create: { '409': conflict('the key is used by another table of this project', 'key is already used by another table of this project') },
-    update: { '409': conflict('the key is used by another table of this project', 'key is already used by another table of this project') },
-  },
+  'API Keys': onWrites({ '422': invalid('`expiresAt` is not in the future', 'expiresAt', 'must be in the future') }),
+  Tables: onWrites({ '409': conflict('the key is used by another table of this project', 'key is already used by another table of this project') }),
   Columns: {
     create: {
       '409': conflict('the name is taken, or the table already has a slug column, or existing rows violate the new column (e.g. required without a default)', 'name: a column named title already exists in this table'),
-      '422': invalid('`settings.table` names no table of the project, `settings.source` no text column, or `settings.defaultValue` is not a valid value', 'settings.defaultValue', 'must be one of: red, green'),
+      '422': COLUMN_SETTINGS_INVALID,
     },
     update: {
       '409': conflict('the name is taken, or existing rows do not fit the new type or settings (the message names the first row ids)', 'settings.required: existing rows have no value for title: 0193b5c4-7d1e-7c3a-9f2b-5e8a1d2c3b4a'),
-      '422': invalid('`settings.table` names no table of the project, `settings.source` no text column, or `settings.defaultValue` is not a valid value', 'settings.defaultValue', 'must be one of: red, green'),
+      '422': COLUMN_SETTINGS_INVALID,
     },
   },
   Contents: {
@@ -100,35 +98,17 @@ const DOMAIN_ERRORS: Record<string, DomainErrors> = {
       '422': invalid('`data` breaks the column rules, a required column is cleared, or `SCHEDULED` lacks a future `publishAt`; every offence is listed', 'data.title', 'is required'),
     },
   },
-  Categories: {
-    create: {
-      '409': conflict('the slug is used by another category of this project', 'slug: "news" is already used by another category of this project'),
-      '422': invalid('`parentId` names no category of this project', 'parentId', 'no category with this id in the project'),
-    },
-    update: {
-      '409': conflict('the slug is used by another category of this project', 'slug: "news" is already used by another category of this project'),
-      '422': invalid('`parentId` names no category of this project', 'parentId', 'no category with this id in the project'),
-    },
-  },
-  Variables: {
-    create: { '409': conflict('the key is used by another variable of this project', 'key: "SITE_NAME" is already used by another variable of this project') },
-    update: { '409': conflict('the key is used by another variable of this project', 'key: "SITE_NAME" is already used by another variable of this project') },
-  },
-  Translations: {
-    create: {
-      '409': conflict('the project already has this key in this locale', 'key, locale: "home.title" already has a "fr" translation in this project'),
-      '422': invalid('`locale` is not one of the project’s locales', 'locale', 'not a project locale (project locales: en, fr)'),
-    },
-    update: {
-      '409': conflict('the project already has this key in this locale', 'key, locale: "home.title" already has a "fr" translation in this project'),
-      '422': invalid('`locale` is not one of the project’s locales', 'locale', 'not a project locale (project locales: en, fr)'),
-    },
-  },
+  Categories: onWrites({
+    '409': conflict('the slug is used by another category of this project', 'slug: "news" is already used by another category of this project'),
+    '422': invalid('`parentId` names no category of this project', 'parentId', 'no category with this id in the project'),
+  }),
+  Variables: onWrites({ '409': conflict('the key is used by another variable of this project', 'key: "SITE_NAME" is already used by another variable of this project') }),
+  Translations: onWrites({
+    '409': conflict('the project already has this key in this locale', 'key, locale: "home.title" already has a "fr" translation in this project'),
+    '422': invalid('`locale` is not one of the project’s locales', 'locale', 'not a project locale (project locales: en, fr)'),
+  }),
   Files: { delete: { '409': conflict('contents rows still reference the file', 'file is referenced by 2 contents rows; remove the references first') } },
-  Webhooks: {
-    create: { '422': invalid('`url` resolves to a loopback, private or link-local address (unless WEBHOOKS_ALLOW_PRIVATE)', 'url', 'resolves to a private address') },
-    update: { '422': invalid('`url` resolves to a loopback, private or link-local address (unless WEBHOOKS_ALLOW_PRIVATE)', 'url', 'resolves to a private address') },
-  },
+  Webhooks: onWrites({ '422': invalid('`url` resolves to a loopback, private or link-local address (unless WEBHOOKS_ALLOW_PRIVATE)', 'url', 'resolves to a private address') }),
 };
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
