@@ -50,6 +50,9 @@ export interface DomainEvent {
   data: object;
 }
 
+const OUTBOX_INSERT = 'insert into event_outbox (id, payload) select * from unnest($1::uuid[], $2::jsonb[])';
+const outboxValues = (events: DomainEvent[]) => [events.map((e) => e.id), events.map((e) => JSON.stringify(e))];
+
 /**
  * Records events in the caller's transaction, in `event_outbox` (one cheap insert for all of
  * them); the outbox relay worker moves them into the pg-boss `events` queue. A change that rolls
@@ -58,10 +61,6 @@ export interface DomainEvent {
 export async function emitEvents(db: OutboxDb, events: DomainEvent[]): Promise<void> {
   if (events.length > 0) await db.executeSql(OUTBOX_INSERT, outboxValues(events));
 }
-
-/** The outbox insert with its two parameters, for callers that fold it into a larger statement. */
-export const OUTBOX_INSERT = 'insert into event_outbox (id, payload) select * from unnest($1::uuid[], $2::jsonb[])';
-export const outboxValues = (events: DomainEvent[]) => [events.map((e) => e.id), events.map((e) => JSON.stringify(e))];
 
 export const newEvent = (type: EventType, projectId: string, tableId: string | null, data: object): DomainEvent => ({
   id: uuidv7(),

@@ -2,10 +2,11 @@ import type pg from 'pg';
 import { conflict, notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
 import type { ProjectInfo } from '../../auth/project-directory.js';
 import { sqlOn, transaction, type Sql } from '../../db/sql.js';
-import { emitEvents, newEvent, OUTBOX_INSERT, outboxOfClient, outboxValues, type DomainEvent, type EventType } from '../../jobs/outbox.js';
+import { emitEvents, newEvent, outboxOfClient, type DomainEvent, type EventType } from '../../jobs/outbox.js';
 import { isUuid, uuidv7 } from '../../shared/ids.js';
 import type { TableDef } from '../columns/column.types.js';
-import { countChange, recordChange } from './counts.js';
+import { recordChange } from './counts.js';
+import { insertRow, insertRowBatched, type NewRow } from './contents.insert.js';
 import { CONTENTS_COLUMNS, toContentsOutput, toDate, type ContentsRow } from './contents.row.js';
 import type { CreateContentsInput, UpdateContentsInput } from './contents.schema.js';
 import { assertTransition, planStatus } from './status.js';
@@ -93,10 +94,8 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
   const slugColumn = slugColumnOf(table);
   // Omitted or null: the slug is derived from its source (validateData), and must then be made free.
   const derivedSlug = slugColumn !== undefined && input.data[slugColumn.name] == null && validated.data[slugColumn.name] !== undefined;
-  const insert = async (sql: Sql, data: Record<string, unknown>): Promise<ContentsRow> => {
+  const newRow = (data: Record<string, unknown>): NewRow => {
     const now = new Date();
-    // Every value is known before the insert, so the events can be built first and the row, its
-    // count change and its events written by one statement: atomic without a transaction.
     const row: ContentsRow = {
       id: uuidv7(now.getTime()),
       table_id: table.id,
@@ -108,30 +107,22 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
       published_at: plan.publishes ? now : null,
       publish_at: plan.publishAt,
     };
-    const events = rowEvents(scope, row, ['contents.created', plan.publishes && 'contents.published']);
-    const count = countChange(table.id, plan.status, 1);
-    const [inserted] = await sql<ContentsRow>({
-      name: 'contents.create',
-      text: `with inserted as (
-               insert into contents (id, project_id, table_id, status, slug, data, publish_at, published_at, created_at, updated_at)
-               values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) returning ${CONTENTS_COLUMNS}
-             ), counted as (${count.text.replace(/\$(\d)/g, (_, n) => `$${Number(n) + 9}`)}
-             ), outboxed as (${OUTBOX_INSERT.replace(/\$(\d)/g, (_, n) => `$${Number(n) + 13}`)})
-             select * from inserted`,
-      values: [row.id, project.id, table.id, row.status, row.slug, data, row.publish_at, row.published_at, now, ...count.values, ...outboxValues(events)],
-    });
-    return inserted;
+    return { row, projectId: project.id, events: rowEvents(scope, row, ['contents.created', plan.publishes && 'contents.published']) };
   };
-  if (!derivedSlug) return mapUniqueViolations(table, () => insert(sqlOn(pool), validated.data));
+  if (!derivedSlug) {
+    // A taken unique value (null) or a failed batch: alone, the insert names what went wrong.
+    const inserted = await insertRowBatched(pool, newRow(validated.data)).catch(() => null);
+    return inserted ?? mapUniqueViolations(table, () => insertRow(pool, newRow(validated.data)));
+  }
 
   const base = validated.data[slugColumn.name] as string;
   for (let attempt = 1; ; attempt++) {
     try {
       return await mapUniqueViolations(table, () =>
-        transaction(pool, async (tx) => {
+        transaction(pool, async (tx, client) => {
           // Writers deriving the same slug queue here, so each one sees the slugs the others took.
           await tx({ text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [`slug:${table.id}:${base}`] });
-          return insert(tx, { ...validated.data, [slugColumn.name]: await nextFreeSlug(tx, table.id, base) });
+          return insertRow(client, newRow({ ...validated.data, [slugColumn.name]: await nextFreeSlug(tx, table.id, base) }));
         }),
       );
     } catch (error) {

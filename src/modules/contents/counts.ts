@@ -11,13 +11,21 @@ import type { ContentStatus } from '../tables/table.entity.js';
 /** Counter rows per (table, status): concurrent writers of one table pick different ones. */
 const SHARDS = 16;
 
+export const randomShard = () => Math.floor(Math.random() * SHARDS);
+
+const ADD_TO_COUNTER = `insert into contents_count (table_id, status, shard, count, version)`;
+const ON_COUNTER = `on conflict (table_id, status, shard) do update
+         set count = contents_count.count + excluded.count, version = contents_count.version + 1`;
+
 /** Adjusts one (table, status) count by `delta` and bumps its change counter, on a random shard. */
 export const countChange = (tableId: string, status: ContentStatus, delta: number): SqlQuery => ({
-  text: `insert into contents_count (table_id, status, shard, count, version) values ($1, $2, $3, $4, 1)
-         on conflict (table_id, status, shard) do update
-         set count = contents_count.count + excluded.count, version = contents_count.version + 1`,
-  values: [tableId, status, Math.floor(Math.random() * SHARDS), delta],
+  text: `${ADD_TO_COUNTER} values ($1, $2, $3, $4, 1) ${ON_COUNTER}`,
+  values: [tableId, status, randomShard(), delta],
 });
+
+/** Counts the rows of `relation` (a CTE of new rows) in, on shard `shard` (a parameter). */
+export const countNewRows = (relation: string, shard: string) =>
+  `${ADD_TO_COUNTER} select table_id, status, ${shard}, count(*), 1 from ${relation} group by table_id, status ${ON_COUNTER}`;
 
 /** Records a row moving from one status to another (null: did not exist / no longer exists). */
 export async function recordChange(sql: Sql, tableId: string, from: ContentStatus | null, to: ContentStatus | null): Promise<void> {
