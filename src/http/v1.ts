@@ -1,17 +1,17 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { AppDeps } from '../app-deps.js';
 import { AppError, badRequest } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
-import { createContextFactory, type Context } from '../trpc/context.js';
+import { createContextFactory } from '../trpc/context.js';
 import type { AppRouter } from '../trpc/router.js';
 import { describeJsonProblem, findJsonProblem } from '../shared/json-guard.js';
 import { deferBodyError } from './deferred-body-error.js';
 import { allowedMethods, type RouteEntry } from './route-index.js';
 import { sendError } from './send-error.js';
-import { v1Reads } from './v1-reads.js';
+import { viaAdapter } from './v1-adapter.js';
+import { v1Dispatch } from './v1-dispatch.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -82,72 +82,23 @@ function jsonBody(limit: number): RequestHandler {
 }
 
 /**
- * trpc-to-openapi writes its own error shape; this rewrites it into the SPEC §3 body, which the
- * error formatter has already put under `data.error`. It also sets Content-Length.
+ * The `/v1` face: bodies are read (and their failures deferred), then each request goes straight
+ * to its procedure (v1-dispatch.ts). `direct: false` serves them through trpc-to-openapi's own
+ * adapter instead, which is the reference the dispatcher is tested against.
  */
-function rewriteErrorBodies(res: ServerResponse): void {
-  const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
-  res.end = ((chunk?: unknown) => {
-    if (res.statusCode === 204) {
-      res.removeHeader('Content-Type');
-      return end();
-    }
-    if (res.statusCode >= 400 && typeof chunk === 'string') {
-      try {
-        const parsed = JSON.parse(chunk) as { data?: { error?: unknown } };
-        if (parsed.data?.error) chunk = JSON.stringify({ error: parsed.data.error });
-      } catch {
-        // not JSON: leave it
-      }
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    }
-    // A known length spares the chunked encoding (and a larger write) on every response.
-    if (typeof chunk === 'string' && !res.headersSent) res.setHeader('Content-Length', Buffer.byteLength(chunk));
-    return end(chunk);
-  }) as ServerResponse['end'];
-}
-
-/**
- * The `/v1` face: reads go straight to their procedure (v1-reads.ts), everything else through
- * trpc-to-openapi's adapter. `directReads: false` sends reads through the adapter too (the
- * equivalence test compares both).
- */
-export function createV1Handlers(deps: AppDeps, appRouter: AppRouter, routes: RouteEntry[], { directReads = true } = {}): RequestHandler[] {
+export function createV1Handlers(deps: AppDeps, appRouter: AppRouter, routes: RouteEntry[], { direct = true } = {}): RequestHandler[] {
   const createContext = createContextFactory(deps);
-  const handler = createOpenApiNodeHttpHandler({
-    router: appRouter,
-    createContext: ({ req, res }: { req: IncomingMessage; res: ServerResponse }) => createContext({ req, res }),
-    maxBodySize: deps.config.BODY_MAX_BYTES,
-    responseMeta: ({ ctx, errors, type }: { ctx?: Context; errors: unknown[]; type: string }) => {
-      if (errors.length > 0) {
-        const described = describeError(errors[0], type);
-        return { status: described.status, headers: described.headers };
-      }
-      return { status: ctx?.response.status ?? 200, headers: ctx?.response.headers ?? {} };
-    },
-    onError: ({ error, type, path, ctx }: { error: unknown; type: string; path?: string; ctx?: Context }) => {
-      const described = describeError(error, type);
-      if (described.internal) {
-        deps.logger.error({ err: error, path, requestId: ctx?.requestId }, 'request failed');
-      }
-    },
-  } as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
-
-  const serve: RequestHandler = (req, res, next) => {
-    rewriteErrorBodies(res);
-    handler(req, res, next).catch(next);
-  };
-
-  const unmatched = (req: Request, res: Response) => {
-    const allowed = allowedMethods(routes, req.path);
-    if (allowed.length > 0) {
-      res.setHeader('Allow', allowed.join(', '));
-      sendError(res, describeError(new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${allowed.join(', ')}`)));
-      return;
-    }
-    sendError(res, describeError(new AppError(404, 'NOT_FOUND', `No route for ${req.method} /v1${req.path}`)));
-  };
-
-  const reads = directReads ? [v1Reads(deps, appRouter, createContext)] : [];
-  return [...reads, jsonBody(deps.config.BODY_MAX_BYTES), serve, unmatched as (req: Request, res: Response, next: NextFunction) => void];
+  const dispatch = direct ? v1Dispatch(deps, appRouter, createContext) : viaAdapter(deps, appRouter, createContext);
+  return [jsonBody(deps.config.BODY_MAX_BYTES), dispatch, unmatched(routes) as (req: Request, res: Response, next: NextFunction) => void];
 }
+
+/** 405 with Allow for a known path and another method, 404 otherwise. */
+const unmatched = (routes: RouteEntry[]) => (req: Request, res: Response) => {
+  const allowed = allowedMethods(routes, req.path);
+  if (allowed.length > 0) {
+    res.setHeader('Allow', allowed.join(', '));
+    sendError(res, describeError(new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${allowed.join(', ')}`)));
+    return;
+  }
+  sendError(res, describeError(new AppError(404, 'NOT_FOUND', `No route for ${req.method} /v1${req.path}`)));
+};
