@@ -83,4 +83,16 @@ describe('creates written in batches', () => {
     for (const r of results.filter((x) => x.status === 409)) expectConflict(r, 'data.slug');
     expect((await list(w, table.id, w.writeKey)).pagination.total).toBe(1);
   });
+
+  it('a burst across two tables: each table counts and lists its own rows', async () => {
+    const [a, b] = [await createTable(w, [{ name: 'n', type: 'integer' }]), await createTable(w, [{ name: 'n', type: 'integer' }])];
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => postRow(w, (i % 3 === 0 ? a : b).id, { data: { n: i }, status: i % 2 === 0 ? 'DRAFT' : 'PUBLISHED' })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(30).fill(201));
+    const totals = async (tableId: string, token: string) => (await list(w, tableId, token, { size: 100 })).pagination.total;
+    expect([await totals(a.id, w.writeKey), await totals(b.id, w.writeKey)]).toEqual([10, 20]);
+    // Read keys count PUBLISHED rows only: the per-status counters were kept apart.
+    expect([await totals(a.id, w.readKey), await totals(b.id, w.readKey)]).toEqual([5, 10]);
+  });
 });

@@ -23,9 +23,13 @@ export const countChange = (tableId: string, status: ContentStatus, delta: numbe
   values: [tableId, status, randomShard(), delta],
 });
 
-/** Counts the rows of `relation` (a CTE of new rows) in, on shard `shard` (a parameter). */
+/**
+ * Counts the rows of `relation` (a CTE of new rows) in, on shard `shard` (a parameter). Counter
+ * rows are taken in one order, so two batches that span the same tables cannot deadlock on them.
+ */
 export const countNewRows = (relation: string, shard: string) =>
-  `${ADD_TO_COUNTER} select table_id, status, ${shard}, count(*), 1 from ${relation} group by table_id, status ${ON_COUNTER}`;
+  `${ADD_TO_COUNTER} select table_id, status, ${shard}, count(*), 1 from ${relation}
+     group by table_id, status order by table_id, status ${ON_COUNTER}`;
 
 /** Records a row moving from one status to another (null: did not exist / no longer exists). */
 export async function recordChange(sql: Sql, tableId: string, from: ContentStatus | null, to: ContentStatus | null): Promise<void> {
