@@ -32,11 +32,14 @@ export async function listContents(scope: ListScope, input: ListContentsInput): 
   // The default locale shapes `locale` reads: part of the key, as the schema is.
   const schemaKey = `${scope.table.schemaKey}:${scope.project.defaultLocale}`;
   const kind = query.withCount ? 'page' : 'page-without-count';
-  const cached = scope.cache.get<ContentsList>(kind, compiled.select, schemaKey, totals.version);
-  if (cached) return cached;
-  const result = await queryList(scope, query, compiled, totals.total, schemaKey, totals.version);
-  scope.cache.set(kind, compiled.select, schemaKey, totals.version, result, Math.max(1, result.list.length));
-  return result;
+  return scope.cache.getOrLoad(
+    kind,
+    compiled.select,
+    schemaKey,
+    totals.version,
+    () => queryList(scope, query, compiled, totals.total, schemaKey, totals.version),
+    (result) => Math.max(1, result.list.length),
+  );
 }
 
 async function queryList(
@@ -68,10 +71,8 @@ async function queryList(
 
 /** A filtered total: one count per change of the table, shared by every page of the same filter. */
 async function countOf(scope: ListScope, count: SqlQuery, schemaKey: string, version: string): Promise<number> {
-  const cached = scope.cache.get<number>('count', count, schemaKey, version);
-  if (cached !== undefined) return cached;
-  const [row] = await sqlOn(scope.pool)<{ total: number }>(count);
-  const total = Number(row.total);
-  scope.cache.set('count', count, schemaKey, version, total);
-  return total;
+  return scope.cache.getOrLoad('count', count, schemaKey, version, async () => {
+    const [row] = await sqlOn(scope.pool)<{ total: number }>(count);
+    return Number(row.total);
+  });
 }

@@ -25,9 +25,34 @@ interface Entry {
 
 export class ResultCache {
   private readonly entries = new Map<string, Entry>();
+  /** Loads under way, by key and version: concurrent misses of one result share one query. */
+  private readonly loading = new Map<string, Promise<unknown>>();
   private weight = 0;
 
-  get<T>(kind: CacheKind, query: SqlQuery, schemaKey: string, version: string): T | undefined {
+  /**
+   * The cached result, or `load()`'s, filed under `version`. Requests that miss together wait
+   * for the same load: after a write to a large table, a hundred readers of one filtered list
+   * run one count, not a hundred at once (which on two cores took each of them seconds).
+   */
+  async getOrLoad<T>(kind: CacheKind, query: SqlQuery, schemaKey: string, version: string, load: () => Promise<T>, weightOf: (value: T) => number = () => 1): Promise<T> {
+    const cached = this.get<T>(kind, query, schemaKey, version);
+    if (cached !== undefined) return cached;
+    const loadKey = `${version}\u0000${keyOf(kind, query, schemaKey)}`;
+    const pending = this.loading.get(loadKey) as Promise<T> | undefined;
+    if (pending) return pending;
+    const started = load().then((value) => {
+      this.set(kind, query, schemaKey, version, value, weightOf(value));
+      return value;
+    });
+    this.loading.set(loadKey, started);
+    try {
+      return await started;
+    } finally {
+      this.loading.delete(loadKey);
+    }
+  }
+
+  private get<T>(kind: CacheKind, query: SqlQuery, schemaKey: string, version: string): T | undefined {
     const key = keyOf(kind, query, schemaKey);
     const entry = this.entries.get(key);
     if (!entry || entry.version !== version) return undefined;
@@ -37,7 +62,7 @@ export class ResultCache {
     return entry.value as T;
   }
 
-  set(kind: CacheKind, query: SqlQuery, schemaKey: string, version: string, value: unknown, weight = 1): void {
+  private set(kind: CacheKind, query: SqlQuery, schemaKey: string, version: string, value: unknown, weight: number): void {
     if (weight > MAX_ENTRY_WEIGHT) return;
     const key = keyOf(kind, query, schemaKey);
     this.remove(key);
