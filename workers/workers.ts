@@ -29,7 +29,11 @@ const WORKERS: Record<string, WorkerDefinition> = {
     start: (boss, orm, logger, config) =>
       boss.work(
         QUEUES.purge.name,
-        { batchSize: 1, pollingIntervalSeconds: 1 },
+        // With NOTIFY on, pg-boss polls only every 30 s between notifications: a full batch is
+        // followed by the next fetch at once, so a backlog (workers back after a restart) drains
+        // without that wait. (pg-boss ignores bursting at batchSize 1.) Purges are idempotent, so
+        // the jobs of a batch that failed can all run again.
+        { batchSize: 4, pollingIntervalSeconds: 1, burstWhenBatchFull: true },
         createPurgeHandler(orm, logger.child({ worker: 'purge' }), config.STORAGE_DIR),
       ),
   },

@@ -88,4 +88,17 @@ describe('background purges', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(await count('select count(*) as n from contents where table_id = $1', [other.tableId])).toBe(5);
   });
+
+  it('a backlog drains at once: purges queued while no worker ran are done right after one starts', async () => {
+    await workers.stop();
+    const tables: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      const w = await world();
+      expect((await t.call('DELETE', `/v1/${w.projectId}/tables/items`)).status).toBe(204);
+      tables.push(w.tableId);
+    }
+    workers = await startWorkers(loadConfig({ LOG_LEVEL: 'silent' }), t.db.url, createLogger('silent'), ['purge']);
+    // Without bursting, each fetch after the first waited for the 30 s backstop poll.
+    await until(async () => (await count('select count(*) as n from content_table where id = any($1)', [tables])) === 0, 10_000);
+  });
 });
