@@ -18,10 +18,32 @@ export interface Context {
   response: ResponseMeta;
 }
 
+/**
+ * A fork of the ORM's entity manager, made when first used: most requests (contents reads and
+ * writes go through the plain pool) never use it, and a fork cost each of them a few percent
+ * of its CPU (MikroORM rewrites process.env twice per fork). tRPC copies the context object from
+ * middleware to middleware, so the laziness lives in the value: a proxy that forks on first use
+ * and then hands every property and method of the fork through, bound to the fork.
+ */
+function lazyFork(parent: EntityManager): EntityManager {
+  let fork: EntityManager | undefined;
+  const real = () => (fork ??= parent.fork());
+  return new Proxy({} as EntityManager, {
+    get(_target, property) {
+      const em = real();
+      const value: unknown = Reflect.get(em, property, em);
+      return typeof value === 'function' ? value.bind(em) : value;
+    },
+    set: (_target, property, value) => Reflect.set(real(), property, value),
+    has: (_target, property) => Reflect.has(real(), property),
+    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
+  });
+}
+
 export function createContextFactory(deps: AppDeps) {
   return ({ req, res }: { req: IncomingMessage; res: ServerResponse }): Context => ({
     deps,
-    em: deps.orm.em.fork(),
+    em: lazyFork(deps.orm.em),
     req,
     res,
     requestId: String(res.getHeader('x-request-id') ?? ''),
