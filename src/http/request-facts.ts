@@ -53,8 +53,6 @@ export function trackRequests(done: RequestDone[]): RequestHandler {
   };
 }
 
-export const factsOf = (res: ServerResponse): RequestFacts | undefined => facts.get(res);
-
 /** Records that the request addresses this project (procedures call it; tRPC names it in the input). */
 export function noteProject(res: ServerResponse, projectId: unknown): void {
   if (typeof projectId === 'string' && isUuid(projectId)) facts.get(res)?.projects.add(projectId.toLowerCase());

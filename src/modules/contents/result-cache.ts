@@ -35,13 +35,19 @@ export class ResultCache {
    * run one count, not a hundred at once (which on two cores took each of them seconds).
    */
   async getOrLoad<T>(kind: CacheKind, query: SqlQuery, schemaKey: string, version: string, load: () => Promise<T>, weightOf: (value: T) => number = () => 1): Promise<T> {
-    const cached = this.get<T>(kind, query, schemaKey, version);
-    if (cached !== undefined) return cached;
-    const loadKey = `${version}\u0000${keyOf(kind, query, schemaKey)}`;
+    const key = keyOf(kind, query, schemaKey);
+    const entry = this.entries.get(key);
+    if (entry && entry.version === version) {
+      // Most recently used last: a Map iterates in insertion order, so eviction takes the oldest.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      return entry.value as T;
+    }
+    const loadKey = `${version}\u0000${key}`;
     const pending = this.loading.get(loadKey) as Promise<T> | undefined;
     if (pending) return pending;
     const started = load().then((value) => {
-      this.set(kind, query, schemaKey, version, value, weightOf(value));
+      this.set(key, version, value, weightOf(value));
       return value;
     });
     this.loading.set(loadKey, started);
@@ -52,19 +58,8 @@ export class ResultCache {
     }
   }
 
-  private get<T>(kind: CacheKind, query: SqlQuery, schemaKey: string, version: string): T | undefined {
-    const key = keyOf(kind, query, schemaKey);
-    const entry = this.entries.get(key);
-    if (!entry || entry.version !== version) return undefined;
-    // Most recently used last: a Map iterates in insertion order, so eviction takes the oldest.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value as T;
-  }
-
-  private set(kind: CacheKind, query: SqlQuery, schemaKey: string, version: string, value: unknown, weight: number): void {
+  private set(key: string, version: string, value: unknown, weight: number): void {
     if (weight > MAX_ENTRY_WEIGHT) return;
-    const key = keyOf(kind, query, schemaKey);
     this.remove(key);
     while (this.weight + weight > MAX_WEIGHT && this.entries.size > 0) this.remove(this.entries.keys().next().value!);
     this.entries.set(key, { version, value, weight });
