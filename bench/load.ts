@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
 
 export interface LoadTarget {
@@ -14,7 +15,23 @@ export interface Measurement {
   p99: number;
   /** Connection errors, timeouts and non-2xx answers. */
   errors: number;
+  /** CPU time of the whole machine per request, in µs (null where /proc/stat cannot be read). */
+  machineCpuMicros: number | null;
 }
+
+/** Busy CPU time of the whole machine so far, in clock ticks (Linux), or null. */
+async function machineTicks(): Promise<number | null> {
+  try {
+    const fields = (await readFile('/proc/stat', 'utf8')).split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    // user, nice, system, irq, softirq, steal: everything but idle and iowait.
+    return fields[0] + fields[1] + fields[2] + fields[5] + fields[6] + fields[7];
+  } catch {
+    return null;
+  }
+}
+
+/** Linux reports CPU time in 1/100 s. */
+const TICK_MICROS = 10_000;
 
 /** One autocannon run (after a one-second warm-up) against a target. */
 export async function measure(target: LoadTarget, options: { duration: number; connections: number }): Promise<Measurement> {
@@ -37,11 +54,14 @@ export async function measure(target: LoadTarget, options: { duration: number; c
         : undefined,
     });
   await run(1);
+  const before = await machineTicks();
   const result = await run(options.duration);
+  const after = await machineTicks();
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    machineCpuMicros: before === null || after === null || result.requests.total === 0 ? null : ((after - before) * TICK_MICROS) / result.requests.total,
   };
 }

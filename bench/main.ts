@@ -84,18 +84,21 @@ try {
     await stopChild(bare);
   }
   if (wantsLogging) {
-    log('logging: Q1 with request logging on (the API above) and off (a second API process), alternating');
-    const offPort = await freePort();
-    const unlogged = await startChild('src/api.ts', { ...apiEnv, PORT: String(offPort), REQUEST_LOGGING: 'false' }, `http://127.0.0.1:${offPort}/healthz`);
+    log('logging: Q1 with request logging on and off, a fresh pair of API processes per round');
     // The inserts are part of what logging costs on a machine shared with PostgreSQL.
     const ingest = await startChild('workers/main.ts', { ...apiEnv, WORKERS: 'request-logs,log-rollup' });
     try {
       const q1 = (await scenarios({ api: `http://127.0.0.1:${apiPort}`, bare: `http://127.0.0.1:${barePort}`, fixture, rows })).find((s) => s.name === 'Q1')!;
-      const off = { ...q1.ours, url: q1.ours.url.replace(`:${apiPort}`, `:${offPort}`) };
-      logging = await measureLoggingCost(q1.ours, off, { duration, connections });
+      logging = await measureLoggingCost(
+        async (on) => {
+          const port = await freePort();
+          const child = await startChild('src/api.ts', { ...apiEnv, PORT: String(port), REQUEST_LOGGING: String(on) }, `http://127.0.0.1:${port}/healthz`);
+          return { target: { ...q1.ours, url: q1.ours.url.replace(`:${apiPort}`, `:${port}`) }, stop: () => stopChild(child) };
+        },
+        { duration, connections },
+      );
     } finally {
       await stopChild(ingest);
-      await stopChild(unlogged);
     }
   }
   if (!args.soak && Number(args.events) > 0 && (!args.only || args.only.split(',').includes('events'))) {
@@ -132,7 +135,10 @@ if (soakReport) {
 if (logging) {
   console.log(
     `\nrequest logging, Q1: on ${logging.onRequestsPerSecond.toFixed(0)} req/s, off ${logging.offRequestsPerSecond.toFixed(0)} req/s: ` +
-      `costs ${logging.costPercent.toFixed(1)} % of throughput (target < 5 %); per on/off pair: ${logging.pairCostPercents.map((p) => p.toFixed(1)).join(', ')} %`,
+      `costs ${logging.costPercent.toFixed(1)} % of throughput (target < 5 %); per on/off pair: ${logging.pairCostPercents.map((p) => p.toFixed(1)).join(', ')} %` +
+      (logging.onCpuMicros !== null && logging.offCpuMicros !== null
+        ? `; machine CPU per request ${logging.onCpuMicros.toFixed(0)} vs ${logging.offCpuMicros.toFixed(0)} µs (+${(100 * (logging.onCpuMicros / logging.offCpuMicros - 1)).toFixed(1)} %)`
+        : ''),
   );
 }
 if (events) {

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { expect } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { createPool } from '../../src/db/pool.js';
 import type { RequestLogEntry } from '../../src/modules/logs/log-buffer.js';
-import { insertRequestLogs } from '../../src/modules/logs/log-store.js';
+import { insertLogSegments } from '../../src/modules/logs/log-store.js';
+import { buildSegments, readSegment, type StoredLogEntry } from '../../src/modules/logs/log-segment.js';
 import { sqlOn } from '../../src/db/sql.js';
 import { uuidv7 } from '../../src/shared/ids.js';
 import { createLogger } from '../../src/shared/logger.js';
@@ -51,9 +51,44 @@ export async function startLogsEnv(options: { requestLogging?: boolean } = {}): 
 
 export const logsPath = (projectId: string, query = '') => `/v1/${projectId}/logs${query ? `?${query}` : ''}`;
 
-/** Every log entry of a project with this request id, read straight from the table. */
+/** Every stored log entry, decoded from its segment. */
+export async function storedEntries(db: pg.Pool | pg.PoolClient): Promise<(StoredLogEntry & { projectId: string })[]> {
+  const { rows } = await db.query<{ id: string; project_id: string; payload: Buffer }>('select id, project_id, payload from request_log_segment');
+  const entries: (StoredLogEntry & { projectId: string })[] = [];
+  for (const segment of rows) {
+    for (const e of await readSegment(segment.id, segment.payload)) entries.push({ ...e, projectId: segment.project_id });
+  }
+  return entries;
+}
+
+/** The entries with these request ids, as stored (once each, unless stored twice). */
 export async function rowsFor(pool: pg.Pool, requestIds: string[]): Promise<{ request_id: string }[]> {
-  return sqlOn(pool)({ text: 'select request_id from request_log where request_id = any($1)', values: [requestIds] });
+  const wanted = new Set(requestIds);
+  return (await storedEntries(pool)).filter((e) => wanted.has(e.requestId)).map((e) => ({ request_id: e.requestId }));
+}
+
+/**
+ * Every stored entry as a row of the table `raw_request_log` (the columns of the old row-per-
+ * request table), made afresh, so that tests can count over the raw logs with plain SQL.
+ */
+export async function materializeLogs(pool: pg.Pool): Promise<void> {
+  const entries = await storedEntries(pool);
+  const sql = sqlOn(pool);
+  await sql({
+    text: `drop table if exists raw_request_log;
+           create table raw_request_log (id uuid, project_id uuid, request_id text, method text, status smallint,
+             duration_ms float8, api_key_id uuid, created_at timestamptz)`,
+    values: [],
+  });
+  for (let i = 0; i < entries.length; i += 5000) {
+    await sql({
+      text: `insert into raw_request_log
+             select id, "projectId", "requestId", method, status, "durationMs", "apiKeyId", timestamptz 'epoch' + "createdAt" * interval '1 millisecond'
+               from jsonb_to_recordset($1::jsonb) as e(id uuid, "projectId" uuid, "requestId" text, method text, status smallint,
+                    "durationMs" float8, "apiKeyId" uuid, "createdAt" float8)`,
+      values: [JSON.stringify(entries.slice(i, i + 5000))],
+    });
+  }
 }
 
 /** A synthetic entry, as the API would log it, at `createdAt`. */
@@ -77,7 +112,7 @@ export function entry(projectId: string, createdAt: Date, extra: Partial<Request
 /** Inserts synthetic entries through the worker's own bulk insert. */
 export async function insertEntries(pool: pg.Pool | pg.PoolClient, entries: RequestLogEntry[]): Promise<void> {
   for (let i = 0; i < entries.length; i += 1000) {
-    const inserted = await insertRequestLogs(sqlOn(pool), [{ id: randomUUID(), entries: entries.slice(i, i + 1000) }]);
+    const inserted = await insertLogSegments(sqlOn(pool), await buildSegments(entries.slice(i, i + 1000)));
     expect(inserted).toBe(Math.min(1000, entries.length - i));
   }
 }

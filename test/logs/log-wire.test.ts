@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/modules/logs/log-buffer.js';
+import { deflateRawSync } from 'node:zlib';
 import { decodeLogJob, encodeLogJob } from '../../src/modules/logs/log-wire.js';
+import { latencySlot, readSegment, type LogSegment } from '../../src/modules/logs/log-segment.js';
 
 const entry = (i: number, extra: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
   projectId: '01a20431-17d0-7af5-a1af-76564a77dc10',
@@ -17,6 +19,12 @@ const entry = (i: number, extra: Partial<RequestLogEntry> = {}): RequestLogEntry
   ...extra,
 });
 
+/** The entries of a job as the worker stores and reads them back. */
+async function readBack(segments: LogSegment[]) {
+  const read = await Promise.all(segments.map(async (s) => (await readSegment(s.id, Buffer.from(s.z, 'base64'))).map((e) => ({ ...e, projectId: s.projectId }))));
+  return read.flat();
+}
+
 describe('request-logs job payload', () => {
   it('round-trips entries exactly, nulls, unicode and odd characters included', async () => {
     const entries = [
@@ -24,9 +32,32 @@ describe('request-logs job payload', () => {
       entry(900, { userAgent: null, ip: null, path: '/v1/x?q=%E2%9C%93&t=\t"\\', requestId: 'ünïcødé ✓ 😀' }),
     ];
     const job = await encodeLogJob(entries);
-    expect(Object.keys(job).sort()).toEqual(['v', 'z']);
+    expect(job.v).toBe(3);
     // Stored by pg-boss as JSON: what comes back from the queue is the parsed document.
-    expect(await decodeLogJob(JSON.parse(JSON.stringify(job)))).toEqual(entries);
+    const segments = await decodeLogJob('job', JSON.parse(JSON.stringify(job)));
+    expect(segments).toHaveLength(1);
+    const read = await readBack(segments);
+    expect(read.map(({ id: _id, ...e }) => e)).toEqual(entries);
+    // Ids: distinct UUID v7s of each entry's arrival.
+    expect(new Set(read.map((e) => e.id)).size).toBe(entries.length);
+    expect(read.every((e) => e.id.startsWith(e.createdAt.toString(16).padStart(12, '0').replace(/^(.{8})/, '$1-')))).toBe(true);
+  });
+
+  it('summarises each segment: entries by status, method and key, with durations and latency buckets', async () => {
+    const entries = Array.from({ length: 300 }, (_, i) => entry(i));
+    const [segment] = (await encodeLogJob(entries)).segments;
+    expect(segment).toMatchObject({ entries: 300, firstAt: entries[0].createdAt, lastAt: entries[299].createdAt });
+    for (const facet of segment.facets) {
+      const mine = entries.filter((e) => e.status === facet.s && e.method === facet.m && e.apiKeyId === facet.k);
+      expect(facet.n).toBe(mine.length);
+      expect(facet.d).toBeCloseTo(mine.reduce((sum, e) => sum + e.durationMs, 0), 6);
+      expect(Object.values(facet.b).reduce((a, b) => a + b, 0)).toBe(mine.length);
+    }
+    expect(segment.facets.reduce((sum, f) => sum + f.n, 0)).toBe(300);
+  });
+
+  it('puts latencies in the buckets PostgreSQL width_bucket would', () => {
+    expect([0, 0.99, 1, 1.24, 1.25, 59_999, 60_000, 1e9].map(latencySlot)).toEqual([0, 0, 1, 1, 2, 44, 45, 45]);
   });
 
   it('is a fraction of the size of the entries as JSON objects', async () => {
@@ -35,10 +66,19 @@ describe('request-logs job payload', () => {
     expect(JSON.stringify(job).length).toBeLessThan(JSON.stringify({ entries }).length / 4);
   });
 
-  it('still reads jobs an API of the previous version queued (objects with ISO times)', async () => {
+  it('still reads jobs older APIs queued (v2 rows, v1 objects with ISO times), with the same segment ids on a retry', async () => {
     const { createdAt, ...rest } = entry(1);
-    const legacy = { entries: [{ ...rest, id: 'ignored', createdAt: new Date(createdAt).toISOString() }] };
-    const [decoded] = await decodeLogJob(legacy);
-    expect(decoded).toMatchObject({ ...rest, createdAt });
+    const v1 = { entries: [{ ...rest, id: 'ignored', createdAt: new Date(createdAt).toISOString() }] };
+    const [segment] = await decodeLogJob('job-1', v1);
+    expect((await decodeLogJob('job-1', v1))[0].id).toBe(segment.id);
+    expect((await decodeLogJob('job-2', v1))[0].id).not.toBe(segment.id);
+    expect((await readBack([segment]))[0]).toMatchObject({ ...rest, createdAt });
+
+    const entries = [entry(2), entry(3, { projectId: '01a20431-17d0-7af5-a1af-76564a77dc99' })];
+    const rows = entries.map((e) => [e.projectId, e.requestId, e.method, e.path, e.status, e.durationMs, e.apiKeyId, e.accountId, e.ip, e.userAgent, e.createdAt]);
+    const v2 = { v: 2 as const, z: deflateRawSync(JSON.stringify(rows)).toString('base64') };
+    const segments = await decodeLogJob('job-3', v2);
+    expect(segments).toHaveLength(2);
+    expect((await readBack(segments)).map(({ id: _id, ...e }) => e)).toEqual(entries);
   });
 });

@@ -87,7 +87,7 @@ describe('request logging', () => {
     const call = clientFor(second.url, t.adminToken);
     const ids = uniqueIds(120, 'shutdown');
     await Promise.all(ids.map((id) => call('GET', `/v1/${w.projectId}/variables`, { headers: { 'x-request-id': id } })));
-    // At once: most entries are still in the buffer (it hands over every 250 ms).
+    // At once: most entries are still in the buffer (it hands over every 500 ms).
     await second.close();
     await until(async () => (await rowsFor(env.pool, ids)).length >= ids.length);
     expect((await rowsFor(env.pool, ids)).length).toBe(ids.length);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlOn } from '../../src/db/sql.js';
 import { rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
-import { entry, expectError, insertEntries, person, startLogsEnv, type LogsEnv } from './fixture.js';
+import { entry, expectError, insertEntries, materializeLogs, person, startLogsEnv, type LogsEnv } from './fixture.js';
 
 let env: LogsEnv;
 beforeAll(async () => {
@@ -71,8 +71,9 @@ describe('GET /workspaces/{workspaceId}/metrics', () => {
     const res = await t.call('GET', metricsPath(w.workspaceId, { from: new Date(DAY - 3 * 24 * HOUR).toISOString(), to: new Date(DAY + 2 * 24 * HOUR).toISOString(), granularity: 'day' }));
     expect(res.status, res.text).toBe(200);
     expect(res.json.series.map((s: { requests: number }) => s.requests)).toEqual([0, 0, 0, 14, 0]);
+    await materializeLogs(pool);
     const [{ n }] = await sqlOn(pool)<{ n: number }>({
-      text: `select count(*)::int as n from request_log where project_id = any($1) and created_at >= $2 and created_at < $3`,
+      text: `select count(*)::int as n from raw_request_log where project_id = any($1) and created_at >= $2 and created_at < $3`,
       values: [[w.projectId, w.otherProjectId], new Date(DAY).toISOString(), new Date(DAY + 24 * HOUR).toISOString()],
     });
     expect(res.json.totals.requests).toBe(n);

@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.js';
 import { sqlOn } from '../../src/db/sql.js';
-import { deleteExpiredLogs, insertRequestLogs, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
+import { deleteExpiredLogs, insertLogSegments, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
+import { buildSegments } from '../../src/modules/logs/log-segment.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { loadConfig } from '../../src/config/config.js';
 import { QUEUES } from '../../src/jobs/queues.js';
 import { encodeLogJob } from '../../src/modules/logs/log-wire.js';
 import { startWorkers } from '../../workers/workers.js';
-import { entry, insertEntries, logsPath, startLogsEnv, until, type LogsEnv } from './fixture.js';
+import { entry, insertEntries, logsPath, materializeLogs, rowsFor, startLogsEnv, storedEntries, until, type LogsEnv } from './fixture.js';
 
 let env: LogsEnv;
 beforeAll(async () => {
@@ -40,10 +40,11 @@ function spread(projectId: string, keyId: string, count: number, seed: number) {
 /** What the rollups hold, by (project, hour, key, method, status), against a direct count of raw logs. */
 async function rollupsAgainstRaw() {
   const sql = sqlOn(env.pool);
+  await materializeLogs(env.pool);
   const group = `project_id, api_key_id, method, status`;
   const rolled = await sql({ text: `select ${group}, bucket, requests::int from request_rollup order by 1, 2, 3, 4, 5`, values: [] });
   const raw = await sql({
-    text: `select ${group}, date_trunc('hour', created_at) as bucket, count(*)::int as requests from request_log
+    text: `select ${group}, date_trunc('hour', created_at) as bucket, count(*)::int as requests from raw_request_log
             group by ${group}, bucket order by 1, 2, 3, 4, 5`,
     values: [],
   });
@@ -51,13 +52,31 @@ async function rollupsAgainstRaw() {
 }
 
 describe('ingest', () => {
-  it('skips a batch delivered twice (a job retried after its insert committed)', async () => {
+  it('skips segments delivered twice (a job retried after its insert committed)', async () => {
     const { w, pool } = env;
-    const batch = { id: randomUUID(), entries: [entry(w.projectId, new Date(DAY)), entry(w.projectId, new Date(DAY + 1))] };
-    expect(await insertRequestLogs(sqlOn(pool), [batch])).toBe(2);
-    expect(await insertRequestLogs(sqlOn(pool), [batch])).toBe(0);
-    const [{ n }] = await sqlOn(pool)<{ n: number }>({ text: 'select count(*)::int as n from request_log where request_id = any($1)', values: [batch.entries.map((e) => e.requestId)] });
-    expect(n).toBe(2);
+    const entries = [entry(w.projectId, new Date(DAY)), entry(w.projectId, new Date(DAY + 1)), entry(w.otherProjectId, new Date(DAY + 2))];
+    const segments = await buildSegments(entries);
+    expect(segments).toHaveLength(2);
+    expect(await insertLogSegments(sqlOn(pool), segments)).toBe(3);
+    expect(await insertLogSegments(sqlOn(pool), segments)).toBe(0);
+    expect(await rowsFor(pool, entries.map((e) => e.requestId))).toHaveLength(3);
+  });
+
+  it('cuts a hand-over into segments by project and clock hour, ids stable across reads', async () => {
+    const { w, pool } = env;
+    const at = DAY + 7 * HOUR;
+    const entries = [at - 2, at - 1, at, at + 1].map((t) => entry(w.projectId, new Date(t), { requestId: `cut-${t}` }));
+    const segments = await buildSegments(entries);
+    expect(segments.map((s) => [s.entries, s.firstAt, s.lastAt])).toEqual([
+      [2, at - 2, at - 1],
+      [2, at, at + 1],
+    ]);
+    await insertLogSegments(sqlOn(pool), segments);
+    const read = async () => (await storedEntries(pool)).filter((e) => e.requestId.startsWith('cut-'));
+    const first = await read();
+    expect(first.map((e) => e.requestId).sort()).toEqual(entries.map((e) => e.requestId).sort());
+    expect(new Set(first.map((e) => e.id)).size).toBe(4);
+    expect(await read()).toEqual(first);
   });
 
   it('a backlog drains at once: a full batch of jobs is followed by the next without waiting for a poll', async () => {
@@ -68,13 +87,13 @@ describe('ingest', () => {
       Array.from({ length: 60 }, async (_, i) => ({ data: await encodeLogJob([entry(w.projectId, new Date(DAY + 2 * HOUR), { requestId: `backlog-${i}` })]) })),
     );
     await t.api.deps.boss.insert(QUEUES.requestLogs.name, jobs);
-    const count = async () => (await sqlOn(pool)<{ n: number }>({ text: `select count(*)::int as n from request_log where request_id like 'backlog-%'`, values: [] }))[0].n;
+    const count = async () => (await storedEntries(pool)).filter((e) => e.requestId.startsWith('backlog-')).length;
     await until(async () => (await count()) === 60, 10_000);
   });
 
   it('drops entries of unknown projects', async () => {
     const unknown = entry('0190b0a0-0000-7000-8000-000000000000', new Date(DAY));
-    expect(await insertRequestLogs(sqlOn(env.pool), [{ id: randomUUID(), entries: [unknown] }])).toBe(0);
+    expect(await insertLogSegments(sqlOn(env.pool), await buildSegments([unknown]))).toBe(0);
   });
 });
 
@@ -155,7 +174,8 @@ describe('log totals', () => {
     if (query.status) add('status = ?', Number(query.status));
     if (query.method) add('method = ?', query.method);
     if (query.apiKeyId) add('api_key_id = ?', query.apiKeyId);
-    const [{ n }] = await sqlOn(pool)<{ n: number }>({ text: `select count(*)::int as n from request_log where ${where.join(' and ')}`, values });
+    await materializeLogs(pool);
+    const [{ n }] = await sqlOn(pool)<{ n: number }>({ text: `select count(*)::int as n from raw_request_log where ${where.join(' and ')}`, values });
     expect(res.json.pagination.total, JSON.stringify(query)).toBe(n);
   }
 
@@ -191,14 +211,15 @@ describe('log totals', () => {
     await rollUpRequestLogs(pool);
     const removed = await deleteExpiredLogs(pool, 30);
     expect(removed).toBeGreaterThanOrEqual(2);
+    await materializeLogs(pool);
     const [{ old }] = await sqlOn(pool)<{ old: number }>({
-      text: `select count(*)::int as old from request_log where created_at < now() - interval '30 days 1 hour'`,
+      text: `select count(*)::int as old from raw_request_log where created_at < now() - interval '30 days 1 hour'`,
       values: [],
     });
     expect(old).toBe(0);
     // Rows inside the retention window are kept.
     const [{ recent }] = await sqlOn(pool)<{ recent: number }>({
-      text: `select count(*)::int as recent from request_log where project_id = $1 and created_at > now() - interval '3 hours'`,
+      text: `select count(*)::int as recent from raw_request_log where project_id = $1 and created_at > now() - interval '3 hours'`,
       values: [w.projectId],
     });
     expect(recent).toBeGreaterThanOrEqual(1);
@@ -224,8 +245,8 @@ describe('scheduled jobs', () => {
       });
       await t.api.deps.boss.send(QUEUES.logRetention.name, {});
       await until(async () => {
-        const [{ old }] = await sqlOn(pool)<{ old: number }>({ text: `select count(*)::int as old from request_log where created_at < now() - interval '60 days'`, values: [] });
-        return old === 0;
+        const cutoff = Date.now() - 60 * 24 * HOUR;
+        return (await storedEntries(pool)).every((e) => e.createdAt >= cutoff);
       });
       // The fresh entry is in this hour's rollup; the 90-day-old one is gone from the raw logs only.
       const [{ recent, old }] = await sqlOn(pool)<{ recent: number; old: number }>({

@@ -50,7 +50,7 @@ export function createPurgeHandler(orm: Orm, logger: Logger, storageDir: string)
     }
     await purgeProjectFiles(execute, projectId, storageDir);
     // Request logs have no foreign key (they are inserted in bulk, checked against live projects).
-    await deleteInBatches('delete from request_log where ctid in (select ctid from request_log where project_id = ? limit ?) returning 1', [projectId]);
+    await deleteInBatches('delete from request_log_segment where id in (select id from request_log_segment where project_id = ? limit ?) returning 1', [projectId]);
     await execute('delete from request_rollup where project_id = ?', [projectId]);
     // Foreign keys cascade from the project row to what is left (members, keys, file rows,
     // categories, variables, translations).

@@ -3,22 +3,22 @@ import type { PgBoss } from 'pg-boss';
 import { sqlOn } from '../../src/db/sql.js';
 import { QUEUES } from '../../src/jobs/queues.js';
 import { decodeLogJob } from '../../src/modules/logs/log-wire.js';
-import { deleteExpiredLogs, insertRequestLogs, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
+import { deleteExpiredLogs, insertLogSegments, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
 import type { Logger } from '../../src/shared/logger.js';
 
-/** Jobs taken together: their entries go into one insert statement. */
+/** Jobs taken together: their segments go into one insert statement. */
 const INGEST_JOBS_PER_INSERT = 20;
 
-/** Request log batches from the API processes → `request_log`, in bulk. */
+/** Request log segments from the API processes → `request_log_segment`, in bulk. */
 export function startLogIngest(boss: PgBoss, pool: pg.Pool): Promise<string> {
-  return boss.work<Parameters<typeof decodeLogJob>[0]>(
+  return boss.work<Parameters<typeof decodeLogJob>[1]>(
     QUEUES.requestLogs.name,
     // A full batch is followed by the next fetch at once: a backlog (workers back after a
     // restart) drains without waiting for the 30 s backstop poll between batches.
     { batchSize: INGEST_JOBS_PER_INSERT, pollingIntervalSeconds: 1, burstWhenBatchFull: true },
     async (jobs) => {
-      const batches = await Promise.all(jobs.map(async (job) => ({ id: job.id, entries: await decodeLogJob(job.data) })));
-      await insertRequestLogs(sqlOn(pool), batches);
+      const segments = await Promise.all(jobs.map((job) => decodeLogJob(job.id, job.data)));
+      await insertLogSegments(sqlOn(pool), segments.flat());
     },
   );
 }

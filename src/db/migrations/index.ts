@@ -7,6 +7,7 @@ import { Migration20261122070000_event_outbox } from './Migration20261122070000_
 import { Migration20261122080000_scheduled_index } from './Migration20261122080000_scheduled_index.js';
 import { Migration20261122090000_request_logs } from './Migration20261122090000_request_logs.js';
 import { Migration20261122100000_guarded_casts } from './Migration20261122100000_guarded_casts.js';
+import { Migration20261122110000_log_segments } from './Migration20261122110000_log_segments.js';
 import { Migration20261122050000_resources } from './Migration20261122050000_resources.js';
 import { Migration20261122060000_webhooks } from './Migration20261122060000_webhooks.js';
 
@@ -26,4 +27,5 @@ export const migrations = [
   { name: 'Migration20261122080000_scheduled_index', class: Migration20261122080000_scheduled_index },
   { name: 'Migration20261122090000_request_logs', class: Migration20261122090000_request_logs },
   { name: 'Migration20261122100000_guarded_casts', class: Migration20261122100000_guarded_casts },
+  { name: 'Migration20261122110000_log_segments', class: Migration20261122110000_log_segments },
 ];

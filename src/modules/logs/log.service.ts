@@ -1,109 +1,177 @@
 import type pg from 'pg';
 import { transaction, type Sql } from '../../db/sql.js';
 import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
+import { readSegment, type StoredLogEntry } from './log-segment.js';
+import { FACETS } from './log-store.js';
 import type { ListLogsInput, RequestLogOutput } from './log.schema.js';
 
-interface LogRow {
-  id: string;
-  request_id: string;
-  method: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-  api_key_id: string | null;
-  account_id: string | null;
-  ip: string | null;
-  user_agent: string | null;
-  created_at: string;
-}
+const HOUR_MS = 3_600_000;
+/** Segments read per round trip while walking a project's logs newest first. */
+const SEGMENTS_PER_READ = 16;
 
-const toOutput = (row: LogRow): RequestLogOutput => ({
-  id: row.id,
-  requestId: row.request_id,
-  method: row.method,
-  path: row.path,
-  status: row.status,
-  durationMs: Math.round(row.duration_ms * 100) / 100,
-  apiKeyId: row.api_key_id,
-  accountId: row.account_id,
-  ip: row.ip,
-  userAgent: row.user_agent,
-  createdAt: row.created_at,
+const toOutput = (entry: StoredLogEntry): RequestLogOutput => ({
+  ...entry,
+  durationMs: Math.round(entry.durationMs * 100) / 100,
+  createdAt: new Date(entry.createdAt).toISOString(),
 });
 
+/** Newest first; entries of the same millisecond by id, descending (as PostgreSQL orders uuids). */
+const newestFirst = (a: StoredLogEntry, b: StoredLogEntry) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** The query of one list request, times in epoch milliseconds (`to` exclusive). */
+interface LogQuery {
+  projectId: string;
+  from: number;
+  to: number;
+  input: ListLogsInput;
+}
+
+const matches = (q: LogQuery) => (e: StoredLogEntry) =>
+  e.createdAt >= q.from &&
+  e.createdAt < q.to &&
+  (q.input.status === undefined || e.status === q.input.status) &&
+  (q.input.method === undefined || e.method === q.input.method) &&
+  (q.input.apiKeyId === undefined || e.apiKeyId === q.input.apiKeyId);
+
 /**
- * The `status`/`method`/`apiKeyId` filters as SQL on either table (same column names), numbered
- * after the statement's `fixed` parameters.
+ * The `status`/`method`/`apiKeyId` filters as SQL on facets (`f`) or rollups (`r`), numbered after
+ * the statement's `fixed` parameters.
  */
-function filterSql(input: ListLogsInput, fixed: number): { where: string; values: unknown[] } {
+function filterSql(input: ListLogsInput, fixed: number, on: 'f' | 'r'): { where: string; values: unknown[] } {
+  const columns = on === 'f' ? { status: 'f.s', method: 'f.m', apiKeyId: 'f.k' } : { status: 'r.status', method: 'r.method', apiKeyId: 'r.api_key_id' };
   const parts: string[] = [];
   const values: unknown[] = [];
-  const add = (column: string, value: unknown) => {
-    values.push(value);
-    parts.push(`and ${column} = $${fixed + values.length}`);
-  };
-  if (input.status !== undefined) add('status', input.status);
-  if (input.method !== undefined) add('method', input.method);
-  if (input.apiKeyId !== undefined) add('api_key_id', input.apiKeyId);
+  for (const name of ['status', 'method', 'apiKeyId'] as const) {
+    if (input[name] === undefined) continue;
+    values.push(input[name]);
+    parts.push(`and ${columns[name]} = $${fixed + values.length}`);
+  }
   return { where: parts.join(' '), values };
 }
 
+const hasFilters = (input: ListLogsInput) => input.status !== undefined || input.method !== undefined || input.apiKeyId !== undefined;
+const ms = (value: number) => (Number.isFinite(value) ? new Date(value).toISOString() : value > 0 ? 'infinity' : '-infinity');
+
 /**
- * `GET /{projectId}/logs` (SPEC §9): newest first, filtered. The page and the total read one
- * snapshot (repeatable read), so a rollup run in between cannot make the total count a row twice.
+ * `GET /{projectId}/logs` (SPEC §9): newest first, filtered. Segments are read newest first (by
+ * their last entry) and merged: an entry is placed once no segment left to read can hold a newer
+ * one. The page and the total read one snapshot (repeatable read), so a rollup run in between
+ * cannot make the total count an entry twice.
  */
 export async function listLogs(pool: pg.Pool, projectId: string, input: ListLogsInput) {
   const { offset, limit } = pageWindow(input);
-  // `to` is inclusive; timestamps are stored with the millisecond precision of the wire.
-  const toExclusive = input.to ? new Date(input.to.getTime() + 1).toISOString() : 'infinity';
-  const from = input.from?.toISOString() ?? '-infinity';
   return transaction(pool, async (sql) => {
     await sql({ text: 'set transaction isolation level repeatable read, read only', values: [] });
-    const [state] = await sql<{ watermark: string; from: string }>({
-      text: `select watermark, greatest($1::timestamptz, retained_from)::text as from from request_rollup_state where id = 1`,
-      values: [from],
+    const [state] = await sql<{ watermark: string; retained_from: number }>({
+      text: `select watermark, extract(epoch from retained_from) * 1000 as retained_from from request_rollup_state where id = 1`,
+      values: [],
     });
-    const range = [projectId, state.from, toExclusive];
-    const pageFilters = filterSql(input, range.length);
-    const rows = await sql<LogRow>({
-      text: `select id, request_id, method, path, status, duration_ms, api_key_id, account_id, ip, user_agent, created_at
-               from request_log
-              where project_id = $1 and created_at >= $2 and created_at < $3 ${pageFilters.where}
-              order by created_at desc, id desc offset ${offset} limit ${limit}`,
-      values: [...range, ...pageFilters.values],
-    });
-    let total: number | null = null;
-    if (wantsCount(input)) {
-      const countFilters = filterSql(input, range.length + 1);
-      total = await countLogs(sql, [...range, state.watermark, ...countFilters.values], countFilters.where);
-    }
-    return { list: rows.slice(0, input.size).map(toOutput), pagination: paginationOf(input, rows.length, total) };
+    const q: LogQuery = {
+      projectId,
+      from: Math.max(input.from?.getTime() ?? -Infinity, Number(state.retained_from)),
+      // `to` is inclusive; times have the millisecond precision of the wire.
+      to: input.to ? input.to.getTime() + 1 : Infinity,
+      input,
+    };
+    const page = await pageOf(sql, q, offset, limit);
+    const total = wantsCount(input) ? await countLogs(sql, q, state.watermark) : null;
+    return { list: page.slice(0, input.size).map(toOutput), pagination: paginationOf(input, page.length, total) };
   });
 }
 
+async function pageOf(sql: Sql, q: LogQuery, offset: number, limit: number): Promise<StoredLogEntry[]> {
+  const filters = filterSql(q.input, 4, 'f');
+  const facetFilter = hasFilters(q.input) ? `and exists (select 1 from ${FACETS.replace('cross join lateral ', '')} where true ${filters.where})` : '';
+  const keep = matches(q);
+  const page: StoredLogEntry[] = [];
+  let pending: StoredLogEntry[] = [];
+  let placed = 0;
+  // Keyset over (last_at, id), newest first; a segment never spans an hour, so none that holds
+  // an entry before `to` ends after that hour does.
+  let after: { lastAt: string; id: string } | null = null;
+  for (;;) {
+    const segments: { id: string; last_at: string; last_ms: number; payload: Buffer }[] = await sql({
+      text: `select id, last_at::text, extract(epoch from last_at) * 1000 as last_ms, payload from request_log_segment s
+              where project_id = $1 and last_at >= $2 and last_at < $3 and first_at < $4 ${facetFilter}
+                ${after ? `and (last_at, id) < ($${5 + filters.values.length}::timestamptz, $${6 + filters.values.length}::uuid)` : ''}
+              order by last_at desc, id desc limit ${SEGMENTS_PER_READ}`,
+      values: [q.projectId, ms(q.from), ms(Math.floor(q.to / HOUR_MS) * HOUR_MS + HOUR_MS), ms(q.to), ...filters.values, ...(after ? [after.lastAt, after.id] : [])],
+    });
+    for (const segment of segments) {
+      // Every entry newer than this segment's last one is in its place: none can follow.
+      const horizon = Number(segment.last_ms);
+      let settled = 0;
+      while (settled < pending.length && pending[settled].createdAt > horizon) settled++;
+      if (place(pending.slice(0, settled))) return page;
+      pending = pending.slice(settled);
+      pending.push(...(await readSegment(segment.id, segment.payload)).filter(keep));
+      pending.sort(newestFirst);
+    }
+    if (segments.length < SEGMENTS_PER_READ) {
+      place(pending);
+      return page;
+    }
+    const last = segments[segments.length - 1];
+    after = { lastAt: last.last_at, id: last.id };
+  }
+
+  /** Counts entries in their final order into the page window; true once the page is full. */
+  function place(entries: StoredLogEntry[]): boolean {
+    for (const entry of entries) {
+      if (placed++ >= offset) page.push(entry);
+      if (page.length === limit) return true;
+    }
+    return false;
+  }
+}
+
 /**
- * The exact number of matching logs without scanning them all: whole hours come from the
- * rollups (which hold every row below the watermark), and raw rows are counted only for the
- * partial hours at both ends and for rows not rolled up yet (above the watermark, a minute's worth).
- * `$1` project, `$2` from, `$3` to (exclusive), `$4` watermark, then the filters.
+ * The exact number of matching entries without opening every segment: whole hours come from the
+ * rollups (which hold every segment below the watermark) and from the facets of segments not
+ * rolled up yet; in the partial hours at both ends, segments wholly inside count by their facets
+ * and only those that straddle `from` or `to` are opened.
  */
-async function countLogs(sql: Sql, values: unknown[], filters: string): Promise<number> {
-  const [row] = await sql<{ total: string }>({
-    text: `with b as (
-             select case when date_trunc('hour', $2::timestamptz) = $2::timestamptz then $2::timestamptz
-                         else date_trunc('hour', $2::timestamptz) + interval '1 hour' end as lo,
-                    date_trunc('hour', $3::timestamptz) as hi
-           ), bounds as (select lo, greatest(lo, hi) as hi from b)
-           select (select coalesce(sum(requests), 0) from request_rollup, bounds
-                    where project_id = $1 and bucket >= bounds.lo and bucket < bounds.hi ${filters})
-                + (select count(*) from request_log, bounds
-                    where project_id = $1 and created_at >= $2 and created_at < least(bounds.lo, $3::timestamptz) ${filters})
-                + (select count(*) from request_log, bounds
-                    where project_id = $1 and created_at >= greatest(bounds.hi, $2::timestamptz) and created_at < $3 ${filters})
-                + (select count(*) from request_log, bounds
-                    where tx >= $4 and project_id = $1 and created_at >= bounds.lo and created_at < bounds.hi ${filters})
-             as total`,
-    values,
+async function countLogs(sql: Sql, q: LogQuery, watermark: string): Promise<number> {
+  const lo = Math.ceil(q.from / HOUR_MS) * HOUR_MS;
+  const hi = Math.max(lo, Math.floor(q.to / HOUR_MS) * HOUR_MS);
+  const rollupFilters = filterSql(q.input, 4, 'r');
+  const facetFilters = filterSql(q.input, 4, 'f');
+  const [whole] = await sql<{ n: string }>({
+    text: `select (select coalesce(sum(requests), 0) from request_rollup r
+                    where project_id = $1 and bucket >= $2 and bucket < $3 ${rollupFilters.where})
+                + (select coalesce(sum(f.n), 0) from request_log_segment s ${FACETS}
+                    where s.project_id = $1 and s.last_at >= $2 and s.last_at < $3 and s.tx >= $4 ${facetFilters.where})
+             as n`,
+    values: [q.projectId, ms(lo), ms(hi), watermark, ...facetFilters.values],
   });
-  return Number(row.total);
+  let total = Number(whole.n);
+  // The partial hours: [from, lo) and [hi, to), each within one clock hour.
+  for (const [a, b] of [
+    [q.from, Math.min(lo, q.to)],
+    [Math.max(hi, q.from), q.to],
+  ]) {
+    if (!(a < b)) continue;
+    total += await countWithin(sql, q, a, b);
+  }
+  return total;
+}
+
+/** Matching entries in [a, b), an interval within one clock hour. */
+async function countWithin(sql: Sql, q: LogQuery, a: number, b: number): Promise<number> {
+  const filters = filterSql(q.input, 3, 'f');
+  const hourEnd = Math.floor(a / HOUR_MS) * HOUR_MS + HOUR_MS;
+  const [edge] = await sql<{ inside: string; straddling: string[] | null }>({
+    text: `select coalesce(sum(f.n) filter (where s.first_at >= $2 and s.last_at < $3), 0) as inside,
+                  array_agg(distinct s.id) filter (where not (s.first_at >= $2 and s.last_at < $3)) as straddling
+             from request_log_segment s ${FACETS}
+            where s.project_id = $1 and s.last_at >= $2 and s.last_at < $${4 + filters.values.length} and s.first_at < $3 ${filters.where}`,
+    values: [q.projectId, ms(a), ms(b), ...filters.values, ms(hourEnd)],
+  });
+  let total = Number(edge.inside);
+  if (edge.straddling?.length) {
+    const segments = await sql<{ id: string; payload: Buffer }>({ text: 'select id, payload from request_log_segment where id = any($1)', values: [edge.straddling] });
+    const keep = matches({ ...q, from: a, to: b });
+    for (const segment of segments) total += (await readSegment(segment.id, segment.payload)).filter(keep).length;
+  }
+  return total;
 }
