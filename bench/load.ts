@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
+import { machineTicks, TICK_MICROS } from './cpu.js';
 
 export interface LoadTarget {
   url: string;
@@ -19,19 +19,7 @@ export interface Measurement {
   machineCpuMicros: number | null;
 }
 
-/** Busy CPU time of the whole machine so far, in clock ticks (Linux), or null. */
-async function machineTicks(): Promise<number | null> {
-  try {
-    const fields = (await readFile('/proc/stat', 'utf8')).split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    // user, nice, system, irq, softirq, steal: everything but idle and iowait.
-    return fields[0] + fields[1] + fields[2] + fields[5] + fields[6] + fields[7];
-  } catch {
-    return null;
-  }
-}
 
-/** Linux reports CPU time in 1/100 s. */
-const TICK_MICROS = 10_000;
 
 /** One autocannon run (after a one-second warm-up) against a target. */
 export async function measure(target: LoadTarget, options: { duration: number; connections: number }): Promise<Measurement> {

@@ -12,7 +12,7 @@ export interface LoggingCost {
   offCpuMicros: number | null;
 }
 
-/** An API process started for one round, with request logging on or off. */
+/** An API process started for the comparison, with request logging on or off. */
 export interface LoggingSide {
   target: LoadTarget;
   stop(): Promise<void>;
@@ -23,32 +23,35 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 
 /**
  * Q1 against an API with request logging on and one with it off (same database, the log-ingest
- * worker running). Every round starts both processes afresh and warms them up alike: two
- * processes of the same code differ by up to a tenth in CPU per request for reasons of their
- * own (measured: ±30 µs on a ~250 µs request), and a process that ran other loads before would
- * carry its history into the comparison. Within a round the two are measured one after the
- * other, in alternating order, so that drift of a shared machine falls on both sides.
+ * worker running). Both are started afresh for this (an API that ran the other scenarios before
+ * would carry their history into the comparison) and warmed up alike, then measured in short runs
+ * in ABBA order (on off, off on, on off, ...): on this machine consecutive runs of the same
+ * process drift by ±15 % for reasons of the machine's own, and that order cancels drift that is
+ * linear over a pair of pairs as well as any advantage of going first.
  */
 export async function measureLoggingCost(
   start: (logging: boolean) => Promise<LoggingSide>,
-  options: { duration: number; connections: number; rounds?: number },
+  options: { duration: number; connections: number; pairs?: number; log?: (line: string) => void },
 ): Promise<LoggingCost> {
   const run = { connections: options.connections, duration: Math.max(3, Math.round(options.duration / 2)) };
   const on: { rps: number; cpu: number | null }[] = [];
   const off: { rps: number; cpu: number | null }[] = [];
-  for (let round = 0; round < (options.rounds ?? 6); round++) {
-    const [logged, unlogged] = await Promise.all([start(true), start(false)]);
-    try {
+  const [logged, unlogged] = await Promise.all([start(true), start(false)]);
+  try {
+    for (let warm = 0; warm < 2; warm++) {
       await measure(logged.target, { ...run, duration: 3 });
       await measure(unlogged.target, { ...run, duration: 3 });
-      const order = round % 2 === 0 ? [true, false] : [false, true];
+    }
+    for (let pair = 0; pair < (options.pairs ?? 8); pair++) {
+      const order = pair % 4 === 1 || pair % 4 === 2 ? [false, true] : [true, false];
       for (const logging of order) {
         const result = await measure(logging ? logged.target : unlogged.target, run);
         (logging ? on : off).push({ rps: result.requestsPerSecond, cpu: result.machineCpuMicros });
+        options.log?.(`pair ${pair + 1}, logging ${logging ? 'on ' : 'off'}: ${result.requestsPerSecond.toFixed(0)} req/s, ${result.machineCpuMicros?.toFixed(0) ?? '-'} µs CPU per request`);
       }
-    } finally {
-      await Promise.all([logged.stop(), unlogged.stop()]);
     }
+  } finally {
+    await Promise.all([logged.stop(), unlogged.stop()]);
   }
   const onRequestsPerSecond = mean(on.map((r) => r.rps));
   const offRequestsPerSecond = mean(off.map((r) => r.rps));

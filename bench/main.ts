@@ -14,6 +14,7 @@ import { measure, type Measurement } from './load.js';
 import { benchEvents } from './events.js';
 import { scenarios, type Scenario } from './scenarios.js';
 import { measureLoggingCost, type LoggingCost } from './logging.js';
+import { measureLoggingPipeline, type LoggingPipelineCost } from './logging-pipeline.js';
 import { soak, type SoakReport } from './soak.js';
 
 const { values: args } = parseArgs({
@@ -49,6 +50,7 @@ const apiEnv = {
 const api = await startChild('src/api.ts', { ...apiEnv, PORT: String(apiPort) }, `http://127.0.0.1:${apiPort}/healthz`);
 const wantsLogging = !args.soak && (!args.only || args.only.split(',').includes('logging'));
 let logging: LoggingCost | null = null;
+let loggingPipeline: LoggingPipelineCost | null = null;
 let soakReport: SoakReport | null = null;
 const results: { scenario: string; ours: Measurement; bare: Measurement | null; ratio: number | null; target: string }[] = [];
 let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
@@ -84,7 +86,7 @@ try {
     await stopChild(bare);
   }
   if (wantsLogging) {
-    log('logging: Q1 with request logging on and off, a fresh pair of API processes per round');
+    log('logging: Q1 with request logging on and off, two fresh API processes, runs in ABBA order');
     // The inserts are part of what logging costs on a machine shared with PostgreSQL.
     const ingest = await startChild('workers/main.ts', { ...apiEnv, WORKERS: 'request-logs,log-rollup' });
     try {
@@ -95,8 +97,10 @@ try {
           const child = await startChild('src/api.ts', { ...apiEnv, PORT: String(port), REQUEST_LOGGING: String(on) }, `http://127.0.0.1:${port}/healthz`);
           return { target: { ...q1.ours, url: q1.ours.url.replace(`:${apiPort}`, `:${port}`) }, stop: () => stopChild(child) };
         },
-        { duration, connections },
+        { duration, connections, log },
       );
+      log('logging: the pipeline alone, 4,000 entries/s, CPU per entry by process');
+      loggingPipeline = await measureLoggingPipeline({ databaseUrl: db.url, fixture, worker: ingest, rate: 4000, seconds: duration });
     } finally {
       await stopChild(ingest);
     }
@@ -141,6 +145,15 @@ if (logging) {
         : ''),
   );
 }
+if (loggingPipeline) {
+  const p = loggingPipeline;
+  const micros = (n: number | null) => (n === null ? '-' : n.toFixed(1));
+  const sum = p.apiMicros + (p.postgresMicros ?? 0) + (p.workerMicros ?? 0);
+  console.log(
+    `request logging, the work itself at ${p.entriesPerSecond} entries/s: API ${micros(p.apiMicros)} + PostgreSQL ${micros(p.postgresMicros)} + worker ${micros(p.workerMicros)} = ${sum.toFixed(1)} µs per request` +
+      (logging?.offCpuMicros ? `, ${((100 * sum) / logging.offCpuMicros).toFixed(1)} % of an unlogged Q1's ${logging.offCpuMicros.toFixed(0)} µs of machine CPU` : ''),
+  );
+}
 if (events) {
   console.log('\nwebhook deliveries (outbox → relay → fan-out → delivery → local receiver)');
   for (const t of events.throughput) console.log(`  ${t.workers} worker process(es): ${t.deliveriesPerSecond.toFixed(0)} deliveries/s (${t.events} events; target >= 500 with one)`);
@@ -149,5 +162,5 @@ if (events) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, logging, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, logging, loggingPipeline, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);
