@@ -3,7 +3,7 @@ import type { PgBoss } from 'pg-boss';
 import { sqlOn } from '../../src/db/sql.js';
 import { QUEUES } from '../../src/jobs/queues.js';
 import { decodeLogJob } from '../../src/modules/logs/log-wire.js';
-import { deleteExpiredLogs, insertLogSegments, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
+import { compactLogSegments, deleteExpiredLogs, insertLogSegments, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
 import type { Logger } from '../../src/shared/logger.js';
 
 /** Jobs taken together: their segments go into one insert statement. */
@@ -26,12 +26,17 @@ export function startLogIngest(boss: PgBoss, pool: pg.Pool): Promise<string> {
 /** Every minute (SPEC §9: rollups at least every minute). */
 const ROLLUP_CRON = '* * * * *';
 
-/** New request logs → hourly rollups. Safe to run in several workers at once (see rollUpRequestLogs). */
+/**
+ * New request logs → hourly rollups, then small segments of past hours merged. Safe to run in
+ * several workers at once (see rollUpRequestLogs and compactLogSegments).
+ */
 export async function startLogRollup(boss: PgBoss, pool: pg.Pool, logger: Logger): Promise<string> {
   await boss.schedule(QUEUES.logRollup.name, ROLLUP_CRON);
   return boss.work(QUEUES.logRollup.name, { batchSize: 1, pollingIntervalSeconds: 5 }, async () => {
     const { folded } = await rollUpRequestLogs(pool);
     if (folded > 0) logger.debug({ folded }, 'request logs rolled up');
+    const { merged, into } = await compactLogSegments(pool);
+    if (merged > 0) logger.debug({ merged, into }, 'small request log segments merged');
   });
 }
 

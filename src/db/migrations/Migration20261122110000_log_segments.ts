@@ -9,7 +9,8 @@ import type { RequestLogEntry } from '../../modules/logs/log-buffer.js';
  *
  * `tx` is the inserting transaction's id, as `request_log.tx` was: the rollup folds in the
  * segments between two of its watermarks. Segments whose entries are already in the rollups
- * (converted here, or merged by compaction) carry `tx = 0`, below every watermark.
+ * (converted here, or merged by compaction) carry `tx = 0`, below every watermark, and are never
+ * merged again.
  *
  * The payload is stored as it comes (already deflated): `storage external` spares PostgreSQL a
  * compression attempt on every insert.
@@ -36,6 +37,8 @@ export class Migration20261122110000_log_segments extends Migration {
       create index request_log_segment_page on request_log_segment (project_id, last_at desc);
       create index request_log_segment_tx on request_log_segment using brin (tx);
       create index request_log_segment_age on request_log_segment using brin (last_at);
+      -- Small segments the compaction merges (see compactLogSegments; 500 is SMALL_SEGMENT).
+      create index request_log_segment_small on request_log_segment (last_at) where entries < 500 and tx <> 0;
     `);
     const [{ watermark }] = (await this.execute('select watermark from request_rollup_state where id = 1')) as { watermark: string }[];
     const groups = (await this.execute(

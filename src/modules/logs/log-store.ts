@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { sqlOn, transaction, type Sql } from '../../db/sql.js';
-import type { LogSegment } from './log-segment.js';
+import { buildSegments, readSegment, type LogSegment } from './log-segment.js';
 
 /*
  * The worker side of request logs (SPEC §9): segment inserts, hourly rollups, retention.
@@ -10,14 +10,16 @@ import type { LogSegment } from './log-segment.js';
  * Inserts segments in one statement. A segment inserted before (its job retried after the insert
  * committed) is skipped by its id, so a job can be delivered twice without duplicate entries.
  * Segments of unknown or deleted projects are dropped. Returns the number of entries inserted.
+ * `rolledUp`: entries the rollups already hold (merged segments), stored below every watermark.
  */
-export async function insertLogSegments(sql: Sql, segments: LogSegment[]): Promise<number> {
+export async function insertLogSegments(sql: Sql, segments: LogSegment[], options: { rolledUp?: boolean } = {}): Promise<number> {
   if (segments.length === 0) return 0;
   const [{ inserted }] = await sql<{ inserted: string }>({
     text: `with rows as (
-             insert into request_log_segment (id, project_id, first_at, last_at, entries, facets, payload)
+             insert into request_log_segment (id, project_id, first_at, last_at, entries, facets, payload, tx)
              select s.id, s."projectId", timestamptz 'epoch' + s."firstAt" * interval '1 millisecond',
-                    timestamptz 'epoch' + s."lastAt" * interval '1 millisecond', s.entries, s.facets, decode(s.z, 'base64')
+                    timestamptz 'epoch' + s."lastAt" * interval '1 millisecond', s.entries, s.facets, decode(s.z, 'base64'),
+                    ${options.rolledUp ? '0' : 'pg_current_xact_id()::text::bigint'}
                from jsonb_to_recordset($1::jsonb) as s(id uuid, "projectId" uuid, "firstAt" float8, "lastAt" float8,
                     entries int, facets jsonb, z text)
                join project p on p.id = s."projectId" and p.deleted_at is null
@@ -118,4 +120,57 @@ export async function deleteExpiredLogs(pool: pg.Pool, days: number): Promise<nu
     if (deleted.length < DELETE_BATCH) break;
   }
   return removed;
+}
+
+/** Segments with fewer entries than this, in an hour that has ended, are merged. */
+const SMALL_SEGMENT = 500;
+/** Project-hours merged per run: a run stays short; the next minute's run goes on. */
+const GROUPS_PER_RUN = 50;
+
+/**
+ * Merges the small segments of an hour that ended more than five minutes ago into as few
+ * segments as fit (4,096 entries each), per project. A project logging a few requests a second
+ * makes a segment of a few entries per hand-over; merged, a month of it is a few thousand rows,
+ * so its log list and filters stay as fast as a busy project's. Only segments the rollup has
+ * folded in are merged, and the merged ones carry `tx = 0`, so rollups never count them again;
+ * entries keep their ids. Each project-hour is merged in one transaction that deletes what it
+ * merges: a second run at once waits for the rows, then finds them gone, so no segment is merged
+ * twice (rows are locked in id order: two runs cannot deadlock).
+ */
+export async function compactLogSegments(pool: pg.Pool): Promise<{ merged: number; into: number }> {
+  const groups = await sqlOn(pool)<{ project_id: string; hour: string }>({
+    text: `select project_id, date_trunc('hour', last_at, 'UTC')::text as hour from request_log_segment
+            where entries < ${SMALL_SEGMENT} and tx <> 0
+              and last_at < date_trunc('hour', now() - interval '5 minutes', 'UTC')
+              and tx < (select watermark from request_rollup_state where id = 1)
+            group by 1, 2 having count(*) > 1 limit ${GROUPS_PER_RUN}`,
+    values: [],
+  });
+  let merged = 0;
+  let into = 0;
+  for (const group of groups) {
+    await transaction(pool, async (sql) => {
+      const taken = await sql<{ id: string; project_id: string; payload: Buffer }>({
+        text: `delete from request_log_segment where id in (
+                 select id from request_log_segment
+                  where project_id = $1 and last_at >= $2::timestamptz and last_at < $2::timestamptz + interval '1 hour'
+                    and entries < ${SMALL_SEGMENT} and tx <> 0
+                    and tx < (select watermark from request_rollup_state where id = 1)
+                  order by id for update
+               ) returning id, project_id, payload`,
+        values: [group.project_id, group.hour],
+      });
+      if (taken.length === 0) return;
+      const entries = [];
+      for (const segment of taken) {
+        for (const entry of await readSegment(segment.id, segment.payload)) entries.push({ ...entry, projectId: segment.project_id });
+      }
+      entries.sort((a, b) => a.createdAt - b.createdAt);
+      const segments = await buildSegments(entries);
+      await insertLogSegments(sql, segments, { rolledUp: true });
+      merged += taken.length;
+      into += segments.length;
+    });
+  }
+  return { merged, into };
 }
