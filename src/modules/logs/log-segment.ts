@@ -148,32 +148,29 @@ export function derivedSegmentId(name: string): string {
 /**
  * An entry's id: a UUID v7 of its arrival whose other bits are its position in the segment and
  * the segment id's last 62 bits, so ids are stable, unique and time-ordered without being stored.
+ * Built as text from the segment's part, made once per segment (`segmentTail`: its last 16 hex
+ * digits, dashed as a UUID's last two groups).
  */
-function entryId(createdAt: number, index: number, segmentTail: Buffer): string {
-  const bytes = Buffer.allocUnsafe(16);
-  bytes.writeUIntBE(createdAt, 0, 6);
-  bytes[6] = 0x70 | ((index >> 8) & 0x0f);
-  bytes[7] = index & 0xff;
-  segmentTail.copy(bytes, 8);
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+function entryId(createdAt: number, index: number, segmentTail: string): string {
+  const time = createdAt.toString(16).padStart(12, '0');
+  return `${time.slice(0, 8)}-${time.slice(8)}-${(0x7000 | index).toString(16)}-${segmentTail}`;
 }
 
-/** The entries of a stored segment (`payload` as the worker inserted it), in stored order. */
-export async function readSegment(segmentId: string, payload: Buffer): Promise<StoredLogEntry[]> {
+/** Which stored entries a reader wants, judged before they are built. */
+export type EntryFilter = (createdAt: number, status: number, method: string, apiKeyId: string | null) => boolean;
+
+/**
+ * The entries of a stored segment (`payload` as the worker inserted it), in stored order; with
+ * `keep`, only those it accepts (a filtered list opens many segments to keep a few entries).
+ */
+export async function readSegment(segmentId: string, payload: Buffer, keep?: EntryFilter): Promise<StoredLogEntry[]> {
   const rows = JSON.parse((await decompress(payload)).toString('utf8')) as Row[];
-  const tail = Buffer.from(segmentId.replaceAll('-', '').slice(16), 'hex');
-  return rows.map(([requestId, method, path, status, durationMs, apiKeyId, accountId, ip, userAgent, createdAt, id], index) => ({
-    id: id ?? entryId(createdAt, index, tail),
-    requestId,
-    method,
-    path,
-    status,
-    durationMs,
-    apiKeyId,
-    accountId,
-    ip,
-    userAgent,
-    createdAt,
-  }));
+  const tail = segmentId.slice(19);
+  const entries: StoredLogEntry[] = [];
+  for (let index = 0; index < rows.length; index++) {
+    const [requestId, method, path, status, durationMs, apiKeyId, accountId, ip, userAgent, createdAt, id] = rows[index];
+    if (keep && !keep(createdAt, status, method, apiKeyId)) continue;
+    entries.push({ id: id ?? entryId(createdAt, index, tail), requestId, method, path, status, durationMs, apiKeyId, accountId, ip, userAgent, createdAt });
+  }
+  return entries;
 }

@@ -1,12 +1,16 @@
 import type pg from 'pg';
 import { transaction, type Sql } from '../../db/sql.js';
 import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
-import { readSegment, type StoredLogEntry } from './log-segment.js';
+import { readSegment, type EntryFilter, type StoredLogEntry } from './log-segment.js';
 import { FACETS } from './log-store.js';
 import type { ListLogsInput, RequestLogOutput } from './log.schema.js';
 
 const HOUR_MS = 3_600_000;
-/** Segments read per round trip while walking a project's logs newest first. */
+/**
+ * Segments read per round trip while walking a project's logs newest first: few at first (a
+ * first page usually needs one or two), more once a deep page or a rare filter shows it needs many.
+ */
+const FIRST_READ = 4;
 const SEGMENTS_PER_READ = 16;
 
 const toOutput = (entry: StoredLogEntry): RequestLogOutput => ({
@@ -26,12 +30,14 @@ interface LogQuery {
   input: ListLogsInput;
 }
 
-const matches = (q: LogQuery) => (e: StoredLogEntry) =>
-  e.createdAt >= q.from &&
-  e.createdAt < q.to &&
-  (q.input.status === undefined || e.status === q.input.status) &&
-  (q.input.method === undefined || e.method === q.input.method) &&
-  (q.input.apiKeyId === undefined || e.apiKeyId === q.input.apiKeyId);
+const matches =
+  (q: LogQuery): EntryFilter =>
+  (createdAt, status, method, apiKeyId) =>
+    createdAt >= q.from &&
+    createdAt < q.to &&
+    (q.input.status === undefined || status === q.input.status) &&
+    (q.input.method === undefined || method === q.input.method) &&
+    (q.input.apiKeyId === undefined || apiKeyId === q.input.apiKeyId);
 
 /**
  * The `status`/`method`/`apiKeyId` filters as SQL on facets (`f`) or rollups (`r`), numbered after
@@ -90,11 +96,11 @@ async function pageOf(sql: Sql, q: LogQuery, offset: number, limit: number): Pro
   // an entry before `to` ends after that hour does.
   let after: { lastAt: string; id: string } | null = null;
   for (;;) {
-    const segments: { id: string; last_at: string; last_ms: number; payload: Buffer }[] = await sql({
-      text: `select id, last_at::text, extract(epoch from last_at) * 1000 as last_ms, payload from request_log_segment s
+    const segments: { id: string; last_text: string; last_ms: number; payload: Buffer }[] = await sql({
+      text: `select id, last_at::text as last_text, extract(epoch from last_at) * 1000 as last_ms, payload from request_log_segment s
               where project_id = $1 and last_at >= $2 and last_at < $3 and first_at < $4 ${facetFilter}
                 ${after ? `and (last_at, id) < ($${5 + filters.values.length}::timestamptz, $${6 + filters.values.length}::uuid)` : ''}
-              order by last_at desc, id desc limit ${SEGMENTS_PER_READ}`,
+              order by s.last_at desc, s.id desc limit ${after ? SEGMENTS_PER_READ : FIRST_READ}`,
       values: [q.projectId, ms(q.from), ms(Math.floor(q.to / HOUR_MS) * HOUR_MS + HOUR_MS), ms(q.to), ...filters.values, ...(after ? [after.lastAt, after.id] : [])],
     });
     for (const segment of segments) {
@@ -104,15 +110,15 @@ async function pageOf(sql: Sql, q: LogQuery, offset: number, limit: number): Pro
       while (settled < pending.length && pending[settled].createdAt > horizon) settled++;
       if (place(pending.slice(0, settled))) return page;
       pending = pending.slice(settled);
-      pending.push(...(await readSegment(segment.id, segment.payload)).filter(keep));
+      pending.push(...(await readSegment(segment.id, segment.payload, keep)));
       pending.sort(newestFirst);
     }
-    if (segments.length < SEGMENTS_PER_READ) {
+    if (segments.length < (after ? SEGMENTS_PER_READ : FIRST_READ)) {
       place(pending);
       return page;
     }
     const last = segments[segments.length - 1];
-    after = { lastAt: last.last_at, id: last.id };
+    after = { lastAt: last.last_text, id: last.id };
   }
 
   /** Counts entries in their final order into the page window; true once the page is full. */
@@ -171,7 +177,7 @@ async function countWithin(sql: Sql, q: LogQuery, a: number, b: number): Promise
   if (edge.straddling?.length) {
     const segments = await sql<{ id: string; payload: Buffer }>({ text: 'select id, payload from request_log_segment where id = any($1)', values: [edge.straddling] });
     const keep = matches({ ...q, from: a, to: b });
-    for (const segment of segments) total += (await readSegment(segment.id, segment.payload)).filter(keep).length;
+    for (const segment of segments) total += (await readSegment(segment.id, segment.payload, keep)).length;
   }
   return total;
 }
