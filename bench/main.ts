@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --rows 1000000 --duration 10 --connections 32 --only Q1,Q2]`
  * `npm run bench -- --soak [--soak-minutes 10]`: mixed load over time instead (see bench/soak.ts).
+ * `--log-entries N` (default 10,000,000; 0 skips): the log list over that many stored entries.
  *
  * Seeds a table of N rows, starts Tabula's API and a bare node:http + pg handler over the same
  * data (both as child processes), drives each with autocannon and prints requests/s, p50/p99
@@ -16,6 +17,7 @@ import { scenarios, type Scenario } from './scenarios.js';
 import { measureLoggingCost, type LoggingCost } from './logging.js';
 import { measureLoggingPipeline, type LoggingPipelineCost } from './logging-pipeline.js';
 import { soak, type SoakReport } from './soak.js';
+import { benchLogScale, type LogScaleReport } from './log-scale.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,6 +28,7 @@ const { values: args } = parseArgs({
     events: { type: 'string', default: '5000' },
     soak: { type: 'boolean', default: false },
     'soak-minutes': { type: 'string', default: '10' },
+    'log-entries': { type: 'string', default: '10000000' },
   },
 });
 const rows = Number(args.rows);
@@ -52,6 +55,7 @@ const wantsLogging = !args.soak && (!args.only || args.only.split(',').includes(
 let logging: LoggingCost | null = null;
 let loggingPipeline: LoggingPipelineCost | null = null;
 let soakReport: SoakReport | null = null;
+let logScale: LogScaleReport | null = null;
 const results: { scenario: string; ours: Measurement; bare: Measurement | null; ratio: number | null; target: string }[] = [];
 let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 try {
@@ -109,6 +113,11 @@ try {
     log(`events: ${args.events} events through the outbox, relay, fan-out and delivery`);
     events = await benchEvents({ api: `http://127.0.0.1:${apiPort}`, databaseUrl: db.url, fixture, count: Number(args.events), log });
   }
+  // Last: it leaves a large log table behind.
+  if (!args.soak && Number(args['log-entries']) > 0 && (!args.only || args.only.split(',').includes('log-scale'))) {
+    log(`log-scale: ${args['log-entries']} request log entries, then the log list`);
+    logScale = await benchLogScale({ api: `http://127.0.0.1:${apiPort}`, databaseUrl: db.url, fixture, entries: Number(args['log-entries']), log });
+  }
 } finally {
   await stopChild(api);
   await db.stop();
@@ -154,6 +163,10 @@ if (loggingPipeline) {
       (logging?.offCpuMicros ? `, ${((100 * sum) / logging.offCpuMicros).toFixed(1)} % of an unlogged Q1's ${logging.offCpuMicros.toFixed(0)} µs of machine CPU` : ''),
   );
 }
+if (logScale) {
+  console.log(`\nlog list at ${logScale.entries} entries (${logScale.segments} segments, ${logScale.tableSize}), five runs each:`);
+  for (const q of logScale.queries) console.log(`  ${pad(q.query, 28)}median ${num(q.medianMs, 1)} ms, max ${num(q.maxMs, 1)} ms, total ${q.total ?? '-'}`);
+}
 if (events) {
   console.log('\nwebhook deliveries (outbox → relay → fan-out → delivery → local receiver)');
   for (const t of events.throughput) console.log(`  ${t.workers} worker process(es): ${t.deliveriesPerSecond.toFixed(0)} deliveries/s (${t.events} events; target >= 500 with one)`);
@@ -162,5 +175,5 @@ if (events) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, logging, loggingPipeline, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

@@ -69,7 +69,7 @@ const WORKERS: Record<string, WorkerDefinition> = {
   'webhook-fanout': { queue: QUEUES.events.name, start: (boss) => startFanoutWorker(boss) },
   'webhook-delivery': { queue: QUEUES.deliveries.name, start: startDeliveryWorker },
   'webhook-retention': { queue: QUEUES.webhookRetention.name, start: startRetentionWorker },
-  /** Request log batches → request_log (SPEC §9). */
+  /** Request log segments → request_log_segment (SPEC §9). */
   'request-logs': {
     queue: QUEUES.requestLogs.name,
     start: (boss, _orm, logger, _config, databaseUrl) => withPool(databaseUrl, logger, (pool) => startLogIngest(boss, pool)),
