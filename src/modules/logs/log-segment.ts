@@ -38,6 +38,9 @@ export interface LogSegment {
   z: string;
 }
 
+/** An entry on its way into a segment; with an `id` when it has one already (merged, converted). */
+type EntryToStore = RequestLogEntry & { id?: string };
+
 /** One entry as stored, without its project (the segment's); `id` only where it was given. */
 type Row = [string, string, string, number, number, string | null, string | null, string | null, string | null, number, string?];
 
@@ -91,15 +94,16 @@ function facetsOf(entries: readonly RequestLogEntry[]): Facet[] {
 /**
  * The entries of one hand-over as segments: one per project and clock hour (at most 4,096 entries
  * each), in the order given. A segment never spans an hour, so whole hours and retention (by the
- * hour) never cut one in two, and its hour is that of its first entry. `ids` names each segment (random by default; the worker derives them from a job
- * id, so that a retried job makes the same ones). Entries with explicit `ids` keep them.
+ * hour) never cut one in two, and its hour is that of its first entry. `ids` names each segment
+ * (random by default; the worker derives them from a job id, so that a retried job makes the
+ * same ones). Entries with explicit ids (merged or converted segments) keep them.
  */
 export async function buildSegments(
-  entries: readonly (RequestLogEntry & { id?: string })[],
+  entries: readonly EntryToStore[],
   ids: (index: number) => string = () => randomUUID(),
 ): Promise<LogSegment[]> {
-  const byProjectHour = new Map<string, (RequestLogEntry & { id?: string })[]>();
-  let list: (RequestLogEntry & { id?: string })[] | undefined;
+  const byProjectHour = new Map<string, EntryToStore[]>();
+  let list: EntryToStore[] | undefined;
   let project = '';
   let hourEnd = -Infinity;
   let hourStart = Infinity;
@@ -125,7 +129,7 @@ export async function buildSegments(
   return Promise.all(segments);
 }
 
-async function segmentOf(id: string, projectId: string, entries: (RequestLogEntry & { id?: string })[]): Promise<LogSegment> {
+async function segmentOf(id: string, projectId: string, entries: EntryToStore[]): Promise<LogSegment> {
   let firstAt = Infinity;
   let lastAt = -Infinity;
   const rows = entries.map((e): Row => {

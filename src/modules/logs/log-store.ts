@@ -32,8 +32,10 @@ export async function insertLogSegments(sql: Sql, segments: LogSegment[], option
   return Number(inserted);
 }
 
-/** The facets of segments as rows: `s` aliases the segment, `f` its facets. */
-export const FACETS = `cross join lateral jsonb_to_recordset(s.facets) as f(s smallint, m text, k uuid, n int, d float8, b jsonb)`;
+/** The facets of segment `s` as rows `f`. */
+export const FACET_ROWS = `jsonb_to_recordset(s.facets) as f(s smallint, m text, k uuid, n int, d float8, b jsonb)`;
+/** Segments `s` joined with their facets `f`. */
+export const FACETS = `cross join lateral ${FACET_ROWS}`;
 
 /**
  * Folds every log segment committed since the last run into `request_rollup` (from the segments'

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { transaction, type Sql } from '../../db/sql.js';
 import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
 import { readSegment, type EntryFilter, type StoredLogEntry } from './log-segment.js';
-import { FACETS } from './log-store.js';
+import { FACET_ROWS, FACETS } from './log-store.js';
 import type { ListLogsInput, RequestLogOutput } from './log.schema.js';
 
 const HOUR_MS = 3_600_000;
@@ -87,7 +87,7 @@ export async function listLogs(pool: pg.Pool, projectId: string, input: ListLogs
 
 async function pageOf(sql: Sql, q: LogQuery, offset: number, limit: number): Promise<StoredLogEntry[]> {
   const filters = filterSql(q.input, 4, 'f');
-  const facetFilter = hasFilters(q.input) ? `and exists (select 1 from ${FACETS.replace('cross join lateral ', '')} where true ${filters.where})` : '';
+  const facetFilter = hasFilters(q.input) ? `and exists (select 1 from ${FACET_ROWS} where true ${filters.where})` : '';
   const keep = matches(q);
   const page: StoredLogEntry[] = [];
   let pending: StoredLogEntry[] = [];
