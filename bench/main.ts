@@ -91,7 +91,7 @@ try {
     await stopChild(bare);
   }
   if (wantsLogging) {
-    log('logging: Q1 with request logging on and off, two fresh API processes, runs in ABBA order');
+    log('logging: Q1 with request logging on and off, a fresh pair of API processes per round, runs in ABBA order');
     // The inserts are part of what logging costs on a machine shared with PostgreSQL.
     const ingest = await startChild('workers/main.ts', { ...apiEnv, WORKERS: 'request-logs,log-rollup' });
     try {
@@ -169,7 +169,7 @@ if (soakReport) {
 if (logging) {
   console.log(
     `\nrequest logging, Q1: on ${logging.onRequestsPerSecond.toFixed(0)} req/s, off ${logging.offRequestsPerSecond.toFixed(0)} req/s: ` +
-      `costs ${logging.costPercent.toFixed(1)} % of throughput (target < 5 %); per on/off pair: ${logging.pairCostPercents.map((p) => p.toFixed(1)).join(', ')} %` +
+      `costs ${logging.costPercent.toFixed(1)} % of throughput (target < 5 %); per round: ${logging.pairCostPercents.map((p) => p.toFixed(1)).join(', ')} %` +
       (logging.onCpuMicros !== null && logging.offCpuMicros !== null
         ? `; machine CPU per request ${logging.onCpuMicros.toFixed(0)} vs ${logging.offCpuMicros.toFixed(0)} µs (+${(100 * (logging.onCpuMicros / logging.offCpuMicros - 1)).toFixed(1)} %)`
         : ''),
