@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/modules/logs/log-buffer.js';
 import { deflateRawSync } from 'node:zlib';
 import { decodeLogJob, encodeLogJob } from '../../src/modules/logs/log-wire.js';
-import { latencySlot, readSegment, type LogSegment } from '../../src/modules/logs/log-segment.js';
+import { readSegment, type LogSegment } from '../../src/modules/logs/log-segment.js';
+import { latencySlot } from '../../src/modules/metrics/histogram.js';
 
 const entry = (i: number, extra: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
   projectId: '01a20431-17d0-7af5-a1af-76564a77dc10',

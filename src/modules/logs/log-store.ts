@@ -41,8 +41,8 @@ export const FACETS = `cross join lateral ${FACET_ROWS}`;
  * Folds every log segment committed since the last run into `request_rollup` (from the segments'
  * facets; the payloads stay closed), and moves the watermark, in one transaction. Exactly once,
  * however many workers run it: the state row is locked first, so runs take turns and each starts
- * from the previous one's watermark. The segment table is then locked against inserts (SHARE: an insert in progress finishes first, new ones
- * wait a few milliseconds), so every row below this transaction's id is committed and visible,
+ * from the previous one's watermark. The segment table is then locked against inserts (SHARE: an
+ * insert in progress finishes first, new ones wait a few milliseconds), so every row below this transaction's id is committed and visible,
  * and every later row gets a larger id: that id is the new watermark. (The snapshot's xmin would
  * need no lock, but any long transaction anywhere on the server would hold it back.)
  */

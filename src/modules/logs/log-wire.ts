@@ -5,7 +5,7 @@ import { buildSegments, derivedSegmentId, type LogSegment } from './log-segment.
 
 /*
  * The request-logs job payload: the API's hand-over, already cut into the segments the worker
- * stores (one per project, compressed, summarised), so the worker inserts them as they come.
+ * stores (one per project and clock hour, compressed, summarised), so the worker inserts them as they come.
  */
 
 export interface LogJobData {

@@ -1,11 +1,10 @@
 import type pg from 'pg';
 import { transaction, type Sql } from '../../db/sql.js';
 import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
-import { readSegment, type EntryFilter, type StoredLogEntry } from './log-segment.js';
+import { HOUR_MS, readSegment, type EntryFilter, type StoredLogEntry } from './log-segment.js';
 import { FACET_ROWS, FACETS } from './log-store.js';
 import type { ListLogsInput, RequestLogOutput } from './log.schema.js';
 
-const HOUR_MS = 3_600_000;
 /**
  * Segments read per round trip while walking a project's logs newest first: few at first (a
  * first page usually needs one or two), more once a deep page or a rare filter shows it needs many.

@@ -11,6 +11,18 @@ export const LATENCY_BOUNDS_MS = [
 
 export type Histogram = Record<string, number>;
 
+/** PostgreSQL's `width_bucket(duration, LATENCY_BOUNDS_MS)`: how many bounds are ≤ the duration. */
+export function latencySlot(durationMs: number): number {
+  let low = 0;
+  let high = LATENCY_BOUNDS_MS.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (LATENCY_BOUNDS_MS[mid] <= durationMs) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 /** Adds `from` into `into` (bucket by bucket). */
 export function mergeHistogram(into: Histogram, from: Histogram): Histogram {
   for (const [bucket, count] of Object.entries(from)) into[bucket] = (into[bucket] ?? 0) + Number(count);
