@@ -3,7 +3,7 @@ import pg from 'pg';
 import { startBoss } from '../src/jobs/boss.js';
 import { QUEUES } from '../src/jobs/queues.js';
 import { RequestLogBuffer } from '../src/modules/logs/log-buffer.js';
-import { encodeLogJob } from '../src/modules/logs/log-wire.js';
+import { logJob } from '../src/modules/logs/log-wire.js';
 import { createLogger } from '../src/shared/logger.js';
 import { parentOf, TICK_MICROS, treeTicks } from './cpu.js';
 import type { Fixture } from './setup.js';
@@ -34,7 +34,7 @@ export async function measureLoggingPipeline(options: {
 }): Promise<LoggingPipelineCost> {
   const logger = createLogger('warn');
   const boss = await startBoss(options.databaseUrl, logger, 'api');
-  const buffer = new RequestLogBuffer(async (entries) => void (await boss.send(QUEUES.requestLogs.name, await encodeLogJob(entries))), logger);
+  const buffer = new RequestLogBuffer(async (segments) => void (await boss.send(QUEUES.requestLogs.name, logJob(segments))), logger);
   const client = new pg.Client({ connectionString: options.databaseUrl });
   await client.connect();
   try {

@@ -14,7 +14,7 @@ import { drainable } from './http/drain.js';
 import { startBoss } from './jobs/boss.js';
 import { QUEUES } from './jobs/queues.js';
 import { RequestLogBuffer } from './modules/logs/log-buffer.js';
-import { encodeLogJob } from './modules/logs/log-wire.js';
+import { logJob } from './modules/logs/log-wire.js';
 import { bootstrapAdmin } from './modules/accounts/bootstrap.js';
 import type { Logger } from './shared/logger.js';
 import { createStorage } from './storage/storage.js';
@@ -50,7 +50,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     results: new ResultCache(),
     storage: createStorage(config, pool),
     requestLogs: config.REQUEST_LOGGING
-      ? new RequestLogBuffer(async (entries) => void (await boss.send(QUEUES.requestLogs.name, await encodeLogJob(entries))), logger)
+      ? new RequestLogBuffer(async (segments) => void (await boss.send(QUEUES.requestLogs.name, logJob(segments))), logger)
       : null,
   };
   // Staged uploads of a process that died mid-request; nothing waits for this.

@@ -1,55 +1,104 @@
 import { describe, expect, it } from 'vitest';
 import { RequestLogBuffer, type RequestLogEntry } from '../../src/modules/logs/log-buffer.js';
+import { readSegment, type LogSegment } from '../../src/modules/logs/log-segment.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { entry } from './fixture.js';
 
 const PROJECT = '0190b0a0-0000-7000-8000-000000000001';
+const OTHER = '0190b0a0-0000-7000-8000-000000000002';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const entriesIn = (job: LogSegment[]) => job.reduce((sum, s) => sum + s.entries, 0);
+
+/** The request ids a job carries, in order, read back from its compressed segments. */
+async function requestIds(job: LogSegment[]): Promise<string[]> {
+  const read = await Promise.all(job.map((s) => readSegment(s.id, Buffer.from(s.z, 'base64'))));
+  return read.flat().map((e) => e.requestId);
+}
+
+/** A buffer whose queue fails while `down` says so and records each job it accepted. */
+function bufferWithQueue(options: ConstructorParameters<typeof RequestLogBuffer>[2]) {
+  const queue = { down: false, jobs: [] as LogSegment[][], attempts: [] as LogSegment[][] };
+  const buffer = new RequestLogBuffer(async (segments) => {
+    queue.attempts.push(segments);
+    if (queue.down) throw new Error('queue down');
+    queue.jobs.push(segments);
+  }, createLogger('silent'), options);
+  return { buffer, queue };
+}
+
+const numbered = (from: number, count: number, projectId = PROJECT): RequestLogEntry[] =>
+  Array.from({ length: count }, (_, i) => entry(projectId, new Date(), { requestId: `r${from + i}` }));
 
 describe('RequestLogBuffer', () => {
   it('hands over in batches per interval while entries keep arriving, however slow the queue is', async () => {
-    const batches: RequestLogEntry[][] = [];
+    const jobs: LogSegment[][] = [];
     // A slow queue: each hand-over takes 30 ms, while entries arrive every millisecond.
-    const buffer = new RequestLogBuffer(async (entries) => {
-      batches.push(entries);
+    const buffer = new RequestLogBuffer(async (segments) => {
+      jobs.push(segments);
       await sleep(30);
     }, createLogger('silent'), { intervalMs: 100, batchSize: 500 });
     const end = Date.now() + 1000;
-    let pushed = 0;
+    const pushed: string[] = [];
     while (Date.now() < end) {
-      buffer.push(entry(PROJECT, new Date()));
-      pushed++;
+      const e = entry(PROJECT, new Date(), { requestId: `r${pushed.length}` });
+      buffer.push(e);
+      pushed.push(e.requestId);
       await sleep(1);
     }
     await buffer.close();
-    expect(batches.flat().length).toBe(pushed);
+    // Every entry once, in order.
+    expect((await Promise.all(jobs.map(requestIds))).flat()).toEqual(pushed);
     // About one hand-over per interval (10 in a second), not one per few entries.
-    expect(batches.length).toBeLessThanOrEqual(20);
+    expect(jobs.length).toBeLessThanOrEqual(20);
   });
 
-  it('hands over at once when a batch is full, and keeps entries when the queue fails', async () => {
-    let fail = true;
-    const batches: RequestLogEntry[][] = [];
-    const buffer = new RequestLogBuffer(async (entries) => {
-      if (fail) throw new Error('queue down');
-      batches.push(entries);
-    }, createLogger('silent'), { intervalMs: 60_000, batchSize: 3 });
-    for (let i = 0; i < 3; i++) buffer.push(entry(PROJECT, new Date()));
+  it('hands over at once when a batch is full, cut by project, with each entry intact', async () => {
+    const { buffer, queue } = bufferWithQueue({ intervalMs: 60_000, batchSize: 4 });
+    const sent = [entry(PROJECT, new Date(), { status: 404, durationMs: 12.5, userAgent: 'ünïcødé ✓' }), ...numbered(1, 2, OTHER), ...numbered(3, 1)];
+    for (const e of sent) buffer.push(e);
     await buffer.flush();
-    expect(buffer.size).toBe(3);
-    fail = false;
-    await buffer.close();
-    expect(batches.map((b) => b.length)).toEqual([3]);
+    expect(queue.jobs).toHaveLength(1);
+    const [job] = queue.jobs;
+    expect(job.map((s) => [s.projectId, s.entries])).toEqual([[PROJECT, 2], [OTHER, 2]]);
+    const [first] = await readSegment(job[0].id, Buffer.from(job[0].z, 'base64'));
+    const { projectId: _project, ...stored } = sent[0];
+    expect(first).toMatchObject(stored);
     expect(buffer.size).toBe(0);
   });
 
-  it('drops the oldest entries past its bound and counts them', async () => {
-    const buffer = new RequestLogBuffer(async () => {
-      throw new Error('queue down');
-    }, createLogger('silent'), { intervalMs: 60_000, batchSize: 1000, maxBuffered: 5 });
-    for (let i = 0; i < 8; i++) buffer.push(entry(PROJECT, new Date()));
-    expect(buffer.size).toBe(5);
-    expect(buffer.dropped).toBe(3);
+  it('keeps what a failed hand-over could not queue and sends it first, with the same segment ids', async () => {
+    const { buffer, queue } = bufferWithQueue({ intervalMs: 60_000, batchSize: 3 });
+    queue.down = true;
+    // Three full batches while the queue is down: each is built once and kept.
+    for (const e of numbered(0, 9)) buffer.push(e);
+    await buffer.flush();
+    expect(buffer.size).toBe(9);
+    queue.down = false;
+    for (const e of numbered(9, 2)) buffer.push(e);
     await buffer.close();
+    // Jobs of at most a batch each, oldest first, the kept segments unchanged (the worker
+    // skips a segment it stored before the queue reported an error).
+    expect(queue.jobs.map(entriesIn)).toEqual([3, 3, 3, 2]);
+    expect(queue.jobs[0][0].id).toBe(queue.attempts[0][0].id);
+    expect((await Promise.all(queue.jobs.map(requestIds))).flat()).toEqual(numbered(0, 11).map((e) => e.requestId));
+    expect(buffer.size).toBe(0);
+  });
+
+  it('drops the oldest hand-overs past its bound, and new entries when nothing older is waiting, and counts them', async () => {
+    const { buffer, queue } = bufferWithQueue({ intervalMs: 60_000, batchSize: 1000, maxBuffered: 5 });
+    queue.down = true;
+    for (const e of numbered(0, 4)) buffer.push(e);
+    await buffer.flush();
+    // r4 fills the bound; r5 makes room by dropping the failed hand-over (r0-r3).
+    for (const e of numbered(4, 2)) buffer.push(e);
+    expect(buffer.dropped).toBe(4);
+    expect(buffer.size).toBe(2);
+    // Nothing older left to drop: past the bound the newest entries go.
+    for (const e of numbered(6, 5)) buffer.push(e);
+    expect(buffer.size).toBe(5);
+    expect(buffer.dropped).toBe(6);
+    queue.down = false;
+    await buffer.close();
+    expect((await Promise.all(queue.jobs.map(requestIds))).flat()).toEqual(['r4', 'r5', 'r6', 'r7', 'r8']);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/modules/logs/log-buffer.js';
 import { deflateRawSync } from 'node:zlib';
-import { decodeLogJob, encodeLogJob } from '../../src/modules/logs/log-wire.js';
-import { readSegment, type LogSegment } from '../../src/modules/logs/log-segment.js';
+import { decodeLogJob, logJob } from '../../src/modules/logs/log-wire.js';
+import { buildSegments, readSegment, type LogSegment } from '../../src/modules/logs/log-segment.js';
 import { latencySlot } from '../../src/modules/metrics/histogram.js';
 
 const entry = (i: number, extra: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
@@ -32,7 +32,7 @@ describe('request-logs job payload', () => {
       ...Array.from({ length: 500 }, (_, i) => entry(i)),
       entry(900, { userAgent: null, ip: null, path: '/v1/x?q=%E2%9C%93&t=\t"\\', requestId: 'ünïcødé ✓ 😀' }),
     ];
-    const job = await encodeLogJob(entries);
+    const job = logJob(await buildSegments(entries));
     expect(job.v).toBe(3);
     // Stored by pg-boss as JSON: what comes back from the queue is the parsed document.
     const segments = await decodeLogJob('job', JSON.parse(JSON.stringify(job)));
@@ -44,9 +44,18 @@ describe('request-logs job payload', () => {
     expect(read.every((e) => e.id.startsWith(e.createdAt.toString(16).padStart(12, '0').replace(/^(.{8})/, '$1-')))).toBe(true);
   });
 
+  it('round-trips segments whose rows fill many of the buffers they are written to, and rows larger than one', async () => {
+    // ~1.5 MB of row text in 64 KiB buffers; multi-byte characters land on every buffer's edge.
+    const entries = Array.from({ length: 600 }, (_, i) => entry(i, { path: `/v1/x?q=${'✓é😀'.repeat(i % 400)}`, userAgent: 'ü'.repeat(i % 300) }));
+    entries.splice(300, 0, entry(300.5, { path: `/v1/x?q=${'€'.repeat(40_000)}` }));
+    const segments = await buildSegments(entries);
+    expect(segments).toHaveLength(1);
+    expect((await readBack(segments)).map(({ id: _id, ...e }) => e)).toEqual(entries);
+  });
+
   it('summarises each segment: entries by status, method and key, with durations and latency buckets', async () => {
     const entries = Array.from({ length: 300 }, (_, i) => entry(i));
-    const [segment] = (await encodeLogJob(entries)).segments;
+    const [segment] = await buildSegments(entries);
     expect(segment).toMatchObject({ entries: 300, firstAt: entries[0].createdAt, lastAt: entries[299].createdAt });
     for (const facet of segment.facets) {
       const mine = entries.filter((e) => e.status === facet.s && e.method === facet.m && e.apiKeyId === facet.k);
@@ -63,7 +72,7 @@ describe('request-logs job payload', () => {
 
   it('is a fraction of the size of the entries as JSON objects', async () => {
     const entries = Array.from({ length: 500 }, (_, i) => entry(i));
-    const job = await encodeLogJob(entries);
+    const job = logJob(await buildSegments(entries));
     expect(JSON.stringify(job).length).toBeLessThan(JSON.stringify({ entries }).length / 4);
   });
 

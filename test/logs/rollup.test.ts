@@ -6,7 +6,7 @@ import { buildSegments } from '../../src/modules/logs/log-segment.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { loadConfig } from '../../src/config/config.js';
 import { QUEUES } from '../../src/jobs/queues.js';
-import { encodeLogJob } from '../../src/modules/logs/log-wire.js';
+import { logJob } from '../../src/modules/logs/log-wire.js';
 import { startWorkers } from '../../workers/workers.js';
 import { entry, insertEntries, logsPath, materializeLogs, rowsFor, startLogsEnv, storedEntries, until, type LogsEnv } from './fixture.js';
 
@@ -84,7 +84,7 @@ describe('ingest', () => {
     // 60 jobs queued in one go (a worker back from a restart finds such a backlog): one NOTIFY,
     // three fetches of 20. Without bursting, each further fetch waited for the 30 s backstop poll.
     const jobs = await Promise.all(
-      Array.from({ length: 60 }, async (_, i) => ({ data: await encodeLogJob([entry(w.projectId, new Date(DAY + 2 * HOUR), { requestId: `backlog-${i}` })]) })),
+      Array.from({ length: 60 }, async (_, i) => ({ data: logJob(await buildSegments([entry(w.projectId, new Date(DAY + 2 * HOUR), { requestId: `backlog-${i}` })])) })),
     );
     await t.api.deps.boss.insert(QUEUES.requestLogs.name, jobs);
     const count = async () => (await storedEntries(pool)).filter((e) => e.requestId.startsWith('backlog-')).length;

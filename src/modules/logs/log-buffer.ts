@@ -1,4 +1,5 @@
 import type { Logger } from '../../shared/logger.js';
+import { SegmentCollector, type LogSegment } from './log-segment.js';
 
 /** One request as the API saw it (SPEC §5 Request log), on its way to the log-ingest worker. */
 export interface RequestLogEntry {
@@ -22,8 +23,8 @@ export interface LogBufferOptions {
   /** Entries per hand-over (one queued job each); reaching it hands over at once. */
   batchSize: number;
   /**
-   * Entries kept while the queue cannot be reached (database down); past it the oldest are
-   * dropped and counted, so a long outage costs log lines, not the API's memory.
+   * Entries kept while the queue cannot be reached (database down); past it the oldest segments
+   * are dropped and counted, so a long outage costs log lines, not the API's memory.
    */
   maxBuffered: number;
 }
@@ -36,13 +37,20 @@ export interface LogBufferOptions {
  */
 const DEFAULTS: LogBufferOptions = { intervalMs: 500, batchSize: 2000, maxBuffered: 50_000 };
 
+const entriesIn = (segments: readonly LogSegment[]) => segments.reduce((sum, s) => sum + s.entries, 0);
+
 /**
- * Request logging without a database write per request (SPEC §9): entries collect in memory and
- * are handed to the queue in batches, every `intervalMs` or `batchSize` entries. Hand-overs run
- * one at a time; a failed one puts its entries back for the next. `close()` hands over the rest.
+ * Request logging without a database write per request (SPEC §9): entries are written into
+ * segments as they come (compact, outside the JS heap) and handed to the queue every `intervalMs`
+ * or `batchSize` entries, as jobs of at most `batchSize` entries.
+ * Hand-overs run one at a time; segments a failed one could not queue are sent first by the
+ * next, with the same ids (the worker skips a segment it has stored). `close()` hands over the rest.
  */
 export class RequestLogBuffer {
-  private entries: RequestLogEntry[] = [];
+  /** Entries not handed over yet, a batch per collector; the last one is open. */
+  private collecting = [new SegmentCollector()];
+  /** Built by an earlier hand-over and not queued yet (the queue failed). */
+  private unsent: LogSegment[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -51,7 +59,7 @@ export class RequestLogBuffer {
   dropped = 0;
 
   constructor(
-    private readonly send: (entries: RequestLogEntry[]) => Promise<void>,
+    private readonly send: (segments: LogSegment[]) => Promise<void>,
     private readonly logger: Logger,
     options: Partial<LogBufferOptions> = {},
   ) {
@@ -71,18 +79,29 @@ export class RequestLogBuffer {
     this.timer.unref();
   }
 
+  /** Entries not queued yet. */
   get size(): number {
-    return this.entries.length;
+    return this.collecting.reduce((sum, c) => sum + c.entries, 0) + entriesIn(this.unsent);
   }
 
   push(entry: RequestLogEntry): void {
-    this.entries.push(entry);
-    const excess = this.entries.length - this.options.maxBuffered;
-    if (excess > 0) {
-      this.entries.splice(0, excess);
-      this.dropped += excess;
+    if (this.size >= this.options.maxBuffered && !this.dropOldestUnsent()) {
+      // Nothing older to give up (a hand-over is stuck with everything else): this one goes.
+      this.dropped++;
+      return;
     }
-    if (this.entries.length === this.options.batchSize) void this.flush();
+    const open = this.collecting[this.collecting.length - 1];
+    open.add(entry);
+    if (open.entries === this.options.batchSize) {
+      this.collecting.push(new SegmentCollector());
+      void this.flush();
+    }
+  }
+
+  private dropOldestUnsent(): boolean {
+    const oldest = this.unsent.shift();
+    if (oldest) this.dropped += oldest.entries;
+    return oldest !== undefined;
   }
 
   /** Hands over everything buffered so far; resolves when that hand-over has finished. */
@@ -97,26 +116,34 @@ export class RequestLogBuffer {
     this.closed = true;
     clearTimeout(this.timer);
     await this.flush();
-    if (this.entries.length > 0) {
-      this.logger.warn({ lost: this.entries.length }, 'request log entries could not be queued before shutdown');
+    if (this.size > 0) {
+      this.logger.warn({ lost: this.size }, 'request log entries could not be queued before shutdown');
     }
   }
 
   private async handOver(): Promise<void> {
-    // Only what is buffered now: entries arriving during the sends wait for the next tick, or
+    // Only what is buffered now: entries arriving during the sends go to the next hand-over, or
     // the loop would chase them and hand over a trickle of tiny batches (one job per few entries).
-    let due = this.entries.length;
-    while (due > 0 && this.entries.length > 0) {
-      const batch = this.entries.splice(0, Math.min(this.options.batchSize, due));
-      due -= batch.length;
+    const collected = this.collecting;
+    this.collecting = [new SegmentCollector()];
+    const segments = this.unsent;
+    this.unsent = [];
+    for (const batch of await Promise.all(collected.map((c) => c.finish()))) segments.push(...batch);
+    while (segments.length > 0) {
+      let count = 0;
+      let entries = 0;
+      while (count < segments.length && (count === 0 || entries + segments[count].entries <= this.options.batchSize)) {
+        entries += segments[count++].entries;
+      }
       try {
-        await this.send(batch);
+        await this.send(segments.slice(0, count));
       } catch (error) {
-        // Back to the front, in order; the next tick tries again.
-        this.entries.unshift(...batch);
-        this.logger.warn({ err: error, buffered: this.entries.length }, 'could not queue request log entries; will retry');
+        // Kept, in order, for the next hand-over; entries that came since are not lost either.
+        this.unsent = segments;
+        this.logger.warn({ err: error, buffered: this.size }, 'could not queue request log entries; will retry');
         return;
       }
+      segments.splice(0, count);
     }
   }
 }

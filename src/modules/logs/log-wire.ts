@@ -21,8 +21,8 @@ type LegacyJobData =
 
 const inflate = promisify(inflateRaw);
 
-export async function encodeLogJob(entries: RequestLogEntry[]): Promise<LogJobData> {
-  return { v: 3, segments: await buildSegments(entries) };
+export function logJob(segments: LogSegment[]): LogJobData {
+  return { v: 3, segments };
 }
 
 /**
