@@ -19,10 +19,8 @@ export interface Measurement {
   machineCpuMicros: number | null;
 }
 
-
-
-/** One autocannon run (after a one-second warm-up) against a target. */
-export async function measure(target: LoadTarget, options: { duration: number; connections: number }): Promise<Measurement> {
+/** One autocannon run (after a warm-up, one second by default) against a target. */
+export async function measure(target: LoadTarget, options: { duration: number; connections: number; warmUp?: number }): Promise<Measurement> {
   const run = (duration: number) =>
     autocannon({
       url: target.url,
@@ -41,7 +39,7 @@ export async function measure(target: LoadTarget, options: { duration: number; c
           ]
         : undefined,
     });
-  await run(1);
+  if (options.warmUp !== 0) await run(options.warmUp ?? 1);
   const before = await machineTicks();
   const result = await run(options.duration);
   const after = await machineTicks();

@@ -3,69 +3,84 @@ import { measure, type LoadTarget } from './load.js';
 export interface LoggingCost {
   onRequestsPerSecond: number;
   offRequestsPerSecond: number;
-  /** Throughput lost to request logging, in percent of the unlogged figure. */
+  /** Throughput lost to request logging, in percent: the mean over paired runs. */
   costPercent: number;
-  /** The cost in each round (a fresh pair of processes), to show how much the figures scatter. */
-  pairCostPercents: number[];
+  /** Half the width of its 95 % confidence interval, in percentage points. */
+  confidencePercent: number;
+  /** Paired runs (one with logging on, one off, back to back). */
+  pairs: number;
+  /** The cost measured by each process, to show how much processes differ. */
+  processCostPercents: number[];
   /** Machine CPU per request (API, PostgreSQL, worker, load generator), on and off, in µs. */
   onCpuMicros: number | null;
   offCpuMicros: number | null;
 }
 
-/** An API process started for one round, with request logging on or off. */
-export interface LoggingSide {
-  target: LoadTarget;
+/** One process serving Q1 twice: through an API with request logging on and one with it off. */
+export interface LoggingPair {
+  on: LoadTarget;
+  off: LoadTarget;
   stop(): Promise<void>;
 }
 
-const percentLost = (on: number, off: number) => (1 - on / off) * 100;
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
 /**
- * Q1 against an API with request logging on and one with it off (same database, the log-ingest
- * worker running). Two processes of the same code differ by up to a tenth in speed for their
- * whole life (an A/A run, both with logging off, measured 12.8 % between them once and 1.6 %
- * another time), and on this machine consecutive runs drift by ±15 %. So every round starts a
- * fresh pair (warmed up alike), measures it in ABBA order (on off off on, or off on on off),
- * which cancels drift that is linear over the round and any advantage of going first, and the
- * rounds average the processes' own offsets.
+ * Q1's throughput with request logging on and off (the log-ingest worker running). This machine
+ * is noisy in two ways, and the protocol answers both:
+ * - Two processes of the same code differ by up to a tenth in speed for their whole life (A/A
+ *   runs, both with logging off, measured 12.8 % and 1.6 % apart). So the two APIs compared run
+ *   in one process (bench/logging-pair.ts): same heap, garbage collector and compiled code.
+ * - The same process's throughput moves by ±15 % from one run of a few seconds to the next. So
+ *   the runs are short and many: each pair is a run with logging on and one with it off, back to
+ *   back (in alternating order), and the figure is the mean of the pairs' costs with its 95 %
+ *   confidence interval. A few fresh processes share the pairs.
  */
 export async function measureLoggingCost(
-  start: (logging: boolean) => Promise<LoggingSide>,
-  options: { duration: number; connections: number; rounds?: number; log?: (line: string) => void },
+  start: () => Promise<LoggingPair>,
+  options: { connections: number; pairs: number; processes: number; runSeconds: number; log?: (line: string) => void },
 ): Promise<LoggingCost> {
-  const run = { connections: options.connections, duration: Math.max(3, Math.round(options.duration / 2)) };
+  const run = { connections: options.connections, duration: options.runSeconds, warmUp: 0 };
+  const costs: number[] = [];
   const on: { rps: number; cpu: number | null }[] = [];
   const off: { rps: number; cpu: number | null }[] = [];
-  for (let round = 0; round < (options.rounds ?? 6); round++) {
-    const [logged, unlogged] = await Promise.all([start(true), start(false)]);
+  const processCostPercents: number[] = [];
+  const perProcess = Math.ceil(options.pairs / options.processes);
+  for (let p = 0; p < options.processes; p++) {
+    const pair = await start();
     try {
       for (let warm = 0; warm < 2; warm++) {
-        await measure(logged.target, { ...run, duration: 3 });
-        await measure(unlogged.target, { ...run, duration: 3 });
+        await measure(pair.on, { ...run, duration: 3 });
+        await measure(pair.off, { ...run, duration: 3 });
       }
-      const order = round % 2 === 0 ? [true, false, false, true] : [false, true, true, false];
-      for (const logging of order) {
-        const result = await measure(logging ? logged.target : unlogged.target, run);
-        (logging ? on : off).push({ rps: result.requestsPerSecond, cpu: result.machineCpuMicros });
-        options.log?.(`round ${round + 1}, logging ${logging ? 'on ' : 'off'}: ${result.requestsPerSecond.toFixed(0)} req/s, ${result.machineCpuMicros?.toFixed(0) ?? '-'} µs CPU per request`);
+      const mine: number[] = [];
+      for (let i = 0; i < perProcess; i++) {
+        const onFirst = i % 2 === 0;
+        const first = await measure(onFirst ? pair.on : pair.off, run);
+        const second = await measure(onFirst ? pair.off : pair.on, run);
+        const [withLogs, without] = onFirst ? [first, second] : [second, first];
+        on.push({ rps: withLogs.requestsPerSecond, cpu: withLogs.machineCpuMicros });
+        off.push({ rps: without.requestsPerSecond, cpu: without.machineCpuMicros });
+        mine.push((1 - withLogs.requestsPerSecond / without.requestsPerSecond) * 100);
       }
+      costs.push(...mine);
+      processCostPercents.push(mean(mine));
+      options.log?.(`process ${p + 1}: ${mine.length} pairs, logging costs ${mean(mine).toFixed(1)} % (on ${mean(on.slice(-mine.length).map((r) => r.rps)).toFixed(0)}, off ${mean(off.slice(-mine.length).map((r) => r.rps)).toFixed(0)} req/s)`);
     } finally {
-      await Promise.all([logged.stop(), unlogged.stop()]);
+      await pair.stop();
     }
   }
-  const onRequestsPerSecond = mean(on.map((r) => r.rps));
-  const offRequestsPerSecond = mean(off.map((r) => r.rps));
+  const costPercent = mean(costs);
+  const deviation = Math.sqrt(costs.reduce((sum, c) => sum + (c - costPercent) ** 2, 0) / (costs.length - 1));
   const cpu = (runs: { cpu: number | null }[]) => (runs.every((r) => r.cpu !== null) ? mean(runs.map((r) => r.cpu!)) : null);
-  // One figure per round: its two on runs against its two off runs.
-  const rounds = Array.from({ length: on.length / 2 }, (_, i) =>
-    percentLost((on[2 * i].rps + on[2 * i + 1].rps) / 2, (off[2 * i].rps + off[2 * i + 1].rps) / 2),
-  );
   return {
-    onRequestsPerSecond,
-    offRequestsPerSecond,
-    costPercent: percentLost(onRequestsPerSecond, offRequestsPerSecond),
-    pairCostPercents: rounds,
+    onRequestsPerSecond: mean(on.map((r) => r.rps)),
+    offRequestsPerSecond: mean(off.map((r) => r.rps)),
+    costPercent,
+    // Normal approximation: there are dozens of pairs.
+    confidencePercent: (1.96 * deviation) / Math.sqrt(costs.length),
+    pairs: costs.length,
+    processCostPercents,
     onCpuMicros: cpu(on),
     offCpuMicros: cpu(off),
   };

@@ -2,6 +2,7 @@
  * `npm run bench [-- --rows 1000000 --duration 10 --connections 32 --only Q1,Q2]`
  * `npm run bench -- --soak [--soak-minutes 10]`: mixed load over time instead (see bench/soak.ts).
  * `--log-entries N` (default 10,000,000; 0 skips): the log list over that many stored entries.
+ * `--logging-pairs N` (default 120): paired 2 s runs of Q1 with request logging on and off.
  *
  * Seeds a table of N rows, starts Tabula's API and a bare node:http + pg handler over the same
  * data (both as child processes), drives each with autocannon and prints requests/s, p50/p99
@@ -11,7 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { adminToken, benchDatabase, freePort, root, seed, startChild, stopChild } from './setup.js';
+import { adminToken, benchDatabase, freePort, root, seed, startChild, startLoggingPair, stopChild } from './setup.js';
 import { measure, type Measurement } from './load.js';
 import { benchEvents } from './events.js';
 import { scenarios, type Scenario } from './scenarios.js';
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     soak: { type: 'boolean', default: false },
     'soak-minutes': { type: 'string', default: '10' },
     'log-entries': { type: 'string', default: '10000000' },
+    'logging-pairs': { type: 'string', default: '120' },
   },
 });
 const rows = Number(args.rows);
@@ -91,7 +93,7 @@ try {
     await stopChild(bare);
   }
   if (wantsLogging) {
-    log('logging: Q1 with request logging on and off, a fresh pair of API processes per round, runs in ABBA order');
+    log(`logging: Q1 with request logging on and off, two APIs in one process, ${args['logging-pairs']} pairs of 2 s runs`);
     // The inserts are part of what logging costs on a machine shared with PostgreSQL.
     const ingest = await startChild('workers/main.ts', { ...apiEnv, WORKERS: 'request-logs,log-rollup' });
     try {
@@ -99,13 +101,14 @@ try {
       // or it would land on the first runs.
       await logBacklogIngested(db.url);
       const q1 = (await scenarios({ api: `http://127.0.0.1:${apiPort}`, bare: `http://127.0.0.1:${barePort}`, fixture, rows })).find((s) => s.name === 'Q1')!;
+      const pairs = Number(args['logging-pairs']);
       logging = await measureLoggingCost(
-        async (on) => {
-          const port = await freePort();
-          const child = await startChild('src/api.ts', { ...apiEnv, PORT: String(port), REQUEST_LOGGING: String(on) }, `http://127.0.0.1:${port}/healthz`);
-          return { target: { ...q1.ours, url: q1.ours.url.replace(`:${apiPort}`, `:${port}`) }, stop: () => stopChild(child) };
+        async () => {
+          const { child, urls } = await startLoggingPair(apiEnv);
+          const at = (url: string) => ({ ...q1.ours, url: q1.ours.url.replace(`http://127.0.0.1:${apiPort}`, url) });
+          return { on: at(urls.on), off: at(urls.off), stop: () => stopChild(child) };
         },
-        { duration, connections, log },
+        { connections, pairs, processes: Math.min(3, pairs), runSeconds: 2, log },
       );
       log('logging: the pipeline alone, 4,000 entries/s, CPU per entry by process');
       loggingPipeline = await measureLoggingPipeline({ databaseUrl: db.url, fixture, worker: ingest, rate: 4000, seconds: duration });
@@ -169,9 +172,10 @@ if (soakReport) {
 if (logging) {
   console.log(
     `\nrequest logging, Q1: on ${logging.onRequestsPerSecond.toFixed(0)} req/s, off ${logging.offRequestsPerSecond.toFixed(0)} req/s: ` +
-      `costs ${logging.costPercent.toFixed(1)} % of throughput (target < 5 %); per round: ${logging.pairCostPercents.map((p) => p.toFixed(1)).join(', ')} %` +
+      `costs ${logging.costPercent.toFixed(1)} ± ${logging.confidencePercent.toFixed(1)} % of throughput (95 % interval over ${logging.pairs} pairs of runs; target < 5 %); ` +
+      `by process: ${logging.processCostPercents.map((p) => p.toFixed(1)).join(', ')} %` +
       (logging.onCpuMicros !== null && logging.offCpuMicros !== null
-        ? `; machine CPU per request ${logging.onCpuMicros.toFixed(0)} vs ${logging.offCpuMicros.toFixed(0)} µs (+${(100 * (logging.onCpuMicros / logging.offCpuMicros - 1)).toFixed(1)} %)`
+        ? `; machine CPU per request ${logging.onCpuMicros.toFixed(0)} vs ${logging.offCpuMicros.toFixed(0)} µs`
         : ''),
   );
 }

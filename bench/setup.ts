@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { generateSecret, ACCOUNT_TOKEN_PREFIX } from '../src/auth/secrets.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.js';
@@ -67,6 +68,27 @@ export async function startChild(script: string, env: Record<string, string>, re
     if (Date.now() > deadline) throw new Error(`${script} did not start`);
     if (await fetch(readyUrl).then((r) => r.ok, () => false)) return child;
     await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Starts bench/logging-pair.ts (an API with request logging on and one off, in one process). */
+export async function startLoggingPair(env: Record<string, string>): Promise<{ child: ChildProcess; urls: { on: string; off: string } }> {
+  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, 'bench/logging-pair.ts')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`bench/logging-pair.ts exited with ${code}`))));
+  const urls = (async () => {
+    for await (const line of createInterface({ input: child.stdout! })) {
+      if (line.startsWith('{"on"')) return JSON.parse(line) as { on: string; off: string };
+    }
+    throw new Error('bench/logging-pair.ts printed no URLs');
+  })();
+  try {
+    return { child, urls: await Promise.race([urls, exited]) };
+  } finally {
+    exited.catch(() => {});
+    child.stdout!.resume();
   }
 }
 
