@@ -44,8 +44,7 @@ describe('request-logs job payload', () => {
     expect(read.every((e) => e.id.startsWith(e.createdAt.toString(16).padStart(12, '0').replace(/^(.{8})/, '$1-')))).toBe(true);
   });
 
-  it('round-trips segments whose rows fill many of the buffers they are written to, and rows larger than one', async () => {
-    // ~1.5 MB of row text in 64 KiB buffers; multi-byte characters land on every buffer's edge.
+  it('round-trips a large segment: ~1.5 MB of rows, multi-byte characters, a 40,000-character path', async () => {
     const entries = Array.from({ length: 600 }, (_, i) => entry(i, { path: `/v1/x?q=${'✓é😀'.repeat(i % 400)}`, userAgent: 'ü'.repeat(i % 300) }));
     entries.splice(300, 0, entry(300.5, { path: `/v1/x?q=${'€'.repeat(40_000)}` }));
     const segments = await buildSegments(entries);

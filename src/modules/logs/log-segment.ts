@@ -61,113 +61,74 @@ const decompress = promisify(zstdDecompress);
  */
 const ZSTD_FAST = { params: { [constants.ZSTD_c_compressionLevel]: 1 } };
 
-/** Row text is written in chunks this large (a hand-over of 2,000 entries fills about eight). */
-const CHUNK_BYTES = 64 * 1024;
-
-/**
- * The entries of one segment (one project, one clock hour), collected as they come: each row is
- * written as JSON text into buffers outside the JS heap and counted into the facets at once, so
- * nothing of an entry outlives its `add`.
- */
-class SegmentBuilder {
-  private readonly written: Buffer[] = [];
-  private chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
-  private used = 0;
-  private readonly facets = new Map<string, Facet>();
-  private facet: Facet | undefined;
-  entries = 0;
-  firstAt = Infinity;
-  lastAt = -Infinity;
-
-  constructor(readonly projectId: string) {}
-
-  add(e: EntryToStore): void {
-    const row: Row = [e.requestId, e.method, e.path, e.status, e.durationMs, e.apiKeyId, e.accountId, e.ip, e.userAgent, e.createdAt];
-    if (e.id) row.push(e.id);
-    this.write(`${this.entries === 0 ? '[' : ','}${JSON.stringify(row)}`);
-    this.entries++;
-    if (e.createdAt < this.firstAt) this.firstAt = e.createdAt;
-    if (e.createdAt > this.lastAt) this.lastAt = e.createdAt;
-    let facet = this.facet;
+function facetsOf(entries: readonly RequestLogEntry[]): Facet[] {
+  const facets = new Map<string, Facet>();
+  let facet: Facet | undefined;
+  for (const e of entries) {
     // Runs of entries alike (one client's traffic) skip the lookup.
     if (!facet || facet.s !== e.status || facet.m !== e.method || facet.k !== e.apiKeyId) {
       const key = `${e.status} ${e.method} ${e.apiKeyId}`;
-      facet = this.facets.get(key);
-      if (!facet) this.facets.set(key, (facet = { s: e.status, m: e.method, k: e.apiKeyId, n: 0, d: 0, b: {} }));
-      this.facet = facet;
+      facet = facets.get(key);
+      if (!facet) facets.set(key, (facet = { s: e.status, m: e.method, k: e.apiKeyId, n: 0, d: 0, b: {} }));
     }
     facet.n++;
     facet.d += e.durationMs;
     const slot = latencySlot(e.durationMs);
     facet.b[slot] = (facet.b[slot] ?? 0) + 1;
   }
-
-  private write(text: string): void {
-    // A UTF-16 code unit takes at most 3 bytes of UTF-8.
-    if (this.chunk.length - this.used < text.length * 3) {
-      this.written.push(this.chunk.subarray(0, this.used));
-      this.chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, text.length * 3));
-      this.used = 0;
-    }
-    this.used += this.chunk.write(text, this.used);
-  }
-
-  async finish(id: string): Promise<LogSegment> {
-    this.write(']');
-    const json = Buffer.concat([...this.written, this.chunk.subarray(0, this.used)]);
-    const z = (await compress(json, ZSTD_FAST)).toString('base64');
-    return { id, projectId: this.projectId, firstAt: this.firstAt, lastAt: this.lastAt, entries: this.entries, facets: [...this.facets.values()], z };
-  }
+  return [...facets.values()];
 }
 
 /**
- * Entries cut into segments as they are added: one per project and clock hour (at most 4,096
- * entries each). A segment never spans an hour, so whole hours and retention (by the hour) never
- * cut one in two, and its hour is that of its first entry.
+ * The entries of one hand-over as segments: one per project and clock hour (at most 4,096 entries
+ * each), in the order given. A segment never spans an hour, so whole hours and retention (by the
+ * hour) never cut one in two, and its hour is that of its first entry. `ids` names each segment
+ * (random by default; the worker derives them from a job id, so that a retried job makes the
+ * same ones). Entries with explicit ids (merged or converted segments) keep them.
  */
-export class SegmentCollector {
-  /** Per project and hour, its segments in the order they were started (the last one open). */
-  private readonly groups = new Map<string, SegmentBuilder[]>();
-  private open: SegmentBuilder | undefined;
-  private openProject = '';
-  private hourStart = Infinity;
-  private hourEnd = -Infinity;
-  /** Entries added so far. */
-  entries = 0;
-
-  add(e: EntryToStore): void {
-    if (e.projectId !== this.openProject || e.createdAt < this.hourStart || e.createdAt >= this.hourEnd) {
-      this.openProject = e.projectId;
-      this.hourStart = e.createdAt - (e.createdAt % HOUR_MS);
-      this.hourEnd = this.hourStart + HOUR_MS;
-      const key = `${e.projectId} ${this.hourStart}`;
-      let group = this.groups.get(key);
-      if (!group) this.groups.set(key, (group = [new SegmentBuilder(e.projectId)]));
-      this.open = group[group.length - 1];
+export async function buildSegments(
+  entries: readonly EntryToStore[],
+  ids: (index: number) => string = () => randomUUID(),
+): Promise<LogSegment[]> {
+  const byProjectHour = new Map<string, EntryToStore[]>();
+  let list: EntryToStore[] | undefined;
+  let project = '';
+  let hourEnd = -Infinity;
+  let hourStart = Infinity;
+  for (const e of entries) {
+    if (e.projectId !== project || e.createdAt < hourStart || e.createdAt >= hourEnd) {
+      project = e.projectId;
+      hourStart = e.createdAt - (e.createdAt % HOUR_MS);
+      hourEnd = hourStart + HOUR_MS;
+      const key = `${project} ${hourStart}`;
+      list = byProjectHour.get(key);
+      if (!list) byProjectHour.set(key, (list = []));
     }
-    if (this.open!.entries === MAX_SEGMENT_ENTRIES) {
-      this.open = new SegmentBuilder(e.projectId);
-      this.groups.get(`${e.projectId} ${this.hourStart}`)!.push(this.open);
+    list!.push(e);
+  }
+  const segments: Promise<LogSegment>[] = [];
+  for (const list of byProjectHour.values()) {
+    const { projectId } = list[0];
+    for (let i = 0; i < list.length; i += MAX_SEGMENT_ENTRIES) {
+      const part = list.slice(i, i + MAX_SEGMENT_ENTRIES);
+      segments.push(segmentOf(ids(segments.length), projectId, part));
     }
-    this.open!.add(e);
-    this.entries++;
   }
-
-  /**
-   * The segments, grouped by project and hour in the order each first appeared. `ids` names each
-   * (random by default; the worker derives them from a job id, so that a retried job makes the
-   * same ones).
-   */
-  finish(ids: (index: number) => string = () => randomUUID()): Promise<LogSegment[]> {
-    return Promise.all([...this.groups.values()].flat().map((builder, index) => builder.finish(ids(index))));
-  }
+  return Promise.all(segments);
 }
 
-/** `entries` as segments (see SegmentCollector); entries with explicit ids (merged, converted) keep them. */
-export function buildSegments(entries: readonly EntryToStore[], ids?: (index: number) => string): Promise<LogSegment[]> {
-  const collector = new SegmentCollector();
-  for (const e of entries) collector.add(e);
-  return collector.finish(ids);
+async function segmentOf(id: string, projectId: string, entries: EntryToStore[]): Promise<LogSegment> {
+  let firstAt = Infinity;
+  let lastAt = -Infinity;
+  const rows = entries.map((e): Row => {
+    if (e.createdAt < firstAt) firstAt = e.createdAt;
+    if (e.createdAt > lastAt) lastAt = e.createdAt;
+    const row: Row = [e.requestId, e.method, e.path, e.status, e.durationMs, e.apiKeyId, e.accountId, e.ip, e.userAgent, e.createdAt];
+    if (e.id) row.push(e.id);
+    return row;
+  });
+  const z = (await compress(JSON.stringify(rows), ZSTD_FAST)).toString('base64');
+  return { id, projectId, firstAt, lastAt, entries: entries.length, facets: facetsOf(entries), z };
 }
 
 /** A stable segment id made from a name (a job id and a position): the same name, the same id. */
