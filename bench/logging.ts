@@ -24,6 +24,11 @@ export interface LoggingPair {
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+/**
+ * A pause after each run: the logged run's last hand-over (within 500 ms) and its ingestion
+ * would otherwise land in the next run, charged to the unlogged API when that comes next.
+ */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 1000));
 
 /**
  * Q1's throughput with request logging on and off (the log-ingest worker running). This machine
@@ -35,6 +40,8 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
  *   the runs are short and many: each pair is a run with logging on and one with it off, back to
  *   back (in alternating order), and the figure is the mean of the pairs' costs with its 95 %
  *   confidence interval. A few fresh processes share the pairs.
+ * What sharing a process leaves out: garbage that the logged API leaves for a later major
+ * collection may be collected during an unlogged run (the old generation is the process's).
  */
 export async function measureLoggingCost(
   start: () => Promise<LoggingPair>,
@@ -51,13 +58,16 @@ export async function measureLoggingCost(
     try {
       for (let warm = 0; warm < 2; warm++) {
         await measure(pair.on, { ...run, duration: 3 });
+        await settle();
         await measure(pair.off, { ...run, duration: 3 });
       }
       const mine: number[] = [];
       for (let i = 0; i < perProcess; i++) {
         const onFirst = i % 2 === 0;
         const first = await measure(onFirst ? pair.on : pair.off, run);
+        await settle();
         const second = await measure(onFirst ? pair.off : pair.on, run);
+        await settle();
         const [withLogs, without] = onFirst ? [first, second] : [second, first];
         on.push({ rps: withLogs.requestsPerSecond, cpu: withLogs.machineCpuMicros });
         off.push({ rps: without.requestsPerSecond, cpu: without.machineCpuMicros });
