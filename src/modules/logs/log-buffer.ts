@@ -133,7 +133,16 @@ export class RequestLogBuffer {
     this.collected = 0;
     const segments = this.unsent;
     this.unsent = [];
-    for (const batch of batches) if (batch.length > 0) segments.push(...(await buildSegments(batch)));
+    for (const batch of batches) {
+      if (batch.length === 0) continue;
+      try {
+        segments.push(...(await buildSegments(batch)));
+      } catch (error) {
+        // Not expected (JSON and zstd of plain values); counted, so the chain of hand-overs goes on.
+        this.dropped += batch.length;
+        this.logger.error({ err: error, entries: batch.length }, 'could not build request log segments; entries dropped');
+      }
+    }
     while (segments.length > 0) {
       let count = 0;
       let entries = 0;
