@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { uuidv7 } from '../../shared/ids.js';
+import { createdAtOf } from '../../db/timestamps.js';
 
 export const AccountSchema = defineEntity({
   name: 'Account',
@@ -9,7 +10,7 @@ export const AccountSchema = defineEntity({
     email: p.string(),
     name: p.string().default(''),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p.datetime().onCreate(createdAtOf).onUpdate(() => new Date()),
   },
 });
 export type Account = InferEntity<typeof AccountSchema>;

@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { uuidv7 } from '../../shared/ids.js';
 import { ProjectSchema } from '../projects/project.entity.js';
+import { createdAtOf } from '../../db/timestamps.js';
 
 export const API_KEY_PERMISSIONS = ['read', 'read_write'] as const;
 
@@ -20,7 +21,7 @@ export const ApiKeySchema = defineEntity({
     previousKeyHash: p.type('blob').columnType('bytea').nullable(),
     previousExpiresAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p.datetime().onCreate(createdAtOf).onUpdate(() => new Date()),
     lastUsedAt: p.datetime().nullable(),
   },
 });

@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { uuidv7 } from '../../shared/ids.js';
 import { TableSchema } from '../tables/table.entity.js';
 import { COLUMN_TYPES, type ColumnSettings } from './column.types.js';
+import { createdAtOf } from '../../db/timestamps.js';
 
 export const ColumnSchema = defineEntity({
   name: 'ContentColumn',
@@ -15,7 +16,7 @@ export const ColumnSchema = defineEntity({
     settings: p.json<ColumnSettings>(),
     position: p.integer(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p.datetime().onCreate(createdAtOf).onUpdate(() => new Date()),
     /** Set on delete; the purge job then removes the values and the row. */
     deletedAt: p.datetime().nullable(),
   },

@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { uuidv7 } from '../../shared/ids.js';
 import { STORAGE_DRIVERS } from '../../storage/storage.js';
 import { ProjectSchema } from '../projects/project.entity.js';
+import { createdAtOf } from '../../db/timestamps.js';
 
 export const FileSchema = defineEntity({
   name: 'File',
@@ -18,7 +19,7 @@ export const FileSchema = defineEntity({
     storageDriver: p.enum(STORAGE_DRIVERS),
     storageKey: p.string(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p.datetime().onCreate(createdAtOf).onUpdate(() => new Date()),
   },
 });
 export type FileRecord = InferEntity<typeof FileSchema>;

@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { uuidv7 } from '../../shared/ids.js';
 import { AccountSchema } from '../accounts/account.entity.js';
 import { WorkspaceSchema } from '../workspaces/workspace.entity.js';
+import { createdAtOf } from '../../db/timestamps.js';
 
 export const PROJECT_ROLES = ['ADMIN', 'EDITOR', 'VIEWER'] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];
@@ -17,7 +18,7 @@ export const ProjectSchema = defineEntity({
     locales: p.array().columnType('text[]'),
     defaultLocale: p.string(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p.datetime().onCreate(createdAtOf).onUpdate(() => new Date()),
     deletedAt: p.datetime().nullable(),
   },
 });

@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { uuidv7 } from '../../shared/ids.js';
 import { ProjectSchema } from '../projects/project.entity.js';
+import { createdAtOf } from '../../db/timestamps.js';
 
 export const CONTENT_STATUSES = ['DRAFT', 'SCHEDULED', 'PUBLISHED', 'ARCHIVED'] as const;
 export type ContentStatus = (typeof CONTENT_STATUSES)[number];
@@ -16,7 +17,7 @@ export const TableSchema = defineEntity({
     description: p.text().default(''),
     defaultStatus: p.enum(CONTENT_STATUSES).default('PUBLISHED'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p.datetime().onCreate(createdAtOf).onUpdate(() => new Date()),
     deletedAt: p.datetime().nullable(),
   },
 });

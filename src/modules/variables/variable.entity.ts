@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { uuidv7 } from '../../shared/ids.js';
 import { ProjectSchema } from '../projects/project.entity.js';
+import { createdAtOf } from '../../db/timestamps.js';
 
 export const VariableSchema = defineEntity({
   name: 'Variable',
@@ -13,7 +14,7 @@ export const VariableSchema = defineEntity({
     value: p.json<unknown>().nullable(),
     description: p.text().default(''),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p.datetime().onCreate(createdAtOf).onUpdate(() => new Date()),
   },
 });
 export type Variable = InferEntity<typeof VariableSchema>;

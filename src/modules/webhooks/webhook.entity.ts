@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { uuidv7 } from '../../shared/ids.js';
 import { ProjectSchema } from '../projects/project.entity.js';
+import { createdAtOf } from '../../db/timestamps.js';
 
 export const WebhookSchema = defineEntity({
   name: 'Webhook',
@@ -19,7 +20,7 @@ export const WebhookSchema = defineEntity({
     disabledReason: p.text().nullable(),
     consecutiveFailures: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p.datetime().onCreate(createdAtOf).onUpdate(() => new Date()),
   },
 });
 export type Webhook = InferEntity<typeof WebhookSchema>;

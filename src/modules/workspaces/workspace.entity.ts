@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { uuidv7 } from '../../shared/ids.js';
 import { AccountSchema } from '../accounts/account.entity.js';
+import { createdAtOf } from '../../db/timestamps.js';
 
 export const WORKSPACE_ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
 export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
@@ -12,7 +13,7 @@ export const WorkspaceSchema = defineEntity({
     id: p.uuid().primary().onCreate(() => uuidv7()),
     name: p.string(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p.datetime().onCreate(createdAtOf).onUpdate(() => new Date()),
     /** Set on delete: the workspace is unreachable at once and purged in the background. */
     deletedAt: p.datetime().nullable(),
   },
