@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { createPool } from '../../src/db/pool.js';
 import type { RequestLogEntry } from '../../src/modules/logs/log-buffer.js';
@@ -15,6 +15,7 @@ import { buildWorld, type World } from '../auth/fixture.js';
 export { buildWorld, createKey, person, type World } from '../auth/fixture.js';
 export { expectError, UUID_SHAPE } from '../helpers/expect.js';
 export { until } from '../webhooks/fixture.js';
+export { HOUR_MS as HOUR } from '../../src/modules/logs/log-segment.js';
 
 export interface LogsEnv {
   t: TestApi;
@@ -47,6 +48,21 @@ export async function startLogsEnv(options: { requestLogging?: boolean } = {}): 
       await t.close();
     },
   };
+}
+
+/**
+ * The logs env of a test file: started before its tests, closed after them. `beforeAll` fills
+ * the object in, so tests read its fields when they run.
+ */
+export function logsEnvForFile(options: { requestLogging?: boolean } = {}): LogsEnv {
+  const env = {} as LogsEnv;
+  beforeAll(async () => {
+    Object.assign(env, await startLogsEnv(options));
+  });
+  afterAll(async () => {
+    await env.close?.();
+  });
+  return env;
 }
 
 export const logsPath = (projectId: string, query = '') => `/v1/${projectId}/logs${query ? `?${query}` : ''}`;

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startApi } from '../../src/server.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { clientFor } from '../helpers/api.js';
 import { person } from '../auth/fixture.js';
-import { expectError, logsPath, rowsFor, startLogsEnv, until, UUID_SHAPE, type LogsEnv } from './fixture.js';
+import { expectError, logsEnvForFile, logsPath, rowsFor, until, UUID_SHAPE } from './fixture.js';
 
-let env: LogsEnv;
-beforeAll(async () => {
-  env = await startLogsEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = logsEnvForFile();
 
 const uniqueIds = (count: number, label: string) => Array.from({ length: count }, (_, i) => `${label}-${process.pid}-${i}`);
 

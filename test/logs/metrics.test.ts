@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sqlOn } from '../../src/db/sql.js';
 import { rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
-import { entry, expectError, insertEntries, materializeLogs, person, startLogsEnv, type LogsEnv } from './fixture.js';
+import { entry, expectError, HOUR, insertEntries, logsEnvForFile, materializeLogs, person } from './fixture.js';
 
-let env: LogsEnv;
-beforeAll(async () => {
-  env = await startLogsEnv({ requestLogging: false });
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = logsEnvForFile({ requestLogging: false });
 
-const HOUR = 3_600_000;
 const DAY = Date.UTC(2026, 10, 2);
 const metricsPath = (workspaceId: string, query: Record<string, string> = {}) =>
   `/v1/workspaces/${workspaceId}/metrics?${new URLSearchParams(query)}`;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.js';
 import { sqlOn } from '../../src/db/sql.js';
 import { deleteExpiredLogs, insertLogSegments, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
@@ -8,17 +8,10 @@ import { loadConfig } from '../../src/config/config.js';
 import { QUEUES } from '../../src/jobs/queues.js';
 import { logJob } from '../../src/modules/logs/log-wire.js';
 import { startWorkers } from '../../workers/workers.js';
-import { entry, insertEntries, logsPath, materializeLogs, rowsFor, startLogsEnv, storedEntries, until, type LogsEnv } from './fixture.js';
+import { entry, HOUR, insertEntries, logsEnvForFile, logsPath, materializeLogs, rowsFor, storedEntries, until } from './fixture.js';
 
-let env: LogsEnv;
-beforeAll(async () => {
-  env = await startLogsEnv({ requestLogging: false });
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = logsEnvForFile({ requestLogging: false });
 
-const HOUR = 3_600_000;
 /** A fixed past day, so that the hours below are whole and stable. */
 const DAY = Date.UTC(2026, 10, 1);
 

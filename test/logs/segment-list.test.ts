@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.js';
 import { sqlOn } from '../../src/db/sql.js';
 import { compactLogSegments, rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
 import { createLogger } from '../../src/shared/logger.js';
-import { entry, insertEntries, logsPath, startLogsEnv, storedEntries, type LogsEnv } from './fixture.js';
+import { entry, HOUR, insertEntries, logsEnvForFile, logsPath, storedEntries } from './fixture.js';
 
 /*
  * The log list merges segments whose entries interleave in time (several API processes, slow
@@ -11,15 +11,8 @@ import { entry, insertEntries, logsPath, startLogsEnv, storedEntries, type LogsE
  * filtered in the test, for many queries over the same random data, before and after the small
  * segments are merged.
  */
-let env: LogsEnv;
-beforeAll(async () => {
-  env = await startLogsEnv({ requestLogging: false });
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = logsEnvForFile({ requestLogging: false });
 
-const HOUR = 3_600_000;
 const START = Date.UTC(2026, 9, 20, 9, 40);
 
 /** A small deterministic generator, so a failure can be replayed. */
