@@ -12,7 +12,7 @@ import type { RequestLogEntry } from '../../modules/logs/log-buffer.js';
  * (converted here, or merged by compaction) carry `tx = 0`, below every watermark, and are never
  * merged again.
  *
- * The payload is stored as it comes (already deflated): `storage external` spares PostgreSQL a
+ * The payload is stored as it comes (already compressed): `storage external` spares PostgreSQL a
  * compression attempt on every insert.
  *
  * Existing `request_log` rows are converted, one segment per project and hour, keeping their ids;

@@ -42,9 +42,10 @@ export const FACETS = `cross join lateral ${FACET_ROWS}`;
  * facets; the payloads stay closed), and moves the watermark, in one transaction. Exactly once,
  * however many workers run it: the state row is locked first, so runs take turns and each starts
  * from the previous one's watermark. The segment table is then locked against inserts (SHARE: an
- * insert in progress finishes first, new ones wait a few milliseconds), so every row below this transaction's id is committed and visible,
- * and every later row gets a larger id: that id is the new watermark. (The snapshot's xmin would
- * need no lock, but any long transaction anywhere on the server would hold it back.)
+ * insert in progress finishes first, new ones wait a few milliseconds), so every row below this
+ * transaction's id is committed and visible, and every later row gets a larger id: that id is the
+ * new watermark. (The snapshot's xmin would need no lock, but any long transaction anywhere on
+ * the server would hold it back.)
  */
 export async function rollUpRequestLogs(pool: pg.Pool): Promise<{ folded: number }> {
   return transaction(pool, async (sql) => {
@@ -91,6 +92,9 @@ export async function rollUpRequestLogs(pool: pg.Pool): Promise<{ folded: number
   });
 }
 
+/** Segments the rollup has folded in (merged ones, `tx = 0`, included). */
+const ROLLED_UP = `tx < (select watermark from request_rollup_state where id = 1)`;
+
 /** Segments per delete statement (a few hundred entries each): short locks, small WAL bursts. */
 const DELETE_BATCH = 1000;
 
@@ -114,7 +118,7 @@ export async function deleteExpiredLogs(pool: pg.Pool, days: number): Promise<nu
     const deleted = await sql<{ entries: number }>({
       text: `delete from request_log_segment where id in (
                select id from request_log_segment
-                where last_at < $1 and tx < (select watermark from request_rollup_state where id = 1) limit $2
+                where last_at < $1 and ${ROLLED_UP} limit $2
              ) returning entries`,
       values: [boundary, DELETE_BATCH],
     });
@@ -126,6 +130,8 @@ export async function deleteExpiredLogs(pool: pg.Pool, days: number): Promise<nu
 
 /** Segments with fewer entries than this, in an hour that has ended, are merged. */
 const SMALL_SEGMENT = 500;
+/** Small segments the rollup has folded in, not merged ones: what compaction may merge. */
+const MERGEABLE = `entries < ${SMALL_SEGMENT} and tx <> 0 and ${ROLLED_UP}`;
 /** Project-hours merged per run: a run stays short; the next minute's run goes on. */
 const GROUPS_PER_RUN = 50;
 
@@ -142,9 +148,7 @@ const GROUPS_PER_RUN = 50;
 export async function compactLogSegments(pool: pg.Pool): Promise<{ merged: number; into: number }> {
   const groups = await sqlOn(pool)<{ project_id: string; hour: string }>({
     text: `select project_id, date_trunc('hour', last_at, 'UTC')::text as hour from request_log_segment
-            where entries < ${SMALL_SEGMENT} and tx <> 0
-              and last_at < date_trunc('hour', now() - interval '5 minutes', 'UTC')
-              and tx < (select watermark from request_rollup_state where id = 1)
+            where ${MERGEABLE} and last_at < date_trunc('hour', now() - interval '5 minutes', 'UTC')
             group by 1, 2 having count(*) > 1 limit ${GROUPS_PER_RUN}`,
     values: [],
   });
@@ -156,8 +160,7 @@ export async function compactLogSegments(pool: pg.Pool): Promise<{ merged: numbe
         text: `delete from request_log_segment where id in (
                  select id from request_log_segment
                   where project_id = $1 and last_at >= $2::timestamptz and last_at < $2::timestamptz + interval '1 hour'
-                    and entries < ${SMALL_SEGMENT} and tx <> 0
-                    and tx < (select watermark from request_rollup_state where id = 1)
+                    and ${MERGEABLE}
                   order by id for update
                ) returning id, project_id, payload`,
         values: [group.project_id, group.hour],

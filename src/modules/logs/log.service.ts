@@ -55,6 +55,8 @@ function filterSql(input: ListLogsInput, fixed: number, on: 'f' | 'r'): { where:
 }
 
 const hasFilters = (input: ListLogsInput) => input.status !== undefined || input.method !== undefined || input.apiKeyId !== undefined;
+/** The start of the clock hour after the one holding `t`. */
+const nextHour = (t: number) => Math.floor(t / HOUR_MS) * HOUR_MS + HOUR_MS;
 const ms = (value: number) => (Number.isFinite(value) ? new Date(value).toISOString() : value > 0 ? 'infinity' : '-infinity');
 
 /**
@@ -100,7 +102,7 @@ async function pageOf(sql: Sql, q: LogQuery, offset: number, limit: number): Pro
               where project_id = $1 and last_at >= $2 and last_at < $3 and first_at < $4 ${facetFilter}
                 ${after ? `and (last_at, id) < ($${5 + filters.values.length}::timestamptz, $${6 + filters.values.length}::uuid)` : ''}
               order by s.last_at desc, s.id desc limit ${after ? SEGMENTS_PER_READ : FIRST_READ}`,
-      values: [q.projectId, ms(q.from), ms(Math.floor(q.to / HOUR_MS) * HOUR_MS + HOUR_MS), ms(q.to), ...filters.values, ...(after ? [after.lastAt, after.id] : [])],
+      values: [q.projectId, ms(q.from), ms(nextHour(q.to)), ms(q.to), ...filters.values, ...(after ? [after.lastAt, after.id] : [])],
     });
     for (const segment of segments) {
       // Every entry newer than this segment's last one is in its place: none can follow.
@@ -164,7 +166,7 @@ async function countLogs(sql: Sql, q: LogQuery, watermark: string): Promise<numb
 /** Matching entries in [a, b), an interval within one clock hour. */
 async function countWithin(sql: Sql, q: LogQuery, a: number, b: number): Promise<number> {
   const filters = filterSql(q.input, 3, 'f');
-  const hourEnd = Math.floor(a / HOUR_MS) * HOUR_MS + HOUR_MS;
+  const hourEnd = nextHour(a);
   const [edge] = await sql<{ inside: string; straddling: string[] | null }>({
     text: `select coalesce(sum(f.n) filter (where s.first_at >= $2 and s.last_at < $3), 0) as inside,
                   array_agg(distinct s.id) filter (where not (s.first_at >= $2 and s.last_at < $3)) as straddling
