@@ -26,6 +26,9 @@ try {
     Q3: { filter: JSON.stringify([{ i: 'category', w: 'eq', v: 'c' }, { i: 'price', w: 'between', v: [100, 500] }]), sort: JSON.stringify([{ i: 'price', o: 'asc' }]), page: 3 },
     Q4: { filter: JSON.stringify([{ i: 'title', w: 'contains', v: 'lorem 12' }]) },
     Q5: { size: 1000 },
+    // String columns: sorted by their 256-character prefix, eq through the same index.
+    'title-sort': { sort: JSON.stringify([{ i: 'title', o: 'asc' }]), withCount: false },
+    'title-eq': { filter: JSON.stringify([{ i: 'title', w: 'eq', v: 'lorem 12' }]) },
   };
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();

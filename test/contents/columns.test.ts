@@ -136,17 +136,36 @@ describe('columns: types and settings (SPEC §6)', () => {
     expectBadRequest(await post(table.id, { name: 'c', type: 'text', settings: ['required'] }), 'settings');
   });
 
-  it('a reference to an unknown, deleted or foreign table is 422 settings.table', async () => {
+  it('a reference to an unknown, deleted or foreign table (by id or key) is 422 settings.table', async () => {
     const table = await createTable(w);
     const gone = await createTable(w);
     expectNoContent(await t.call('DELETE', tablesPath(w, gone.id)));
     const otherProject = await t.call('POST', `/v1/workspaces/${w.workspaceId}/projects`, { body: { name: 'Other' } });
     const foreign = expectCreated(await t.call('POST', `/v1/${otherProject.json.id}/tables`, { body: { key: 'foreign', name: 'F' } }));
-    for (const ref of [GHOST, gone.id, foreign.id, 'not-a-uuid', target.key]) {
+    for (const ref of [GHOST, gone.id, gone.key, foreign.id, foreign.key, 'no_such_table', 'not-a-key']) {
       expectValidation(await post(table.id, { name: 'r', type: 'reference', settings: { table: ref } }), ['settings.table']);
     }
     // A table may reference itself.
     expectCreated(await post(table.id, { name: 'parent', type: 'reference', settings: { table: table.id } }));
+  });
+
+  it("a reference may name its table by key (SPEC §5), on create and update: the table's id is stored and returned", async () => {
+    const table = await createTable(w);
+    const other = await createTable(w, [{ name: 'name', type: 'text' }]);
+    const column = expectCreated(await post(table.id, { name: 'author', type: 'reference', settings: { table: target.key } }));
+    expect(column.settings).toEqual({ table: target.id });
+    expect(expectStatus(await t.call('GET', columnsPath(w, table.id, 'author')), 200).settings).toEqual({ table: target.id });
+
+    expect(expectStatus(await put(table.id, 'author', { settings: { table: other.key } }), 200).settings).toEqual({ table: other.id });
+    expectValidation(await put(table.id, 'author', { settings: { table: 'no_such_table' } }), ['settings.table']);
+    // Changing another setting keeps the stored id, which outlives a change of the table's key.
+    expectStatus(await t.call('PUT', tablesPath(w, other.id), { body: { key: `${other.key}_renamed` } }), 200);
+    expect(expectStatus(await put(table.id, 'author', { settings: { multiple: true } }), 200).settings).toEqual({ table: other.id, multiple: true });
+    // Values are ids of rows of the referenced table.
+    const author = await createRow(w, other.id, { name: 'Ada' });
+    expect((await createRow(w, table.id, { author: [author.id] })).data).toEqual({ author: [author.id] });
+    // On a column of another type, `table` is still a setting that does not apply (400).
+    expectBadRequest(await post(table.id, { name: 'plain', type: 'text', settings: { table: target.key } }), 'settings.table');
   });
 
   it('slug source must name a text column of the table (422 settings.source)', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { openOrm } from '../../src/db/orm.js';
 
 export const TEMPLATE_DATABASE = 'tabula_test_template';
 
@@ -35,5 +36,27 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     name,
     url: databaseUrlFor(inject('adminDatabaseUrl'), name),
     drop: () => withAdmin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+  };
+}
+
+/**
+ * An empty database migrated up to `migration` (inclusive), for tests of the migrations after
+ * it: its ORM (`orm.migrator.up()` applies the rest) and a small pool.
+ */
+export async function createDatabaseAt(migration: string) {
+  const name = `tabula_test_${randomBytes(6).toString('hex')}`;
+  await withAdmin((c) => c.query(`create database ${name}`));
+  const url = databaseUrlFor(inject('adminDatabaseUrl'), name);
+  const orm = await openOrm(url, { migrate: false });
+  await orm.migrator.up({ to: migration });
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  return {
+    orm,
+    pool,
+    async drop() {
+      await pool.end();
+      await orm.close();
+      await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`));
+    },
   };
 }

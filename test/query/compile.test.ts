@@ -3,6 +3,7 @@ import {
   columnExpression,
   columnIndexExpressions,
   columnSortExpression,
+  columnUniqueExpression,
   compileListQuery,
   encodeCursor,
   literal,
@@ -30,8 +31,11 @@ function expectPlaceholdersMatch(q: SqlQuery): void {
 
 describe('expressions (shared with the index DDL)', () => {
   it('uses exactly the agreed expression per type', () => {
-    expect(columnSortExpression(col('title'))).toBe(`(data->>'title')`);
-    expect(columnSortExpression(col('name'), 'fr')).toBe(`(data->'name'->>'fr')`);
+    // String columns sort by a 256-character prefix: a btree entry cannot hold a long value.
+    expect(columnSortExpression(col('title'))).toBe(`left((data->>'title'), 256)`);
+    expect(columnSortExpression(col('name'), 'fr')).toBe(`left((data->'name'->>'fr'), 256)`);
+    expect(columnUniqueExpression(col('title'))).toBe(`md5((data->>'title'))`);
+    expect(columnUniqueExpression(col('price'))).toBe(`(case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end)`);
     expect(columnSortExpression(col('price'))).toBe(`(case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end)`);
     expect(columnSortExpression(col('qty'))).toBe(`(case when jsonb_typeof(data->'qty') = 'number' then (data->>'qty')::float8 end)`);
     expect(columnSortExpression(col('active'))).toBe(`(case when jsonb_typeof(data->'active') = 'boolean' then (data->>'active')::boolean end)`);
@@ -47,7 +51,7 @@ describe('expressions (shared with the index DDL)', () => {
 
   it('lists index expressions per column', () => {
     expect(columnIndexExpressions(col('name'), ['en', 'fr']).map((x) => `${x.method}:${x.expression}`)).toEqual([
-      `btree:(data->'name'->>'en')`, `gin:(data->'name'->>'en')`, `btree:(data->'name'->>'fr')`, `gin:(data->'name'->>'fr')`,
+      `btree:left((data->'name'->>'en'), 256)`, `gin:(data->'name'->>'en')`, `btree:left((data->'name'->>'fr'), 256)`, `gin:(data->'name'->>'fr')`,
     ]);
     expect(columnIndexExpressions(col('price'), ['en'])).toEqual([{ expression: `(case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end)`, method: 'btree', opclass: null }]);
     expect(columnIndexExpressions(col('tags'), ['en'])).toEqual([{ expression: `(data->'tags')`, method: 'gin', opclass: 'jsonb_path_ops' }]);
@@ -70,7 +74,7 @@ describe('statement shape', () => {
         'from contents where table_id = $1::uuid order by created_at desc, id desc limit $2::int8 offset $3::int8',
     );
     expect(select.values).toEqual([TABLE_ID, 21, 0]);
-    expect(count).toEqual({ text: 'select count(*)::float8 as total from contents where table_id = $1::uuid', values: [TABLE_ID] });
+    expect(count).toEqual({ text: 'select count(*)::float8 as total, pg_current_snapshot()::text as snapshot from contents where table_id = $1::uuid', values: [TABLE_ID] });
   });
 
   it('offset is (page - 1) * size', () => {
@@ -89,14 +93,14 @@ describe('statement shape', () => {
 
   it('op=or joins the filters inside parentheses', () => {
     const { text, values } = compile({ filter: json([{ i: 'qty', w: 'eq', v: 1 }, { i: 'title', w: 'eq', v: 'a' }]), op: 'or' }).select;
-    expect(text).toContain(`where table_id = $1::uuid and (((case when jsonb_typeof(data->'qty') = 'number' then (data->>'qty')::float8 end) = $2::float8) or ((data->>'title') = $3::text))`);
-    expect(values.slice(0, 3)).toEqual([TABLE_ID, 1, 'a']);
+    expect(text).toContain(`where table_id = $1::uuid and (((case when jsonb_typeof(data->'qty') = 'number' then (data->>'qty')::float8 end) = $2::float8) or (left((data->>'title'), 256) = $3::text and (data->>'title') = $4::text))`);
+    expect(values.slice(0, 4)).toEqual([TABLE_ID, 1, 'a', 'a']);
   });
 
   it('sort: NULLS LAST on nullable keys, id in the last direction, one _k per key', () => {
     const { text } = compile({ sort: json([{ i: 'name', o: 'desc', l: 'fr' }, { i: 'createdAt', o: 'asc' }]) }).select;
-    expect(text).toContain(`order by (data->'name'->>'fr') desc nulls last, created_at asc, id asc limit`);
-    expect(text).toContain(`(data->'name'->>'fr') as "_k0", to_char(created_at`);
+    expect(text).toContain(`order by left((data->'name'->>'fr'), 256) desc nulls last, created_at asc, id asc limit`);
+    expect(text).toContain(`left((data->'name'->>'fr'), 256) as "_k0", to_char(created_at`);
     expect(compile({ sort: json([{ i: 'id', o: 'desc' }, { i: 'price' }]) }).select.text).toContain(
       `order by id desc, (case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) asc nulls last limit`,
     );
@@ -135,7 +139,13 @@ describe('filters', () => {
     expect(q('startsWith').values[1]).toBe('50\\%\\_a\\\\b%');
     expect(q('endsWith').values[1]).toBe('%50\\%\\_a\\\\b');
     expect(q('ncontains').text).toContain(`((data->>'title') is null or (data->>'title') not ilike $2::text escape '\\')`);
-    expect(q('eq').text).toContain(`(data->>'title') = $2::text`);
+    // eq is exact, and also compares the indexed prefix so that the sort index serves it.
+    expect(q('eq').text).toContain(`(left((data->>'title'), 256) = $2::text and (data->>'title') = $3::text)`);
+    const long = `${'é'.repeat(255)}😀${'x'.repeat(300)}`;
+    expect(filtered({ i: 'title', w: 'eq', v: long }).values.slice(1, 3)).toEqual([`${'é'.repeat(255)}😀`, long]);
+    expect(filtered({ i: 'title', w: 'in', v: [long, `${long}y`] }).text).toContain(
+      `(left((data->>'title'), 256) = any($2::text[]) and (data->>'title') = any($3::text[]))`,
+    );
   });
 
   it('negations include nulls; not-null system columns skip the null test', () => {
@@ -211,8 +221,8 @@ describe('keyset', () => {
     const { text, values } = withCursor({ sort }, { _k0: 5, _k1: 'Beta' }).select;
     expect(text).toContain(
       `(((case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) < $2::float8 or (case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) is null)) or ` +
-        `((case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) = $2::float8 and ((data->>'title') > $3::text or (data->>'title') is null)) or ` +
-        `((case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) = $2::float8 and (data->>'title') = $3::text and id > $4::uuid))`,
+        `((case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) = $2::float8 and (left((data->>'title'), 256) > $3::text or left((data->>'title'), 256) is null)) or ` +
+        `((case when jsonb_typeof(data->'price') = 'number' then (data->>'price')::float8 end) = $2::float8 and left((data->>'title'), 256) = $3::text and id > $4::uuid))`,
     );
     expect(values.slice(1, 4)).toEqual([5, 'Beta', id]);
   });

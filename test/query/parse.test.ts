@@ -79,7 +79,7 @@ describe('value coercion', () => {
     expect(oneFilter({ i: 'active', w: 'eq', v: 'false' })).toMatchObject({ value: false });
     expect(oneFilter({ i: 'active', w: 'eq', v: 'TRUE' })).toMatchObject({ value: true });
     expect(oneFilter({ i: 'active', w: 'eq', v: true })).toMatchObject({ value: true });
-    expect(oneFilter({ i: 'title', w: 'eq', v: 12 })).toMatchObject({ value: '12' });
+    expect(oneFilter({ i: 'title', w: 'eq', v: '12' })).toMatchObject({ value: '12' });
     expect(oneFilter({ i: 'day', w: 'lt', v: '2024-02-29' })).toMatchObject({ value: '2024-02-29' });
     expect(oneFilter({ i: 'author', w: 'eq', v: UUID.toUpperCase() })).toMatchObject({ value: UUID });
     expect(oneFilter({ i: 'id', w: 'eq', v: UUID })).toMatchObject({ value: UUID });
@@ -106,13 +106,13 @@ describe('value coercion', () => {
     refused(filterOf({ i: 'price', w: 'gt', v: 'abc' }), 'filter[0].v: "abc" is not a number (number column "price")');
     refused(filterOf({ i: 'price', w: 'gt', v: '' }), /^filter\[0\]\.v: "" is not a number/);
     refused(filterOf({ i: 'price', w: 'gt', v: '0x10' }), /is not a number/);
-    refused(filterOf({ i: 'price', w: 'gt', v: true }), /is not a number/);
+    refused(filterOf({ i: 'price', w: 'gt', v: true }), 'filter[0].v: true is a JSON boolean; number values are a number or a string (number column "price")');
     refused(filterOf({ i: 'qty', w: 'eq', v: '2.5' }), 'filter[0].v: "2.5" is not an integer (integer column "qty")');
     refused(filterOf({ i: 'qty', w: 'eq', v: 2.5 }), /is not an integer/);
     refused(filterOf({ i: 'active', w: 'eq', v: 'yes' }), 'filter[0].v: "yes" is not true or false (boolean column "active")');
     refused(filterOf({ i: 'day', w: 'eq', v: '2026-02-30' }), /is not a date YYYY-MM-DD/);
     refused(filterOf({ i: 'day', w: 'eq', v: '2026-01-02T00:00:00Z' }), /is not a date YYYY-MM-DD/);
-    for (const v of ['yesterday', '2026-13-01', '2026-01-01T25:00:00Z', '2026-01-01T10:00:00+16:00', 1700000000]) {
+    for (const v of ['yesterday', '2026-13-01', '2026-01-01T25:00:00Z', '2026-01-01T10:00:00+16:00']) {
       refused(filterOf({ i: 'at', w: 'gt', v }), /^filter\[0\]\.v: .* is not an ISO-8601 date-time \(datetime column "at"\)$/);
     }
     refused(filterOf({ i: 'createdAt', w: 'gt', v: 'now' }), /is not an ISO-8601 date-time \(system field "createdAt"\)/);
@@ -125,6 +125,33 @@ describe('value coercion', () => {
     refused(filterOf({ i: 'title', w: 'eq' }), 'filter[0].v: missing value');
   });
 
+  it('takes a string or a JSON value of the field’s own type, nothing else', () => {
+    const wrongType: [Record<string, unknown>, string | RegExp][] = [
+      [{ i: 'title', w: 'eq', v: 12 }, 'filter[0].v: 12 is a JSON number; text values are a string (text column "title")'],
+      [{ i: 'title', w: 'contains', v: false }, 'filter[0].v: false is a JSON boolean; text values are a string (text column "title")'],
+      [{ i: 'qty', w: 'eq', v: false }, 'filter[0].v: false is a JSON boolean; integer values are a number or a string (integer column "qty")'],
+      [{ i: 'active', w: 'eq', v: 1 }, 'filter[0].v: 1 is a JSON number; boolean values are a boolean or a string (boolean column "active")'],
+      [{ i: 'at', w: 'gt', v: 1700000000 }, 'filter[0].v: 1700000000 is a JSON number; datetime values are a string (datetime column "at")'],
+      [{ i: 'day', w: 'eq', v: 20260101 }, /^filter\[0\]\.v: 20260101 is a JSON number; date values are a string/],
+      [{ i: 'category', w: 'eq', v: 1 }, 'filter[0].v: 1 is a JSON number; text values are a string (select column "category")'],
+      [{ i: 'status', w: 'eq', v: true }, /^filter\[0\]\.v: true is a JSON boolean; status values are a string/],
+      [{ i: 'createdAt', w: 'gte', v: 0 }, /^filter\[0\]\.v: 0 is a JSON number; timestamp values are a string/],
+      [{ i: 'price', w: 'eq', v: {} }, 'filter[0].v: must be a single number value (number column "price")'],
+      [{ i: 'active', w: 'eq', v: [true] }, 'filter[0].v: must be a single boolean value (boolean column "active")'],
+      [{ i: 'qty', w: 'eq', v: [1, 2] }, 'filter[0].v: must be a single integer value (integer column "qty")'],
+      [{ i: 'qty', w: 'in', v: [1, true] }, /^filter\[0\]\.v\[1\]: true is a JSON boolean/],
+      [{ i: 'qty', w: 'in', v: [1, [2]] }, /^filter\[0\]\.v\[1\]: must be a single integer value/],
+      [{ i: 'price', w: 'between', v: [1, {}] }, /^filter\[0\]\.v\[1\]: must be a single number value/],
+      [{ i: 'title', w: 'in', v: {} }, 'filter[0].v: in takes a JSON array or a comma-separated string, got a JSON object'],
+    ];
+    for (const [item, message] of wrongType) refused(filterOf(item), message);
+    // The seed's string forms are still coerced, on every operator.
+    expect(oneFilter({ i: 'active', w: 'eq', v: 'true' })).toMatchObject({ value: true });
+    expect(oneFilter({ i: 'price', w: 'in', v: '5' })).toMatchObject({ values: [5] });
+    expect(oneFilter({ i: 'price', w: 'between', v: '1,2.5' })).toMatchObject({ values: [1, 2.5] });
+    expect(oneFilter({ i: 'qty', w: 'in', v: ['1', 2] })).toMatchObject({ values: [1, 2] });
+  });
+
   it('limits value strings to 1000 characters and refuses NUL', () => {
     expect(oneFilter({ i: 'title', w: 'contains', v: 'a'.repeat(1000) })).toMatchObject({ value: 'a'.repeat(1000) });
     refused(filterOf({ i: 'title', w: 'contains', v: 'a'.repeat(1001) }), 'filter[0].v: is longer than 1000 characters (text column "title")');
@@ -132,11 +159,14 @@ describe('value coercion', () => {
     refused(filterOf({ i: 'title', w: 'eq', v: 'a\u0000b' }), /NUL/);
   });
 
-  it('in/nin take a JSON array, a comma-separated string or one value', () => {
+  it('in/nin take a JSON array or a comma-separated string', () => {
     expect(oneFilter({ i: 'category', w: 'in', v: ['a', 'b'] })).toMatchObject({ values: ['a', 'b'] });
     expect(oneFilter({ i: 'category', w: 'nin', v: 'b, c' })).toMatchObject({ values: ['b', 'c'] });
     expect(oneFilter({ i: 'qty', w: 'in', v: '1,2,2' })).toMatchObject({ values: [1, 2] });
-    expect(oneFilter({ i: 'qty', w: 'in', v: 3 })).toMatchObject({ values: [3] });
+    expect(oneFilter({ i: 'qty', w: 'in', v: '3' })).toMatchObject({ values: [3] });
+    refused(filterOf({ i: 'qty', w: 'in', v: 3 }), 'filter[0].v: in takes a JSON array or a comma-separated string, got a JSON number');
+    refused(filterOf({ i: 'active', w: 'nin', v: true }), 'filter[0].v: nin takes a JSON array or a comma-separated string, got a JSON boolean');
+    refused(filterOf({ i: 'qty', w: 'in', v: null }), 'filter[0].v: in takes a JSON array or a comma-separated string, got a JSON null');
     refused(filterOf({ i: 'category', w: 'in', v: [] }), 'filter[0].v: needs at least one value');
     refused(filterOf({ i: 'category', w: 'in', v: '' }), 'filter[0].v: needs at least one value');
     refused(filterOf({ i: 'qty', w: 'in', v: '1,x' }), 'filter[0].v[1]: "x" is not an integer (integer column "qty")');
@@ -173,9 +203,11 @@ describe('filter and sort JSON', () => {
     refused({ sort: json([{ i: 'qty', dir: 'asc' }]) }, 'sort[0]: unknown key "dir"');
   });
 
-  it('treats absent or blank sort/filter as none', () => {
-    expect(parse({ filter: '', sort: '  ' })).toMatchObject({ filters: [] });
+  it('treats absent sort/filter and empty arrays as none, and refuses blank values', () => {
+    expect(parse({ filter: '[]', sort: '[]' })).toMatchObject({ filters: [] });
     expect(parse({ filter: '[]', sort: '[]' }).sort).toEqual(parse({}).sort);
+    refused({ filter: '' }, 'filter: malformed JSON');
+    refused({ sort: '  ' }, 'sort: malformed JSON');
   });
 
   it('limits filters to 20 and sort keys to 5', () => {
@@ -225,6 +257,8 @@ describe('op', () => {
     expect(parse({ ...filterOf({ i: 'qty', w: 'eq', v: 1 }), op: 'or' }).op).toBe('and');
     refused({ ...two, op: 'xor' }, 'op: must be "and" or "or", got "xor"');
     refused({ op: 'not' }, 'op: must be "and" or "or", got "not"');
+    refused({ ...two, op: '' }, 'op: must be "and" or "or", got ""');
+    refused({ op: ' ' }, 'op: must be "and" or "or", got " "');
   });
 });
 
@@ -247,6 +281,7 @@ describe('locales', () => {
   it('locale must be a project locale', () => {
     expect(parse({ locale: 'fr' }).locale).toBe('fr');
     refused({ locale: 'de' }, 'locale: "de" is not a project locale (en, fr)');
+    refused({ locale: '' }, 'locale: "" is not a project locale (en, fr)');
   });
 });
 
@@ -261,7 +296,9 @@ describe('fields', () => {
     expect(projection(' price , title ,,title')).toEqual({ all: false, system: [], columns: ['title', 'price'] });
     expect(projection('updatedAt,title,createdAt,slug')).toEqual({ all: false, system: ['slug', 'createdAt', 'updatedAt'], columns: ['title'] });
     expect(projection('id')).toEqual({ all: false, system: [], columns: [] });
-    expect(projection('')).toMatchObject({ all: true });
+    expect(parse({}).projection).toMatchObject({ all: true });
+    refused({ fields: '' }, 'fields: names no field; leave the parameter out for every field');
+    refused({ fields: ' , ' }, 'fields: names no field; leave the parameter out for every field');
   });
 
   it('a name that is both a system field and a column returns both; data.<name> only the column', () => {
@@ -303,7 +340,7 @@ describe('cursor', () => {
     const two = json([{ i: 'qty', w: 'gte', v: 1 }, { i: 'price', w: 'null', v: false }]);
     const andCursor = encodeCursor(parse({ sort, filter: two }), { id: UUID, _k0: 1, _k1: '2026-01-01T00:00:00Z' });
     refused({ sort, filter: two, op: 'or', cursor: andCursor }, different);
-    for (const bad of ['%%%', 'abc', Buffer.from('{"f":1}').toString('base64url'), 'a'.repeat(20000)]) {
+    for (const bad of ['', '%%%', 'abc', Buffer.from('{"f":1}').toString('base64url'), 'a'.repeat(20000)]) {
       refused({ sort, filter, cursor: bad }, /^cursor: malformed/);
     }
   });

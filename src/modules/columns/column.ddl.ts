@@ -1,10 +1,13 @@
-import { columnExpression } from '../contents/query/index.js';
+import { columnExpression, columnSortExpression, columnUniqueExpression } from '../contents/query/index.js';
 import { isLocalized, isMultiple, STRING_TYPES, type ColumnDef } from './column.types.js';
 
 /*
  * Per-column indexes on the shared `contents` table, each partial on its table. The indexed
- * expressions come from the query engine (`columnExpression`), so they are exactly the text the
- * list queries use and the planner can match them. Ids are UUIDs and index names are built from
+ * expressions come from the query engine (`columnSortExpression`, `columnUniqueExpression`,
+ * `columnExpression`), so they are exactly the text the list queries use and the planner can
+ * match them. String values can be as long as a request body, far more than a btree entry
+ * holds (2,704 bytes): their btree indexes hold a prefix (sort, equality) or an md5 (unique),
+ * never the whole value. Ids are UUIDs and index names are built from
  * them; `literal` asserts it.
  */
 
@@ -32,13 +35,16 @@ export function createIndexStatements(tableId: string, column: ColumnDef, locale
   if (isMultiple(column)) {
     return [`create index if not exists ${indexName(column.id, 'g')} on contents using gin (${columnExpression(column)} jsonb_path_ops) ${where}`];
   }
-  const variants: { suffix: string; expression: string }[] = isLocalized(column)
-    ? locales.map((l) => ({ suffix: l, expression: columnExpression(column, l) }))
-    : [{ suffix: '', expression: columnExpression(column) }];
+  const variants: { suffix: string; locale: string | null }[] = isLocalized(column)
+    ? locales.map((l) => ({ suffix: l, locale: l }))
+    : [{ suffix: '', locale: null }];
   const statements: string[] = [];
-  for (const { suffix, expression } of variants) {
+  for (const { suffix, locale } of variants) {
     const tail = suffix ? `_${suffix}` : '';
-    statements.push(`create index if not exists ${indexName(column.id, `s${tail}`)} on contents (${expression}, id) ${where}`);
+    const expression = columnExpression(column, locale);
+    statements.push(
+      `create index if not exists ${indexName(column.id, `s${tail}`)} on contents (${columnSortExpression(column, locale)}, id) ${where}`,
+    );
     if (STRING_TYPES.has(column.type) && column.type !== 'slug') {
       statements.push(
         `create index if not exists ${indexName(column.id, `t${tail}`)} on contents using gin (${expression} gin_trgm_ops) ${where}`,
@@ -53,7 +59,9 @@ export function createIndexStatements(tableId: string, column: ColumnDef, locale
     }
     // A slug's uniqueness is enforced by the `contents.slug` column's own index.
     if (column.settings.unique && column.type !== 'slug') {
-      statements.push(`create unique index if not exists ${indexName(column.id, `u${tail}`)} on contents (${expression}) ${where}`);
+      statements.push(
+        `create unique index if not exists ${indexName(column.id, `u${tail}`)} on contents (${columnUniqueExpression(column, locale)}) ${where}`,
+      );
     }
   }
   return statements;

@@ -10,7 +10,7 @@ import type { PageParams } from '../../shared/pagination.js';
 import type { ProjectInfo } from '../../auth/project-directory.js';
 import { checkValue } from '../contents/value-rules.js';
 import { storedDefault } from '../contents/validate.js';
-import { TableSchema } from '../tables/table.entity.js';
+import { resolveTableRefs } from '../tables/table-refs.js';
 import { createIndexStatements, dropIndexesStatement } from './column.ddl.js';
 import { ColumnSchema, type ContentColumn } from './column.entity.js';
 import type { ColumnOutput, CreateColumnInput, UpdateColumnInput } from './column.schema.js';
@@ -51,13 +51,20 @@ async function checkSiblings(em: EntityManager, tableId: string, name: string, t
   if (type === 'slug' && siblings.some((c) => c.type === 'slug' && !c.deletedAt)) throw conflict('type: a table has at most one slug column');
 }
 
+/**
+ * A reference column's `settings.table` names a table of the project by id or key (SPEC §5: the
+ * key stands in for the id); the id is what is stored and returned. Unknown: 422.
+ */
+async function withReferencedTableId(em: EntityManager, projectId: string, type: ColumnType, settings: ColumnSettings): Promise<ColumnSettings> {
+  if (type !== 'reference') return settings;
+  const id = (await resolveTableRefs(em, projectId, [settings.table!])).get(settings.table!);
+  if (!id) throw fieldInvalid('settings.table', 'must be the id or key of a table of this project');
+  return Object.assign(settings, { table: id });
+}
+
 /** Settings rules that need the database or the other columns (422, field `settings.<key>`). */
-async function checkSemantics(em: EntityManager, projectId: string, tableId: string, column: ColumnDef): Promise<void> {
+async function checkSemantics(em: EntityManager, tableId: string, column: ColumnDef): Promise<void> {
   const { settings } = column;
-  if (column.type === 'reference') {
-    const target = isUuid(settings.table!) ? await em.findOne(TableSchema, { id: settings.table!, project: projectId, deletedAt: null }) : null;
-    if (!target) throw fieldInvalid('settings.table', 'must be the id of a table of this project');
-  }
   if (column.type === 'slug' && settings.source !== undefined) {
     const source = await em.findOne(ColumnSchema, { table: tableId, name: settings.source, deletedAt: null });
     if (!source || source.type !== 'text') throw fieldInvalid('settings.source', 'must name a text column of this table');
@@ -94,9 +101,9 @@ async function withDuplicateCheck<T>(tx: EntityManager, tableId: string, column:
 }
 
 export async function createColumn(em: EntityManager, project: ProjectInfo, tableId: string, input: CreateColumnInput): Promise<ContentColumn> {
-  const settings = checkSettings(input.type, input.settings ?? {});
+  const settings = await withReferencedTableId(em, project.id, input.type, checkSettings(input.type, input.settings ?? {}));
   const def: ColumnDef = { id: '', name: input.name, type: input.type, settings };
-  await checkSemantics(em, project.id, tableId, def);
+  await checkSemantics(em, tableId, def);
   return em.transactional(async (tx) => {
     // One schema change per table at a time: positions and sibling checks stay consistent.
     await tx.execute('select id from content_table where id = ? for update', [tableId]);
@@ -139,9 +146,9 @@ export async function updateColumn(em: EntityManager, project: ProjectInfo, tabl
   const column = await findColumn(em, tableId, input.columnId);
   const type = input.type ?? column.type;
   const name = input.name ?? column.name;
-  const settings = checkSettings(type, mergeSettings(column.settings, input.settings));
+  const settings = await withReferencedTableId(em, project.id, type, checkSettings(type, mergeSettings(column.settings, input.settings)));
   const next: ColumnDef = { id: column.id, name, type, settings };
-  await checkSemantics(em, project.id, tableId, next);
+  await checkSemantics(em, tableId, next);
   return em.transactional(async (tx) => {
     await tx.execute('select id from content_table where id = ? for update', [tableId]);
     // After the lock: a concurrent change of this table is then visible (409, not a 500 from the index).

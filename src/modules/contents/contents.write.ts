@@ -11,7 +11,7 @@ import { CONTENTS_COLUMNS, toContentsOutput, toDate, type ContentsRow } from './
 import type { CreateContentsInput, UpdateContentsInput } from './contents.schema.js';
 import { assertTransition, planStatus } from './status.js';
 import { validateData, type ValidatedData } from './validate.js';
-import { nextFreeSlug, uniqueViolationField } from './uniqueness.js';
+import { nextFreeSlug, storageLimitField, uniqueViolationField } from './uniqueness.js';
 
 export interface WriteScope {
   pool: pg.Pool;
@@ -71,13 +71,18 @@ export async function findRow(sql: Sql, table: TableDef, contentsId: string, for
   return row;
 }
 
-/** Runs `write`, turning unique violations into 409 naming the field (SPEC §3). */
-async function mapUniqueViolations<T>(table: TableDef, write: () => Promise<T>): Promise<T> {
+/**
+ * Runs `write`, turning unique violations into 409 naming the field (SPEC §3), and a value the
+ * database cannot hold into 422 naming it.
+ */
+async function mapWriteFailures<T>(table: TableDef, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
     const field = uniqueViolationField(table, error);
     if (field) throw conflict(`${field}: this value already exists in another row`);
+    const tooLarge = storageLimitField(table, error);
+    if (tooLarge) throw validationError([{ field: tooLarge, message: 'is too large to store' }]);
     throw error;
   }
 }
@@ -112,13 +117,13 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
   if (!derivedSlug) {
     // A taken unique value (null) or a failed batch: alone, the insert names what went wrong.
     const inserted = await insertRowBatched(pool, newRow(validated.data)).catch(() => null);
-    return inserted ?? mapUniqueViolations(table, () => insertRow(pool, newRow(validated.data)));
+    return inserted ?? mapWriteFailures(table, () => insertRow(pool, newRow(validated.data)));
   }
 
   const base = validated.data[slugColumn.name] as string;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await mapUniqueViolations(table, () =>
+      return await mapWriteFailures(table, () =>
         transaction(pool, async (tx, client) => {
           // Writers deriving the same slug queue here, so each one sees the slugs the others took.
           await tx({ text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [`slug:${table.id}:${base}`] });
@@ -135,7 +140,7 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
 
 export async function updateContents(scope: WriteScope, input: UpdateContentsInput): Promise<ContentsRow> {
   const { pool, table, project } = scope;
-  return mapUniqueViolations(table, () =>
+  return mapWriteFailures(table, () =>
     transaction(pool, async (sql, client) => {
       const current = await findRow(sql, table, input.contentsId, true);
       const validated = validateData(table, project, input.data ?? {}, current.data);

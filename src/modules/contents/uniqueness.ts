@@ -18,6 +18,21 @@ export function uniqueViolationField(table: TableDef, error: unknown): string | 
   return column ? `data.${column.name}` : null;
 }
 
+/**
+ * The `data.<column>` a value too large for the database is about (SQLSTATE 54000, e.g. "index
+ * row size 4032 exceeds btree version 4 maximum 2704 for index "c_…""), from the index the
+ * message names; `data` when it names none. Null for any other error. String columns' indexes
+ * hold bounded keys, so this is a safety net: such a value is the client's 422, never a 500.
+ */
+export function storageLimitField(table: TableDef, error: unknown): string | null {
+  const pg = (error as { cause?: unknown }).cause ?? error;
+  const { code, message } = pg as { code?: string; message?: string };
+  if (code !== '54000') return null;
+  const index = /index "([^"]+)"/.exec(message ?? '')?.[1];
+  const column = index ? table.columns.find((c) => index.startsWith(`c_${c.id.replace(/-/g, '')}_`)) : undefined;
+  return column ? `data.${column.name}` : 'data';
+}
+
 /** `base`, or `base-N` with the smallest N ≥ 2 above every taken suffix (SPEC §6). */
 export async function nextFreeSlug(sql: Sql, tableId: string, base: string): Promise<string> {
   const taken = await sql<{ slug: string }>({

@@ -1,7 +1,11 @@
 /**
  * Coercion of filter values to a field's type (SPEC §7: `v` may be a string and is coerced; a
- * value that cannot be is 400). Results are in the stored form so that comparisons are exact:
- * datetimes become UTC `YYYY-MM-DDTHH:mm:ss.sssZ`, ids lower case.
+ * value that cannot be is 400). A scalar `v` is either a string (the seed's form: `"12"`,
+ * `"true"`, `"2026-01-01"`) or a JSON value of the field's own type: a number for number and
+ * integer fields, `true`/`false` for boolean ones. Nothing else is converted: `true` for a
+ * number, `12` for a text or a date, `null`, arrays and objects are refused. Results are in the
+ * stored form so that comparisons are exact: datetimes become UTC `YYYY-MM-DDTHH:mm:ss.sssZ`,
+ * ids lower case.
  */
 import { isUuid } from '../../../shared/ids.js';
 import { STATUSES, type Scalar, type ValueKind } from './types.js';
@@ -61,14 +65,21 @@ export function parseInstant(value: string): Instant | null {
 
 const describe = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
+/** The JSON type a field takes besides a string, if any. */
+const NATIVE: Partial<Record<ValueKind, 'number' | 'boolean'>> = { number: 'number', integer: 'number', boolean: 'boolean' };
+
+/** What a field accepts, for messages: "a number or a string", "a string". */
+const accepted = (kind: ValueKind) => (NATIVE[kind] ? `a ${NATIVE[kind]} or a string` : 'a string');
+
 /** Coerces one scalar filter value to `kind`; arrays, objects and null are never scalars. */
 export function coerceScalar(kind: ValueKind, raw: unknown): Coerced {
   if (raw === null || typeof raw === 'object') return fail(`must be a single ${kind === 'option' ? 'text' : kind} value`);
   if (typeof raw === 'string') {
     if (raw.length > MAX_VALUE_LENGTH) return fail(`is longer than ${MAX_VALUE_LENGTH} characters`);
     if (raw.includes('\u0000')) return fail('contains a NUL character');
+  } else if (typeof raw !== NATIVE[kind]) {
+    return fail(`${describe(raw)} is a JSON ${typeof raw}; ${kind === 'option' ? 'text' : kind} values are ${accepted(kind)}`);
   }
-  if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') return fail('is not a value');
   if (typeof raw === 'number' && !Number.isFinite(raw)) return fail('is not a finite number');
   switch (kind) {
     case 'text':

@@ -2,7 +2,16 @@
  * WHERE clauses of the list query: filters, the table/status scope and the keyset predicate.
  * Every user value goes through `Params`, never into the text.
  */
-import { literal, fieldExpression, fieldIsMultiple, fieldIsNullable, fieldKind } from './expressions.js';
+import {
+  literal,
+  fieldExpression,
+  fieldHasTextKey,
+  fieldIsMultiple,
+  fieldIsNullable,
+  fieldKind,
+  fieldSortExpression,
+  textKey,
+} from './expressions.js';
 import type { CursorPosition, FieldRef, Filter, Scalar, SortKey } from './types.js';
 
 /** Collects values and hands out `$n` placeholders (with a cast, so no type is left to guess). */
@@ -63,6 +72,7 @@ function multiplePredicate(filter: Filter, p: Params): string {
     case 'neq':
       return `(${e} is null or not ${contains(filter.value)})`;
     case 'in':
+      if (fieldHasTextKey(filter.field)) return textEquality(filter.field, filter.values.map(String), p);
       return anyOf(filter.values);
     case 'nin':
       return `(${e} is null or not ${anyOf(filter.values)})`;
@@ -71,6 +81,17 @@ function multiplePredicate(filter: Filter, p: Params): string {
     default:
       throw new Error(`operator ${filter.op} on a multiple column`);
   }
+}
+
+/**
+ * Equality on a string column: the exact comparison, and the same on the text key (the value's
+ * first characters) that the column's sort index holds, so that the index finds the candidates.
+ */
+function textEquality(field: FieldRef, values: string[], p: Params): string {
+  const e = fieldExpression(field);
+  const key = fieldSortExpression(field);
+  if (values.length === 1) return `${key} = ${p.add(textKey(values[0]), 'text')} and ${e} = ${p.add(values[0], 'text')}`;
+  return `${key} = any(${p.add([...new Set(values.map(textKey))], 'text[]')}) and ${e} = any(${p.add(values, 'text[]')})`;
 }
 
 export function filterPredicate(filter: Filter, p: Params): string {
@@ -82,6 +103,7 @@ export function filterPredicate(filter: Filter, p: Params): string {
   const t = sqlType(filter.field);
   switch (filter.op) {
     case 'eq':
+      if (fieldHasTextKey(filter.field)) return textEquality(filter.field, [String(filter.value)], p);
       return `${e} = ${p.add(filter.value, t)}`;
     case 'neq':
       return orNull(filter.field, e, `${e} <> ${p.add(filter.value, t)}`);
@@ -96,6 +118,7 @@ export function filterPredicate(filter: Filter, p: Params): string {
     case 'between':
       return `${e} between ${p.add(filter.values[0], t)} and ${p.add(filter.values[1], t)}`;
     case 'in':
+      if (fieldHasTextKey(filter.field)) return textEquality(filter.field, filter.values.map(String), p);
       return `${e} = any(${p.add(filter.values, `${t}[]`)})`;
     case 'nin':
       return orNull(filter.field, e, `${e} <> all(${p.add(filter.values, `${t}[]`)})`);
@@ -129,7 +152,7 @@ export function cursorPredicate(sort: SortKey[], cursor: CursorPosition, p: Para
   const lastDirection = sort[sort.length - 1].direction;
   const uniform = sort.every((k) => !fieldIsNullable(k.field) && k.direction === sort[0].direction);
   if (uniform) {
-    const left = sort.map((k) => fieldExpression(k.field));
+    const left = sort.map((k) => fieldSortExpression(k.field));
     const right = sort.map((k, i) => p.add(cursor.values[i], sqlType(k.field)));
     if (tieBreak) {
       left.push('id');
@@ -140,7 +163,7 @@ export function cursorPredicate(sort: SortKey[], cursor: CursorPosition, p: Para
   const equalities: string[] = [];
   const disjuncts: string[] = [];
   sort.forEach((key, i) => {
-    const e = fieldExpression(key.field);
+    const e = fieldSortExpression(key.field);
     const value = cursor.values[i];
     if (value !== null) {
       const param = p.add(value, sqlType(key.field));

@@ -11,7 +11,7 @@
  */
 import { isLocalized, type ColumnDef } from '../../columns/column.types.js';
 import { cursorPredicate, filtersClause, Params, sortsById } from './compile-where.js';
-import { fieldExpression, fieldIsNullable, fieldKind, literal } from './expressions.js';
+import { fieldIsNullable, fieldKind, fieldSortExpression, literal } from './expressions.js';
 import type { ListQuery, SortKey, SqlQuery } from './types.js';
 
 export interface ListScope {
@@ -35,14 +35,14 @@ function whereClause(query: ListQuery, scope: ListScope, p: Params, withCursor: 
 
 /** ORDER BY: each key with NULLS LAST when it can be null, then id in the last key's direction. */
 export function orderByClause(sort: SortKey[]): string {
-  const keys = sort.map((k) => `${fieldExpression(k.field)} ${k.direction}${fieldIsNullable(k.field) ? ' nulls last' : ''}`);
+  const keys = sort.map((k) => `${fieldSortExpression(k.field)} ${k.direction}${fieldIsNullable(k.field) ? ' nulls last' : ''}`);
   if (!sortsById(sort)) keys.push(`id ${sort[sort.length - 1].direction}`);
   return keys.join(', ');
 }
 
 /** A sort key's value as the cursor carries it: timestamptz as exact UTC text, others as is. */
 function cursorKeyExpression(key: SortKey): string {
-  const e = fieldExpression(key.field);
+  const e = fieldSortExpression(key.field);
   if (fieldKind(key.field) === 'timestamp') {
     return `to_char(${e} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
   }
@@ -102,6 +102,10 @@ export function compileListQuery(query: ListQuery, scope: ListScope): { select: 
   if (!query.withCount) return { select, count: null };
   // The count ignores the cursor: `total` is the size of the whole filtered set.
   const c = new Params();
-  const count = { text: `select count(*)::float8 as total from contents where ${whereClause(query, scope, c, false)}`, values: c.values };
+  // The snapshot tells the list cache which later changes the count already includes.
+  const count = {
+    text: `select count(*)::float8 as total, pg_current_snapshot()::text as snapshot from contents where ${whereClause(query, scope, c, false)}`,
+    values: c.values,
+  };
   return { select, count };
 }

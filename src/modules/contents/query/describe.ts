@@ -47,10 +47,12 @@ export const SORT_DESCRIPTION =
 
 export const FILTER_DESCRIPTION =
   `JSON array of up to ${MAX_FILTERS} conditions \`{ "i": field, "w": operator, "v": value, "l"?: locale }\`, combined by \`op\`. ` +
-  '`v` may be a string and is coerced to the field’s type (a value that cannot be is 400 `INVALID_QUERY`).\n\n' +
-  'Operators: `eq`, `neq`, `gt`, `gte`, `lt`, `lte` (compare); `contains`, `ncontains`, `startsWith`, `endsWith` ' +
-  '(text, case-insensitive); `in`, `nin` (`v` a JSON array or a comma-separated string); `between` (`v` `[a, b]`, inclusive); ' +
-  '`null` (`v` true: no value, false: a value).\n\nBy column type:\n' +
+  'A value is a string, coerced to the field’s type (`"12"`, `"true"`, `"2026-01-01"`), or a JSON value of the field’s own type ' +
+  '(a number for number and integer fields, `true`/`false` for boolean ones). Anything else is 400 `INVALID_QUERY`: a string ' +
+  'that cannot be coerced, another JSON type (`true` for a number, `12` for a text), `null`, an object, an array where one value is expected.\n\n' +
+  'Operators: `eq`, `neq`, `gt`, `gte`, `lt`, `lte` (compare, `v` one value); `contains`, `ncontains`, `startsWith`, `endsWith` ' +
+  '(text, case-insensitive, `v` a string); `in`, `nin` (`v` a JSON array of values or a comma-separated string: `"5"` is the list of one value 5); ' +
+  '`between` (`v` `[a, b]` or `"a,b"`, inclusive); `null` (`v` `true`/`"true"`: no value, `false`/`"false"`: a value).\n\nBy column type:\n' +
   `${operatorsByType()}\n` +
   `${systemOperators()}\n\n` +
   'On multiple select, reference and file columns, `eq`/`in` match rows holding the value(s) among theirs. ' +

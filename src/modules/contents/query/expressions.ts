@@ -101,14 +101,56 @@ export function columnExpression(column: ColumnDef, locale?: string | null): str
 /** Whether a column can be a sort key (json and multiple columns have no useful order). */
 export const isSortableColumn = (column: ColumnDef): boolean => !isMultiple(column) && column.type !== 'json';
 
-/** The ORDER BY expression of a column; the same text a btree expression index must use. */
+/**
+ * How many leading characters of a string value its sort key and sort index hold. A btree
+ * entry holds at most 2,704 bytes, and text values may be as long as a request body: the whole
+ * value cannot be indexed (a few KB of random text failed the insert). 256 characters are at
+ * most 1 KB in UTF-8, so an entry always fits, and cursors stay short.
+ */
+export const TEXT_KEY_CHARS = 256;
+
+/** String columns (text, longtext, email, url, slug) whose keys are a prefix and a hash. */
+export const hasTextKey = (column: ColumnDef): boolean => STRING_TYPES.has(column.type) && !isMultiple(column);
+
+/** The first TEXT_KEY_CHARS code points of `value`, as PostgreSQL's `left()` counts them. */
+export function textKey(value: string): string {
+  if (value.length <= TEXT_KEY_CHARS) return value;
+  let end = 0;
+  for (let n = 0; n < TEXT_KEY_CHARS && end < value.length; n++) end += value.codePointAt(end)! > 0xffff ? 2 : 1;
+  return value.slice(0, end);
+}
+
+/**
+ * The ORDER BY expression of a column, the same text its btree sort index uses. String columns
+ * sort by their first TEXT_KEY_CHARS characters (then by id, like any tie): values that share
+ * that prefix are in creation-id order, not in full-text order.
+ */
 export function columnSortExpression(column: ColumnDef, locale?: string | null): string {
   if (!isSortableColumn(column)) throw new Error(`column ${column.name} (${column.type}) cannot be sorted`);
-  return columnExpression(column, locale);
+  const e = columnExpression(column, locale);
+  return hasTextKey(column) ? `left(${e}, ${TEXT_KEY_CHARS})` : e;
+}
+
+/**
+ * What a unique index of a column holds: an md5 for string columns (a fixed 32 characters,
+ * whatever the value's length; equal values have equal hashes, and two different values share
+ * one only by a deliberately built md5 collision, which can only make a write a false 409),
+ * the value itself otherwise.
+ */
+export function columnUniqueExpression(column: ColumnDef, locale?: string | null): string {
+  const e = columnExpression(column, locale);
+  return hasTextKey(column) ? `md5(${e})` : e;
 }
 
 export const fieldExpression = (field: FieldRef): string =>
   field.source === 'system' ? SYSTEM_COLUMNS[field.name] : columnExpression(field.column, field.locale);
+
+/** A sort key's expression (see columnSortExpression); system fields sort by their column. */
+export const fieldSortExpression = (field: FieldRef): string =>
+  field.source === 'system' ? SYSTEM_COLUMNS[field.name] : columnSortExpression(field.column, field.locale);
+
+/** Whether a field's equality tests should also compare the text key, so the sort index serves them. */
+export const fieldHasTextKey = (field: FieldRef): boolean => field.source === 'column' && hasTextKey(field.column);
 
 /**
  * Expression indexes that serve filters and sorts on a column, to be created partial on
@@ -122,10 +164,10 @@ export function columnIndexExpressions(
 ): { expression: string; method: 'btree' | 'gin'; opclass: string | null }[] {
   if (column.type === 'json') return [];
   if (isMultiple(column)) return [{ expression: columnExpression(column), method: 'gin', opclass: 'jsonb_path_ops' }];
-  const exprs = isLocalized(column) ? locales.map((l) => columnExpression(column, l)) : [columnExpression(column)];
+  const variants = isLocalized(column) ? locales : [null];
   const trigram = STRING_TYPES.has(column.type);
-  return exprs.flatMap((expression) => [
-    { expression, method: 'btree' as const, opclass: null },
-    ...(trigram ? [{ expression, method: 'gin' as const, opclass: 'gin_trgm_ops' }] : []),
+  return variants.flatMap((locale) => [
+    { expression: columnSortExpression(column, locale), method: 'btree' as const, opclass: null },
+    ...(trigram ? [{ expression: columnExpression(column, locale), method: 'gin' as const, opclass: 'gin_trgm_ops' }] : []),
   ]);
 }

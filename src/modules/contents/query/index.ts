@@ -6,6 +6,7 @@ export { pageOf, toListItem, type ListRow } from './rows.js';
 export {
   columnExpression,
   columnSortExpression,
+  columnUniqueExpression,
   columnIndexExpressions,
   isSortableColumn,
   literal,

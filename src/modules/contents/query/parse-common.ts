@@ -7,9 +7,12 @@ export type JsonObject = { [key: string]: unknown };
 
 export const isJsonObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `sort` / `filter`: a JSON array (absent or blank = empty), each item an object with known keys. */
+/**
+ * `sort` / `filter`: a JSON array (absent = empty), each item an object with known keys. A
+ * blank value is no JSON, and refused like any other.
+ */
 export function parseJsonArray(param: 'sort' | 'filter', raw: string | undefined, keys: readonly string[]): JsonObject[] {
-  if (raw === undefined || raw.trim() === '') return [];
+  if (raw === undefined) return [];
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);

@@ -20,16 +20,18 @@ export function resolveName(name: string, table: TableDef): ResolvedName | null 
 }
 
 /**
- * `fields`: comma-separated names (SPEC §7). Empty items are ignored and an empty parameter
- * means every field. A name that is both a system field and a column (say a slug column called
- * `slug`) returns both. With no column asked for, the rows carry no `data` at all.
+ * `fields`: comma-separated names (SPEC §7); absent means every field. Empty items are ignored
+ * (`title,,slug,`), but a value that names nothing at all (blank) is refused. A name that is both
+ * a system field and a column (say a slug column called `slug`) returns both. With no column
+ * asked for, the rows carry no `data` at all.
  */
 export function parseFields(raw: string | undefined, table: TableDef): Projection {
-  const names = (raw ?? '')
+  if (raw === undefined) return { all: true, system: [...OUTPUT_SYSTEM_FIELDS], columns: [...table.columns] };
+  const names = raw
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  if (names.length === 0) return { all: true, system: [...OUTPUT_SYSTEM_FIELDS], columns: [...table.columns] };
+  if (names.length === 0) throw invalidQuery('fields: names no field; leave the parameter out for every field');
   const system = new Set<OutputSystemField>();
   const columns = new Set<ColumnDef>();
   for (const name of names) {

@@ -35,9 +35,13 @@ function coerce(part: string, field: FieldRef, kind: ValueKind, raw: unknown): S
   return result.value;
 }
 
-/** `in`/`nin` values: a JSON array, or a comma-separated string whose items are trimmed. */
-function listItems(part: string, raw: unknown): unknown[] {
-  const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').map((s) => s.trim()) : [raw];
+/**
+ * `in`/`nin` values: a JSON array, or a comma-separated string whose items are trimmed (SPEC §7);
+ * so `"5"` is the list of one value 5. A bare number or boolean is neither, and is refused.
+ */
+function listItems(part: string, w: 'in' | 'nin', raw: unknown): unknown[] {
+  const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').map((s) => s.trim()) : null;
+  if (!items) throw invalidQuery(`${part}: ${w} takes a JSON array or a comma-separated string, got a JSON ${raw === null ? 'null' : typeof raw}`);
   if (items.length === 0 || (typeof raw === 'string' && raw.trim() === '')) throw invalidQuery(`${part}: needs at least one value`);
   if (items.length > MAX_LIST_VALUES) throw invalidQuery(`${part}: at most ${MAX_LIST_VALUES} values`);
   return items;
@@ -64,7 +68,7 @@ function parseOne(item: JsonObject, index: number, table: TableDef, project: Pro
     }
     case 'in':
     case 'nin': {
-      const values = listItems(vPart, v).map((x, i) => coerce(`${vPart}[${i}]`, field, kind, x));
+      const values = listItems(vPart, w, v).map((x, i) => coerce(`${vPart}[${i}]`, field, kind, x));
       return { field, op: w, values: [...new Set(values)] };
     }
     case 'between': {
@@ -90,9 +94,9 @@ export function parseFilters(raw: string | undefined, table: TableDef, project: 
   return items.map((item, index) => parseOne(item, index, table, project));
 }
 
-/** `op`: `and` (default) or `or`, in any case. */
+/** `op`: `and` (default, when absent) or `or`, in any case; an empty value is neither. */
 export function parseOp(raw: string | undefined): 'and' | 'or' {
-  if (raw === undefined || raw.trim() === '') return 'and';
+  if (raw === undefined) return 'and';
   const op = raw.trim().toLowerCase();
   if (op !== 'and' && op !== 'or') throw invalidQuery(`op: must be "and" or "or", got ${JSON.stringify(raw.slice(0, 100))}`);
   return op;

@@ -19,14 +19,19 @@
  *   between/startsWith/endsWith/contains never match a null.
  * - Text: eq/neq/in/nin are exact (case-sensitive); the four text operators are
  *   case-insensitive (ILIKE, with %, _ and \ in the value matched literally).
- * - Coercion of `v`: strings are coerced ("12" → 12, "true", ISO dates); numbers and booleans
- *   given to text columns become their strings; integer columns take integers only. Dates are
- *   `YYYY-MM-DD`. Date-times are ISO-8601; a date alone is midnight UTC and no offset means
- *   UTC; datetime columns compare at millisecond precision, system timestamps at microseconds.
- *   Ids are UUIDs (compared lower case); status is one of the four statuses, any case.
+ * - Coercion of `v` (coerce.ts): a value is a string, coerced to the field's type ("12" → 12,
+ *   "true", ISO dates), or a JSON value of the field's own type (a number for number/integer,
+ *   true/false for boolean). Any other JSON type is refused: `true` for a number, `12` for a text,
+ *   null, an object, an array where one value is expected. Integer columns take integers only.
+ *   Dates are `YYYY-MM-DD`. Date-times are ISO-8601; a date alone is midnight UTC and no offset
+ *   means UTC; datetime columns compare at millisecond precision, system timestamps at
+ *   microseconds. Ids are UUIDs (compared lower case); status is one of the four statuses, any case.
  * - in/nin: a JSON array or a comma-separated string (items trimmed; use the array form for
- *   values containing commas), 1 to 1000 values. between: `[a, b]` or `"a,b"`, inclusive.
- *   null: true/false or "true"/"false".
+ *   values containing commas; `"5"` is the one-value list 5), 1 to 1000 values; a bare number or
+ *   boolean is refused. between: `[a, b]` or `"a,b"`, inclusive. null: true/false or
+ *   "true"/"false".
+ * - Empty values: absent parameters take their defaults; an empty `fields`, `sort`, `filter`,
+ *   `op`, `locale` or `cursor` is refused (on `/v1`, v1-query.ts refuses every empty parameter).
  * - `l` only on localized columns and only a project locale; without it, the default locale.
  *   Filters and sorts on a locale never fall back to another one (SPEC §7).
  * - Sort: `o` is asc (default) or desc. json and multiple columns cannot be sorted. Nulls last
@@ -63,7 +68,7 @@ export function parseListQuery(raw: RawListParams, table: TableDef, project: Pro
   if (page * size > Number.MAX_SAFE_INTEGER) throw invalidQuery(`page: ${page} is too large`);
 
   let locale: string | null = null;
-  if (raw.locale !== undefined && raw.locale !== '') {
+  if (raw.locale !== undefined) {
     if (!project.locales.includes(raw.locale)) {
       throw invalidQuery(`locale: "${raw.locale.slice(0, 100)}" is not a project locale (${project.locales.join(', ')})`);
     }
@@ -78,7 +83,7 @@ export function parseListQuery(raw: RawListParams, table: TableDef, project: Pro
   const fingerprint = queryFingerprint(table.id, sort, filters, op);
 
   let cursor = null;
-  if (raw.cursor !== undefined && raw.cursor !== '') {
+  if (raw.cursor !== undefined) {
     if (raw.page !== undefined && raw.page !== 1) throw invalidQuery(`cursor: cannot be combined with page ${raw.page}`);
     cursor = decodeCursor(raw.cursor, { sort, fingerprint });
   }
