@@ -5,7 +5,7 @@ import { isUuid } from '../shared/ids.js';
 import type { ProjectRole } from '../modules/projects/project.entity.js';
 import { WorkspaceMemberSchema } from '../modules/workspaces/workspace.entity.js';
 import { projectRoleOf } from './access.js';
-import { hostAllowed, requestOriginHost } from './allowed-hosts.js';
+import { originRefusal } from './allowed-hosts.js';
 import type { Principal } from './principal.js';
 import type { ProjectDirectory, ProjectInfo } from './project-directory.js';
 import { projectRoleAtLeast } from './roles.js';
@@ -41,10 +41,8 @@ export async function authorizeProject(
     if (level === 'admin') throw forbidden('API keys cannot manage API keys or webhooks; use an account token');
     // A key reaches its own project only: another project is 403 whether it exists or not.
     if (principal.projectId.toLowerCase() !== projectId.toLowerCase()) throw forbidden("This key belongs to another project");
-    if (principal.allowedHosts.length > 0) {
-      const host = requestOriginHost(headers);
-      if (!host || !hostAllowed(host, principal.allowedHosts)) throw forbidden('Request origin is not in the key’s allowed hosts');
-    }
+    const refusal = originRefusal(headers, principal.allowedHosts);
+    if (refusal) throw forbidden(refusal);
     if (level !== 'read' && principal.permission !== 'read_write') throw forbidden('This key is read-only');
     const project = await projects.get(principal.projectId);
     // The key's project was deleted after the key was cached: the key is as good as deleted.

@@ -1,5 +1,4 @@
 import express, { type ErrorRequestHandler } from 'express';
-import swaggerUi from 'swagger-ui-express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AppDeps } from '../app-deps.js';
 import { documentFileRoutes, fileOpenApiPaths, fileRouteEntries } from '../modules/files/files.openapi.js';
@@ -11,7 +10,7 @@ import { createContextFactory } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
 import { chain } from './chain.js';
 import { cors } from './cors.js';
-import { buildOpenApiDocument } from './openapi.js';
+import { buildOpenApiDocument, docsPage } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { securityHeaders } from './security-headers.js';
@@ -33,6 +32,10 @@ export function createApp(deps: AppDeps): express.Express {
   // The docs page runs swagger-ui's own scripts and styles, served from this origin.
   app.use(securityHeaders({ contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'img-src': ["'self'", 'data:'] } } }));
 
+  // Where a person opening the bare address starts (a console will take this over at /admin).
+  app.get('/', (_req, res) => {
+    res.redirect(302, '/docs');
+  });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -48,7 +51,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  app.use('/docs', swaggerUi.serve, swaggerUi.setup(openApiDocument, { customSiteTitle: 'Tabula API reference' }));
+  app.use('/docs', docsPage(openApiDocument));
 
   const limiter = rateLimit(deps, new SharedTokenBuckets(deps.pool, {
     ratePerSecond: deps.config.RATE_LIMIT_PER_SECOND,

@@ -1,3 +1,5 @@
+import { Router } from 'express';
+import swaggerUi from 'swagger-ui-express';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { AnyRouter } from '@trpc/server';
 import type { z } from 'zod';
@@ -117,4 +119,19 @@ export function buildOpenApiDocument(appRouter: AnyRouter, extraPaths: Record<st
   doc.tags = documentTags(tags);
   pruneUnusedComponents(doc as { components?: Record<string, unknown> });
   return doc;
+}
+
+/**
+ * The `/docs` page: Swagger UI rendering `document`, its assets served from this origin. At
+ * `/docs` (no slash) the asset middleware answers 301 to `/docs/`: the page loads them by
+ * relative URL.
+ */
+export function docsPage(document: OpenAPIObject): Router {
+  // swagger-ui-express writes `customCss` into the page's <style> as is: unset, it is "undefined".
+  const page = swaggerUi.setup(document, { customSiteTitle: 'Tabula API reference', customCss: '' });
+  const router = Router();
+  // Else swagger-ui-dist's own index.html, a demo that loads the Petstore document from the internet.
+  router.get('/index.html', page);
+  router.use(swaggerUi.serve, page);
+  return router;
 }

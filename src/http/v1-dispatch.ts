@@ -3,39 +3,34 @@ import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import {
-  coerceSchema,
   forEachOpenApiProcedure,
   getInputOutputParsers,
   getPathRegExp,
   instanceofZodTypeLikeVoid,
   instanceofZodTypeObject,
-  instanceofZodTypeOptional,
   normalizePath,
   unwrapZodType,
 } from 'trpc-to-openapi';
 import type { AppDeps } from '../app-deps.js';
 import { describeError } from '../errors/describe.js';
 import type { Context } from '../trpc/context.js';
+import { deferInputError } from './deferred-body-error.js';
 import { sendError } from './send-error.js';
+import { queryShapeOf, readQuery, type QueryShape } from './v1-query.js';
 
 interface Route {
   pattern: RegExp;
   path: string;
   procedure: AnyProcedure;
   type: 'query' | 'mutation';
-  /** null when the procedure takes no input (z.void()). */
-  arrayKeys: string[] | null;
+  /** null when the procedure takes no input (z.void()); the query parameters it declares otherwise. */
+  query: QueryShape | null;
 }
 
 type Schema = z.core.$ZodType;
-const isArraySchema = (schema: Schema) => schema._zod.def.type === 'array';
 
-/** Query-string keys whose schema is an array (optional or not): a single value is wrapped, as the adapter does. */
-function arrayKeysOf(schema: { shape: Record<string, Schema> }): string[] {
-  return Object.entries(schema.shape)
-    .filter(([, field]) => isArraySchema(field) || (instanceofZodTypeOptional(field) && isArraySchema((field as z.ZodOptional).unwrap())))
-    .map(([key]) => key);
-}
+/** `{projectId}` and the like: the path's parameters, which the query string cannot set. */
+const pathParamsOf = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
 
 /** Methods whose input is the JSON body; the others (GET, DELETE) read the query string, as in the adapter. */
 const takesBody = (method: string) => method !== 'GET' && method !== 'DELETE';
@@ -56,41 +51,35 @@ function indexRoutes(router: AnyRouter): Map<string, Route[]> {
     const normalized = normalizePath(openapi.path);
     const { inputParser } = getInputOutputParsers(procedure);
     const unwrapped = unwrapZodType(inputParser, true);
-    let arrayKeys: string[] | null = null;
+    // No coerceSchema (which the adapter runs on every request): it switches the shared schemas
+    // to `Number()` coercion in place, for bodies and `/trpc` too. Query strings are read by
+    // v1-query.ts instead, strictly.
+    let query: QueryShape | null = null;
     if (!instanceofZodTypeLikeVoid(unwrapped)) {
-      arrayKeys = [];
-      if (instanceofZodTypeObject(unwrapped)) {
-        // The adapter does this on every request, bodies included; the schemas are the same objects.
-        coerceSchema(unwrapped);
-        if (!takesBody(openapi.method)) arrayKeys = arrayKeysOf(unwrapped);
+      query = new Map();
+      if (instanceofZodTypeObject(unwrapped) && !takesBody(openapi.method)) {
+        query = queryShapeOf(unwrapped.shape as Record<string, Schema>, pathParamsOf(normalized));
       }
     }
     const key = routeKey(openapi.method, normalized);
     const routes = index.get(key) ?? [];
-    routes.push({ pattern: getPathRegExp(normalized), path, procedure: procedure as AnyProcedure, type, arrayKeys });
+    routes.push({ pattern: getPathRegExp(normalized), path, procedure: procedure as AnyProcedure, type, query });
     index.set(key, routes);
   });
   return index;
 }
 
-/** The first value of each query parameter that has one, arrays for repeated ones (as the adapter reads them). */
-function queryInput(req: IncomingMessage & { query?: Record<string, unknown> }): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  const query = req.query ?? {};
-  for (const key of Object.keys(query)) {
-    const value = query[key];
-    if (value) input[key] = Array.isArray(value) && value.length === 1 ? value[0] : value;
-  }
-  return input;
-}
-
-/** What the procedure gets: the query string (or the body the JSON layer read) and the path parameters. */
-function inputOf(req: IncomingMessage & { body?: object }, route: Route, pathInput: Record<string, string> | undefined): unknown {
-  if (route.arrayKeys === null) return undefined;
+/**
+ * What the procedure gets: the query string (or the body the JSON layer read) and the path
+ * parameters. A query string that v1-query.ts refuses becomes the path parameters alone,
+ * carrying the refusal for after the access checks.
+ */
+function inputOf(req: IncomingMessage & { body?: object; query?: Record<string, unknown> }, route: Route, pathInput: Record<string, string> | undefined): unknown {
+  if (route.query === null) return undefined;
   if (takesBody(req.method!)) return { ...req.body, ...pathInput };
-  const input = { ...queryInput(req), ...pathInput };
-  for (const key of route.arrayKeys) if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
-  return input;
+  const read = readQuery(req.query ?? {}, route.query);
+  if ('error' in read) return deferInputError({ ...pathInput }, read.error);
+  return { ...read.input, ...pathInput };
 }
 
 /** The answer as the adapter (with rewriteErrorBodies) writes it: JSON with its length; 204 without a body. */
@@ -108,13 +97,14 @@ function sendData(res: ServerResponse, ctx: Context, data: unknown): void {
 }
 
 /**
- * `/v1` requests dispatched straight to their tRPC procedure: the routes, path patterns, input
- * assembly and coercion of trpc-to-openapi, the same procedure, middlewares, zod input and
- * output, and the same answers as through its adapter (tested operation by operation, with
- * every kind of caller), without the adapter's per-request costs: a WHATWG Request (with a body
- * stream for writes) built only to obtain an AbortSignal no procedure reads, a walk over the
- * input schema, a proxy per call and a linear scan of every route. Bodies are read before this
- * (v1.ts); anything unmatched goes on.
+ * `/v1` requests dispatched straight to their tRPC procedure: the routes, path patterns and
+ * input assembly of trpc-to-openapi, the same procedure, middlewares, zod input and output, and
+ * the same answers as through its adapter (tested operation by operation, with every kind of
+ * caller), without the adapter's per-request costs: a WHATWG Request (with a body stream for
+ * writes) built only to obtain an AbortSignal no procedure reads, a walk over the input schema,
+ * a proxy per call and a linear scan of every route. One deliberate difference: query strings
+ * are read strictly (v1-query.ts) where the adapter coerces them with `Number()`. Bodies are
+ * read before this (v1.ts); anything unmatched goes on.
  */
 export function v1Dispatch(deps: AppDeps, router: AnyRouter, createContext: (opts: { req: IncomingMessage; res: ServerResponse }) => Context): RequestHandler {
   const index = indexRoutes(router);

@@ -23,34 +23,49 @@ const mediaType = (req: IncomingMessage) => (req.headers['content-type'] ?? '').
 /** The `charset` parameter of the Content-Type, lower case; null when absent. */
 const charset = (req: IncomingMessage) => /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase() ?? null;
 
-/** JSON is UTF-8 (RFC 8259 §8.1): bytes that are not are refused rather than silently replaced by U+FFFD. */
+/**
+ * JSON is UTF-8 (RFC 8259 §8.1): bytes that are not are refused rather than silently replaced by
+ * U+FFFD. An empty body is no JSON text either, where body-parser would make it `{}`.
+ */
 const NOT_UTF8 = 'tabula.body.not-utf8';
-const requireUtf8 = (_req: IncomingMessage, _res: ServerResponse, body: Buffer) => {
+const EMPTY = 'tabula.body.empty';
+const checkBytes = (_req: IncomingMessage, _res: ServerResponse, body: Buffer) => {
+  if (body.length === 0) throw Object.assign(new Error('body is empty'), { reason: EMPTY });
   if (!isUtf8(body)) throw Object.assign(new Error('body is not UTF-8'), { reason: NOT_UTF8 });
 };
+
+const EMPTY_JSON_MESSAGE = 'Request body is empty, which is not JSON; send {} for no fields, or no Content-Type and no body';
 
 /**
  * Reads JSON bodies for `/v1`. Failures (415, 413, 400 INVALID_JSON, a body that is not an
  * object, a value PostgreSQL cannot store) are deferred to the procedure so that 401/403/404
  * still win (SPEC §3 order).
+ *
+ * A request with neither body nor Content-Type (an action without options: `POST .../rotate`)
+ * is an empty object. One that names a type but sends nothing is judged as that type: an empty
+ * `application/json` body is not JSON (400 INVALID_JSON), any other type is 415.
  */
 function jsonBody(limit: number): RequestHandler {
-  const parse = express.json({ limit, strict: false, type: () => true, verify: requireUtf8 });
+  const parse = express.json({ limit, strict: false, type: () => true, verify: checkBytes });
   return (req, res, next) => {
     if (!BODY_METHODS.has(req.method)) return next();
-    if (!hasBody(req)) {
-      // No body at all (e.g. an action without options): an empty object, whatever the type says.
+    const given = mediaType(req);
+    if (!hasBody(req) && given === '') {
       req.headers['content-type'] = 'application/json';
       req.body = {};
       return next();
     }
-    const given = mediaType(req);
     const givenCharset = charset(req);
     if (given !== 'application/json' || (givenCharset !== null && givenCharset !== 'utf-8' && givenCharset !== 'utf8')) {
       req.headers['content-type'] = 'application/json';
       const message = given === 'application/json' ? 'JSON bodies must be UTF-8' : 'Content-Type must be application/json';
       deferBodyError(req, new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message));
       req.resume();
+      return next();
+    }
+    if (!hasBody(req)) {
+      req.headers['content-type'] = 'application/json';
+      deferBodyError(req, new AppError(400, 'INVALID_JSON', EMPTY_JSON_MESSAGE));
       return next();
     }
     parse(req, res, (error?: unknown) => {
@@ -62,6 +77,8 @@ function jsonBody(limit: number): RequestHandler {
           deferBodyError(req, new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
         } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
           deferBodyError(req, new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset'));
+        } else if (reason === EMPTY) {
+          deferBodyError(req, new AppError(400, 'INVALID_JSON', EMPTY_JSON_MESSAGE));
         } else if (reason === NOT_UTF8) {
           deferBodyError(req, new AppError(400, 'INVALID_JSON', 'Request body is not valid UTF-8'));
         } else {

@@ -1,11 +1,19 @@
 import { z } from 'zod';
 
-/** Query parameters every list takes (SPEC §2). Out-of-range values are 400, never clamped. */
+/**
+ * Query parameters every list takes (SPEC §2). Out-of-range values are 400, never clamped. On
+ * `/v1` they are read from the query string by src/http/v1-query.ts: plain decimal digits only
+ * (no `0x10`, `010`, `1e1`, spaces or empty value), each given once.
+ */
 export const pageParams = {
-  page: z.number().int().min(1).default(1).describe('Page number, from 1'),
-  size: z.number().int().min(1).max(1000).default(20).describe('Items per page, 1..1000'),
-  // A query string carries text: `z.stringbool()` reads "false" as false (z.boolean() would not).
-  withCount: z.stringbool().optional().describe('false skips counting: total and pages are then null'),
+  page: z.number().int().min(1).default(1).describe('Page number, from 1 (decimal digits)'),
+  size: z.number().int().min(1).max(1000).default(20).describe('Items per page, 1..1000 (decimal digits)'),
+  // A query string carries text: `z.stringbool()` reads "false" as false (z.boolean() would not);
+  // only the two words, not zod's default yes/no, on/off, 1/0.
+  withCount: z
+    .stringbool({ truthy: ['true'], falsy: ['false'], case: 'sensitive' })
+    .optional()
+    .describe('false skips counting: total and pages are then null'),
 };
 
 export interface PageParams {

@@ -152,6 +152,23 @@ describe('allowed hosts (SPEC §4)', () => {
     expectError(await t.call('POST', tablesPath(w.projectId), { token: k.key, ...badJson }), 403, 'FORBIDDEN');
   });
 
+  it('the message says whether the header is missing or the host is not allowed', async () => {
+    const k = await createKey(t, w.projectId, 'read', { allowedHosts: ['app.example.org'] });
+    const missing = 'Origin (or Referer) header missing: this key answers only requests from its allowed hosts';
+    const notAllowed = 'Request origin is not in the key’s allowed hosts';
+    expect(expectError(await get(k.key), 403, 'FORBIDDEN').message).toBe(missing);
+    expect(expectError(await get(k.key, { origin: '' }), 403, 'FORBIDDEN').message).toBe(missing);
+    expect(expectError(await t.call('POST', tablesPath(w.projectId), { token: k.key, ...badJson }), 403, 'FORBIDDEN').message).toBe(missing);
+    // A header that is present keeps the message it had: a wrong host, or one naming no host.
+    expect(expectError(await get(k.key, { origin: 'https://evil.example.net' }), 403, 'FORBIDDEN').message).toBe(notAllowed);
+    expect(expectError(await get(k.key, { referer: 'https://other.example.net/' }), 403, 'FORBIDDEN').message).toBe(notAllowed);
+    expect(expectError(await get(k.key, { origin: 'null' }), 403, 'FORBIDDEN').message).toBe(notAllowed);
+    // The tRPC face answers with the same message.
+    const trpc = await t.call('GET', `/trpc/tables.list?input=${encodeURIComponent(JSON.stringify({ projectId: w.projectId }))}`, { token: k.key });
+    expect(trpc.status).toBe(403);
+    expect(JSON.stringify(trpc.json)).toContain(missing);
+  });
+
   it('a write with a read_write key from an allowed host passes; a read key stays read-only there', async () => {
     const rw = await createKey(t, w.projectId, 'read_write', { allowedHosts: ['*.example.com'] });
     const origin = { origin: 'https://admin.example.com' };

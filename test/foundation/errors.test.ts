@@ -138,9 +138,9 @@ describe('body errors', () => {
   it('a body-less PUT on an unknown workspace is 404, not 415', async () => {
     expectError(await t.call('PUT', `/v1/workspaces/${MISSING_ID}`), 404, 'NOT_FOUND');
   });
-  it('a body-less POST with Content-Type: application/json is a missing field (400)', async () => {
+  it('a body-less POST with Content-Type: application/json is not JSON (400 INVALID_JSON, SPEC §3)', async () => {
     const res = await t.call('POST', '/v1/workspaces', { headers: json });
-    expect(expectError(res, 400, 'BAD_REQUEST').message).toContain('name');
+    expectError(res, 400, 'INVALID_JSON');
   });
 });
 

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ByteRange } from '../../storage/storage.js';
+import { cleanFileName } from './file-name.js';
 
 /**
  * The one range a `Range` header asks for (RFC 9110 §14): a `ByteRange`, `'unsatisfiable'`
@@ -43,9 +44,13 @@ export function notModified(headers: IncomingHttpHeaders, etag: string): boolean
  */
 const INLINE = /^(image\/(png|jpeg|gif|webp|avif|bmp|x-icon|tiff|heic)|audio\/[\w.+-]+|video\/[\w.+-]+|application\/pdf|text\/plain|font\/[\w.+-]+)$/;
 
-/** `Content-Disposition` with an ASCII fallback name and the exact UTF-8 one (RFC 6266). */
-export function contentDisposition(mimeType: string, name: string): string {
+/**
+ * `Content-Disposition` with an ASCII fallback name and the exact UTF-8 one (RFC 6266). The name
+ * is cleaned again: rows stored before names were cleaned on the way in may still hold a path.
+ */
+export function contentDisposition(mimeType: string, storedName: string): string {
   const type = INLINE.test(mimeType) ? 'inline' : 'attachment';
+  const name = cleanFileName(storedName) || 'file';
   const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${type}; filename="${fallback}"; filename*=UTF-8''${encoded}`;

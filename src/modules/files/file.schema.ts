@@ -1,10 +1,22 @@
 import { z } from 'zod';
 import { isoDate, pathId } from '../../shared/schemas.js';
 import { listOf, pageParams } from '../../shared/pagination.js';
+import { cleanFileName, FILE_NAME_MAX } from './file-name.js';
 
-/** A file's display name: the `name` part, else the uploaded file name. */
-export const FILE_NAME_MAX = 255;
-export const fileName = z.string().trim().min(1).max(FILE_NAME_MAX);
+export { FILE_NAME_MAX } from './file-name.js';
+
+/** What a name that cleans to nothing is told (see cleanFileName). */
+export const NO_NAME_LEFT = 'must be a file name (nothing is left once the path and control characters are removed)';
+
+/**
+ * A file's display name given in JSON (a rename): cleaned like an uploaded one (file-name.ts),
+ * then 1 to FILE_NAME_MAX characters.
+ */
+export const fileName = z
+  .string()
+  .transform(cleanFileName)
+  .pipe(z.string().min(1, NO_NAME_LEFT).max(FILE_NAME_MAX))
+  .describe('Display name; reduced to its last path component, without control characters');
 
 export const fileOutput = z.object({
   id: z.uuid(),

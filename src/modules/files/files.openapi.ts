@@ -28,7 +28,7 @@ const multipart = (fileRequired: boolean) => ({
     required: fileRequired ? ['file'] : [],
     properties: {
       file: { type: 'string', format: 'binary', description: 'The bytes; its Content-Type is stored (sniffed when missing or generic)' },
-      name: { type: 'string', maxLength: FILE_NAME_MAX, description: 'Display name (default: the uploaded file name)' },
+      name: { type: 'string', maxLength: FILE_NAME_MAX, description: 'Display name (default: the uploaded file name). Both are reduced to their last path component (after / or \\) without control or bidi characters; a name with nothing left is 400' },
     },
   },
 });

@@ -6,7 +6,8 @@ import busboy from 'busboy';
 import { AppError, badRequest } from '../../errors/app-error.js';
 import { findJsonProblem } from '../../shared/json-guard.js';
 import type { BlobStore } from '../../storage/storage.js';
-import { FILE_NAME_MAX } from './file.schema.js';
+import { cleanFileName, FILE_NAME_MAX, nameFromFilename } from './file-name.js';
+import { NO_NAME_LEFT } from './file.schema.js';
 import type { StagedUpload } from './file.service.js';
 import { pickMimeType, SNIFF_BYTES } from './sniff.js';
 
@@ -61,7 +62,8 @@ export function receiveUpload(req: IncomingMessage, store: BlobStore, projectId:
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fields: 20, fieldSize: 64 * 1024, parts: 40, headerPairs: 100 } });
+      // preservePath: the filename arrives whole and is cleaned by the same rule as the `name` part.
+      parser = busboy({ headers: req.headers, preservePath: true, limits: { fields: 20, fieldSize: 64 * 1024, parts: 40, headerPairs: 100 } });
     } catch (error) {
       reject(badRequest(`Malformed multipart/form-data request: ${(error as Error).message}`));
       return;
@@ -85,7 +87,7 @@ export function receiveUpload(req: IncomingMessage, store: BlobStore, projectId:
     const finish = (key: string) => {
       if (settled) return;
       if (!meter || !declared) return fail(badRequest('file: a part named "file" is required'));
-      const name = (nameField ?? declared.filename ?? '').trim().slice(0, FILE_NAME_MAX) || 'file';
+      const name = nameField ?? nameFromFilename(declared.filename);
       // A NUL (possible in an RFC 5987 `filename*`) would reach PostgreSQL; see json-guard.
       const problem = findJsonProblem(name);
       if (problem) return fail(badRequest(`name: ${problem.reason}`));
@@ -117,9 +119,9 @@ export function receiveUpload(req: IncomingMessage, store: BlobStore, projectId:
     parser.on('field', (field, value, info) => {
       if (field === 'file') return fail(badRequest('file: must be a file part (give it a filename)'));
       if (field !== 'name') return;
-      const name = value.trim();
+      const name = cleanFileName(value);
       if (info.valueTruncated || name.length > FILE_NAME_MAX) return fail(badRequest(`name: at most ${FILE_NAME_MAX} characters`));
-      if (!name) return fail(badRequest('name: must not be empty'));
+      if (!name) return fail(badRequest(`name: ${NO_NAME_LEFT}`));
       nameField = name;
     });
     for (const limit of ['partsLimit', 'fieldsLimit'] as const) {
