@@ -47,10 +47,20 @@ export interface DomainEvent {
   /** Narrows contents events to webhooks that list this table (`tableIds`). */
   tableId: string | null;
   createdAt: string;
+  /**
+   * The outbox's `seq`, set when the relay takes the event: per row (file, table), increasing in
+   * commit order. Absent until then.
+   */
+  sequence?: number;
   data: object;
 }
 
-const OUTBOX_INSERT = 'insert into event_outbox (id, payload) select * from unnest($1::uuid[], $2::jsonb[])';
+/**
+ * In the order given: `seq` is drawn row by row as the insert consumes them, so the events of one
+ * change keep their order (contents.created before contents.published).
+ */
+const OUTBOX_INSERT = `insert into event_outbox (id, payload)
+  select id, payload from unnest($1::uuid[], $2::jsonb[]) with ordinality as e(id, payload, n) order by n`;
 const outboxValues = (events: DomainEvent[]) => [events.map((e) => e.id), events.map((e) => JSON.stringify(e))];
 
 /**

@@ -5,8 +5,6 @@
 export const QUEUES = {
   /** Hard-deletes rows below a soft-deleted workspace, project, table or column. */
   purge: { name: 'purge', options: { retryLimit: 10, retryDelay: 5, retryBackoff: true } },
-  /** Domain events (SPEC §8), sent in the transaction of the change; fanned out to webhooks by a worker. */
-  events: { name: 'events', options: { retryLimit: 20, retryDelay: 2, retryBackoff: true } },
   /**
    * One webhook delivery attempt each (SPEC §8). HTTP failures are recorded and retried on the
    * SPEC schedule by sending a new delayed job; these pg-boss retries only cover a worker that

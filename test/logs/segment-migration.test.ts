@@ -1,10 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { openOrm, type Orm } from '../../src/db/orm.js';
+import type { Orm } from '../../src/db/orm.js';
 import { rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
-import { databaseUrlFor } from '../helpers/database.js';
+import { createDatabaseAt } from '../helpers/database.js';
 import { storedEntries } from './fixture.js';
 
 /*
@@ -12,24 +11,15 @@ import { storedEntries } from './fixture.js';
  * kept with its id and fields, and the rollup's watermark respected (rows it had folded in are
  * not folded again, the others still are).
  */
-const name = `tabula_test_${randomBytes(6).toString('hex')}`;
-const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+let db: Awaited<ReturnType<typeof createDatabaseAt>>;
 let orm: Orm;
 let pool: pg.Pool;
 
 beforeAll(async () => {
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  orm = await openOrm(databaseUrlFor(inject('adminDatabaseUrl'), name), { migrate: false });
-  await orm.migrator.up({ to: 'Migration20261122100000_guarded_casts' });
-  pool = new pg.Pool({ connectionString: databaseUrlFor(inject('adminDatabaseUrl'), name), max: 2 });
+  db = await createDatabaseAt('Migration20261122100000_guarded_casts');
+  ({ orm, pool } = db);
 });
-afterAll(async () => {
-  await pool?.end();
-  await orm?.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
-});
+afterAll(() => db?.drop());
 
 const HOUR = 3_600_000;
 const T = Date.UTC(2026, 10, 1, 10, 30);

@@ -112,7 +112,9 @@ describe('webhook refusals', () => {
     expectBadRequest(await t.call('POST', webhooksPath(w), { body: { url: URL_A } }), 'events');
     expectBadRequest(await t.call('POST', webhooksPath(w), { body: { url: URL_A, events: ['*'], active: 'true' } }), 'active');
     expectBadRequest(await t.call('POST', webhooksPath(w), { body: { url: URL_A, events: ['*'], name: 7 } }), 'name');
-    expectBadRequest(await t.call('POST', webhooksPath(w), { body: { url: URL_A, events: ['*'], tableIds: ['abc'] } }), 'tableIds');
+    for (const tableIds of [['Not a key'], ['a-b'], [7], 'abc']) {
+      expectBadRequest(await t.call('POST', webhooksPath(w), { body: { url: URL_A, events: ['*'], tableIds } }), 'tableIds');
+    }
     const hook = await createWebhook(w, { url: URL_A, events: ['*'] });
     expectBadRequest(await t.call('PUT', webhooksPath(w, hook.id), { body: { events: ['nope'] } }), 'events');
     expectBadRequest(await t.call('PUT', webhooksPath(w, hook.id), { body: { active: 1 } }), 'active');
@@ -120,19 +122,34 @@ describe('webhook refusals', () => {
     expectError(await t.call('PUT', webhooksPath(w, GHOST), { body: { events: ['nope'] } }), 404, 'NOT_FOUND');
   });
 
-  it('422 VALIDATION_ERROR field tableIds: an unknown table or one of another project', async () => {
+  it('tableIds may name tables by key (SPEC §5): stored and returned as ids, a key and its id once', async () => {
+    const [a, b] = [await createTable(w), await createTable(w)];
+    const hook = await createWebhook(w, { url: URL_A, events: ['*'], tableIds: [a.key, a.id, b.key] });
+    expect(hook.tableIds).toEqual([a.id, b.id]);
+    expect((await t.call('GET', webhooksPath(w, hook.id))).json.tableIds).toEqual([a.id, b.id]);
+    const res = await t.call('PUT', webhooksPath(w, hook.id), { body: { tableIds: [b.key] } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.tableIds).toEqual([b.id]);
+    expect((await t.call('PUT', webhooksPath(w, hook.id), { body: { tableIds: [a.id.toUpperCase()] } })).json.tableIds).toEqual([a.id]);
+  });
+
+  it('422 VALIDATION_ERROR field tableIds: an unknown table or one of another project, by id or key', async () => {
     const otherProject = await t.call('POST', `/v1/workspaces/${w.workspaceId}/projects`, { body: { name: 'Other' } });
     const foreign = await t.call('POST', `/v1/${otherProject.json.id}/tables`, { body: { key: 'foreign', name: 'Foreign' } });
     expect(foreign.status, foreign.text).toBe(201);
     const mine = await createTable(w);
-    for (const tableIds of [[GHOST], [mine.id, foreign.json.id]]) {
-      expectValidation(await t.call('POST', webhooksPath(w), { body: { url: URL_A, events: ['*'], tableIds } }), ['tableIds']);
+    for (const tableIds of [[GHOST], [mine.id, foreign.json.id], ['no_such_table'], [mine.key, 'foreign']]) {
+      const res = await t.call('POST', webhooksPath(w), { body: { url: URL_A, events: ['*'], tableIds } });
+      expectValidation(res, ['tableIds']);
+      expect(res.json.error.details[0].message).toContain(tableIds.at(-1));
     }
     const hook = await createWebhook(w, { url: URL_A, events: ['*'] });
     expectValidation(await t.call('PUT', webhooksPath(w, hook.id), { body: { tableIds: [GHOST] } }), ['tableIds']);
-    // A deleted table no longer counts.
+    expectValidation(await t.call('PUT', webhooksPath(w, hook.id), { body: { tableIds: ['no_such_table'] } }), ['tableIds']);
+    // A deleted table no longer counts, by id or by key.
     expect((await t.call('DELETE', `/v1/${w.projectId}/tables/${mine.id}`)).status).toBe(204);
     expectValidation(await t.call('PUT', webhooksPath(w, hook.id), { body: { tableIds: [mine.id] } }), ['tableIds']);
+    expectValidation(await t.call('PUT', webhooksPath(w, hook.id), { body: { tableIds: [mine.key] } }), ['tableIds']);
   });
 
   it('403 for API keys (read and read_write) and for accounts below project ADMIN; project ADMIN may', async () => {

@@ -64,7 +64,7 @@ describe('deliveries', () => {
     for (const request of r.requests) {
       expect(verify(hook.secret, request)).toEqual(request.json);
       expect(request.headers['content-type']).toBe('application/json');
-      expect(Object.keys(request.json)).toEqual(['id', 'type', 'projectId', 'createdAt', 'data']);
+      expect(Object.keys(request.json)).toEqual(['id', 'type', 'projectId', 'createdAt', 'sequence', 'data']);
       expect(request.json).toMatchObject({ projectId: w.projectId });
       expect(request.headers['webhook-id']).toBe(request.json.id);
       expect(Math.abs(Number(request.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);

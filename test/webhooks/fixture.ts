@@ -42,6 +42,8 @@ export interface Receiver {
   requests: ReceivedRequest[];
   /** Replies in order; the last one repeats. Replaceable at any time. */
   script: Reply[];
+  /** When set, answers each request instead of the script (the script is then left alone). */
+  decide?: (request: ReceivedRequest) => Reply;
   close(): Promise<void>;
 }
 
@@ -60,8 +62,9 @@ export async function startReceiver(script: Reply[] = [200]): Promise<Receiver> 
       } catch {
         json = null;
       }
-      requests.push({ headers: req.headers, rawBody, json, at: Date.now() });
-      const reply = receiver.script.length > 1 ? receiver.script.shift()! : (receiver.script[0] ?? 200);
+      const request = { headers: req.headers, rawBody, json, at: Date.now() };
+      requests.push(request);
+      const reply = receiver.decide ? receiver.decide(request) : receiver.script.length > 1 ? receiver.script.shift()! : (receiver.script[0] ?? 200);
       if (reply === 'hang') return;
       const { status, headers = {}, delayMs = 0 } = typeof reply === 'number' ? { status: reply } : reply;
       setTimeout(() => {

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { DomainEvent } from '../../src/jobs/outbox.js';
-import { matchSubscriptions, payloadOf, subscribes, type Subscription } from '../../src/modules/webhooks/webhook.fanout.js';
+import { chainKey, matchSubscriptions, payloadOf, planQueue, subjectOf, subscribes, type QueuedPair, type Subscription } from '../../src/modules/webhooks/webhook.fanout.js';
 import { deliveryJobId, uuidv5 } from '../../src/modules/webhooks/webhook.jobs.js';
 import { judgeAttempt, parseRetryAfter } from '../../src/modules/webhooks/webhook.retry.js';
 import { generateWebhookSecret, webhookHeaders } from '../../src/modules/webhooks/webhook.signing.js';
@@ -35,8 +36,17 @@ describe('fan-out matching', () => {
     expect(pairs.map((p) => `${p.event.tableId}:${p.webhookId}`)).toEqual([`${T1}:a`, `${T2}:a`, `${T2}:b`]);
   });
 
-  it('the payload is { id, type, projectId, createdAt, data } without tableId', () => {
-    expect(Object.keys(JSON.parse(payloadOf(event('contents.created'))))).toEqual(['id', 'type', 'projectId', 'createdAt', 'data']);
+  it('the payload is { id, type, projectId, createdAt, sequence, data } without tableId', () => {
+    const body = JSON.parse(payloadOf({ ...event('contents.created'), sequence: 42 }));
+    expect(Object.keys(body)).toEqual(['id', 'type', 'projectId', 'createdAt', 'sequence', 'data']);
+    expect(body.sequence).toBe(42);
+  });
+
+  it("an event's subject is the UUID in data.id (lower-cased); anything else has none", () => {
+    const id = '0190B0A0-0000-7000-8000-0000000000C1';
+    expect(subjectOf({ ...event('contents.created'), data: { id } })).toBe(id.toLowerCase());
+    expect(subjectOf({ ...event('contents.created'), data: { id: 'x' } })).toBeNull();
+    expect(subjectOf({ ...event('files.deleted'), data: {} })).toBeNull();
   });
 });
 
@@ -90,5 +100,88 @@ describe('signatures and ids', () => {
     expect(deliveryJobId(job)).toBe(deliveryJobId({ ...job }));
     expect(deliveryJobId(job)).not.toBe(deliveryJobId({ ...job, attempt: 2 }));
     expect(uuidv5('x')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('order of deliveries: how new events join the chains', () => {
+  it('per chain the first new event is sent unless the chain waits; each later one waits behind the one before', () => {
+    const pairs: QueuedPair[] = [
+      { webhookId: 'a', subjectId: 'r1' },
+      { webhookId: 'b', subjectId: 'r1' },
+      { webhookId: 'a', subjectId: 'r1' },
+      { webhookId: 'a', subjectId: null },
+      { webhookId: 'a', subjectId: 'r2' },
+      { webhookId: 'a', subjectId: 'r2' },
+      { webhookId: 'a', subjectId: null },
+    ];
+    expect(planQueue(pairs, new Set([chainKey('a', 'r2')]))).toEqual([
+      { head: true, hasSuccessor: true },
+      { head: true, hasSuccessor: false },
+      { head: false, hasSuccessor: false },
+      { head: true, hasSuccessor: false },
+      { head: false, hasSuccessor: true },
+      { head: false, hasSuccessor: false },
+      { head: true, hasSuccessor: false },
+    ]);
+  });
+
+  /**
+   * The chain protocol run against a model: batches of events join the chains (the fan-out marks
+   * the pending tail of a chain and its new events wait), and events in flight settle in any order
+   * (a settled event with a successor releases the oldest pending one of its chain). Whatever the
+   * interleaving: per chain at most one event is in flight, events are sent in queue order, and
+   * once everything has settled every event was sent.
+   */
+  it('property: one event in flight per chain, sent in queue order, none left behind', () => {
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('batch' as const), pairs: fc.array(fc.record({ w: fc.constantFrom('a', 'b'), s: fc.constantFrom('r1', 'r2', 'r3', null) }), { maxLength: 6 }) }),
+      fc.record({ kind: fc.constant('settle' as const), pick: fc.nat() }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        interface Queued { id: number; key: string | null; pending: boolean; hasSuccessor: boolean }
+        const queued: Queued[] = [];
+        const inFlight: Queued[] = [];
+        const sent = new Map<string, number[]>();
+        const send = (e: Queued) => {
+          if (e.key !== null) {
+            expect(inFlight.some((f) => f.key === e.key), `two in flight on ${e.key}`).toBe(false);
+            sent.set(e.key, [...(sent.get(e.key) ?? []), e.id]);
+          }
+          inFlight.push(e);
+        };
+        const settle = (e: Queued) => {
+          inFlight.splice(inFlight.indexOf(e), 1);
+          e.pending = false;
+          if (e.key !== null && e.hasSuccessor) {
+            const next = queued.find((q) => q.key === e.key && q.pending);
+            if (next) send(next);
+          }
+        };
+        for (const s of steps) {
+          if (s.kind === 'settle') {
+            if (inFlight.length > 0) settle(inFlight[s.pick % inFlight.length]);
+            continue;
+          }
+          const pairs = s.pairs.map((p: { w: string; s: string | null }) => ({ webhookId: p.w, subjectId: p.s }));
+          const waiting = new Set<string>();
+          for (const p of pairs) {
+            if (p.subjectId === null) continue;
+            const key = chainKey(p.webhookId, p.subjectId);
+            for (const q of queued) if (q.key === key && q.pending && !q.hasSuccessor) ((q.hasSuccessor = true), waiting.add(key));
+          }
+          const plans = planQueue(pairs, waiting);
+          pairs.forEach((p: QueuedPair, i: number) => {
+            const e: Queued = { id: queued.length, key: p.subjectId === null ? null : chainKey(p.webhookId, p.subjectId), pending: true, hasSuccessor: plans[i].hasSuccessor };
+            queued.push(e);
+            if (plans[i].head) send(e);
+          });
+        }
+        while (inFlight.length > 0) settle(inFlight[0]);
+        expect(queued.filter((q) => q.pending)).toEqual([]);
+        for (const [key, ids] of sent) expect(ids, key).toEqual(queued.filter((q) => q.key === key).map((q) => q.id));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

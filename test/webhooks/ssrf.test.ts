@@ -67,6 +67,8 @@ describe('create and update', () => {
     for (const url of urls) {
       const res = await t.call('POST', webhooksPath(w), { body: { url, events: ['*'] } });
       expectValidation(res, ['url']);
+      // The refusal says how a local receiver can be allowed.
+      expect(res.json.error.details[0].message).toContain('WEBHOOKS_ALLOW_PRIVATE=true');
     }
     const ok = await t.call('POST', webhooksPath(w), { body: { url: 'https://93.184.215.14/hook', events: ['*'] } });
     expect(ok.status, ok.text).toBe(201);
@@ -88,6 +90,8 @@ describe('at delivery time', () => {
     state: 'pending',
     attempts: 0,
     nextAttempt: 1,
+    subjectId: null,
+    hasSuccessor: false,
   });
 
   it('the guarded agent refuses a host name that now resolves to a private address (DNS rebinding), and a private literal', async () => {

@@ -7,6 +7,7 @@ import { createDeliveryAgent } from '../../src/net/ssrf.js';
 import type { Logger } from '../../src/shared/logger.js';
 import { loadTargets, recordAttempt, sendOnce, targetKey, type DeliveryTarget } from '../../src/modules/webhooks/webhook.delivery.js';
 import type { DeliveryJob } from '../../src/modules/webhooks/webhook.jobs.js';
+import { nextWaiting, releaseAfter, releaseNext } from '../../src/modules/webhooks/webhook.chain.js';
 
 /*
  * Isolation of slow endpoints. A pg-boss worker loop is busy until its whole batch has been
@@ -26,11 +27,19 @@ const LOOPS = 32;
 const BATCH_SIZE = 8;
 const GROUP_LIMIT = 16;
 const SLOW_BATCH_MS = 200;
+/**
+ * A job delivers the next events of its row itself (see deliver) up to this many in all, and only
+ * while it has run for less than CHAIN_MS: with a 10 s attempt on top, it stays well within the
+ * 60 s expiry of its queue, and one busy row cannot hold a loop for long.
+ */
+const CHAIN_EVENTS = 20;
+const CHAIN_MS = 20_000;
 
 /**
- * Delivery (queue `webhook-deliveries`): one automatic attempt per job. The outcome, and the
- * next attempt when one is due, are recorded by `recordAttempt`; a job only fails (and is retried
- * by pg-boss) when that bookkeeping could not be done, or when the worker shut down mid-request.
+ * Delivery (queue `webhook-deliveries`): one automatic attempt per job (followed by the first
+ * attempts of the events of its row that wait behind it, see deliver). The outcome, and the next
+ * attempt when one is due, are recorded by `recordAttempt`; a job only fails (and is retried by
+ * pg-boss) when that bookkeeping could not be done, or when the worker shut down mid-request.
  */
 export function startDeliveryWorker(boss: PgBoss, orm: Orm, logger: Logger, config: Config): Promise<string> {
   const agent = createDeliveryAgent(config.WEBHOOKS_ALLOW_PRIVATE);
@@ -39,15 +48,38 @@ export function startDeliveryWorker(boss: PgBoss, orm: Orm, logger: Logger, conf
   const log = logger.child({ worker: 'webhook-delivery' });
   const queue = QUEUES.deliveries.name;
 
-  /** Sends the attempt the job stands for, unless it no longer applies. */
-  async function deliver(job: Job<DeliveryJob>, target: DeliveryTarget | undefined): Promise<void> {
-    const { attempt } = job.data;
+  /**
+   * Sends the attempt the job stands for, unless it no longer applies; then, while each event it
+   * delivers (or gives up) has the next one of its row waiting behind it, that one, in the same
+   * job (see webhook.chain.ts): no job and no wake-up between two events of a row. Within
+   * bounds: past them, or when the next one is not a fresh one, it is released to a job.
+   */
+  async function deliver(job: Job<DeliveryJob>, first: DeliveryTarget | undefined): Promise<void> {
+    const db = fromKysely(kysely);
     // Deleted webhook, disabled webhook (its pending events were cancelled), event delivered by a
-    // manual retry, or a job run again after its attempt was recorded: nothing to do.
-    if (!target || !target.active || target.state !== 'pending' || target.nextAttempt !== attempt) return;
-    const outcome = await sendOnce(target, agent, config.WEBHOOKS_ALLOW_PRIVATE, job.signal);
-    if (!outcome) throw new Error('worker shut down during the request');
-    await recordAttempt(kysely, boss, target, outcome, { kind: 'auto', attempt }, config.WEBHOOK_RETRY_DELAYS);
+    // manual retry, or a job run again after its attempt was recorded: nothing to send. A job
+    // whose worker died after settling the event but before the next one of its row was sent
+    // releases that one now.
+    if (!first || !first.active || first.state !== 'pending' || first.nextAttempt !== job.data.attempt) {
+      if (first) await releaseAfter(db, boss, first);
+      return;
+    }
+    const started = Date.now();
+    let target = first;
+    let attempt = job.data.attempt;
+    for (let sent = 1; ; sent++) {
+      const outcome = await sendOnce(target, agent, config.WEBHOOKS_ALLOW_PRIVATE, job.signal);
+      if (!outcome) throw new Error('worker shut down during the request');
+      const recorded = await recordAttempt(kysely, boss, target, outcome, { kind: 'auto', attempt }, config.WEBHOOK_RETRY_DELAYS, 'caller');
+      if (!recorded?.releases) return;
+      const { webhookId, subjectId } = target;
+      const inBounds = sent < CHAIN_EVENTS && Date.now() - started < CHAIN_MS && !job.signal.aborted;
+      const nextId = inBounds ? await nextWaiting(db, webhookId, subjectId!) : undefined;
+      const next = nextId && (await loadTargets(db, [{ webhookId, eventId: nextId }])).get(targetKey(webhookId, nextId));
+      if (!next || !next.active || next.state !== 'pending' || next.nextAttempt !== 1) return releaseNext(db, boss, webhookId, subjectId!);
+      target = next;
+      attempt = 1;
+    }
   }
 
   return boss.work(

@@ -4,6 +4,7 @@ import { request, type Dispatcher } from 'undici';
 import { QUEUES } from '../../jobs/queues.js';
 import { literalAddressProblem } from '../../net/ssrf.js';
 import { uuidv7 } from '../../shared/ids.js';
+import { isReleasing, releaseNext } from './webhook.chain.js';
 import { deliveryJobId, type DeliveryJob } from './webhook.jobs.js';
 import { ATTEMPT_TIMEOUT_MS, MAX_CONSECUTIVE_FAILURES, isDelivered, isGone, judgeAttempt, parseRetryAfter, type Verdict } from './webhook.retry.js';
 import { webhookHeaders } from './webhook.signing.js';
@@ -34,6 +35,10 @@ export interface DeliveryTarget {
   state: EventState;
   attempts: number;
   nextAttempt: number;
+  /** The row (file, table) whose events for this webhook are delivered in order; null: on its own. */
+  subjectId: string | null;
+  /** A later event of the same subject waits until this one is settled. */
+  hasSuccessor: boolean;
 }
 
 interface TargetRow {
@@ -51,6 +56,8 @@ interface TargetRow {
   state: EventState;
   attempts: number;
   next_attempt: number;
+  subject_id: string | null;
+  has_successor: boolean;
 }
 
 export const targetKey = (webhookId: string, eventId: string) => `${webhookId}:${eventId}`;
@@ -70,6 +77,8 @@ function toTarget(row: TargetRow, now: number): DeliveryTarget {
     state: row.state,
     attempts: row.attempts,
     nextAttempt: row.next_attempt,
+    subjectId: row.subject_id,
+    hasSuccessor: row.has_successor,
   };
 }
 
@@ -78,7 +87,8 @@ export async function loadTargets(db: Db, pairs: { webhookId: string; eventId: s
   if (pairs.length === 0) return new Map();
   const { rows } = await db.executeSql(
     `select w.id as webhook_id, w.project_id, w.url, w.active, w.secret, w.previous_secret, w.previous_secret_until,
-            w.consecutive_failures, e.event_id, e.type, e.body, e.state, e.attempts, e.next_attempt
+            w.consecutive_failures, e.event_id, e.type, e.body, e.state, e.attempts, e.next_attempt,
+            e.subject_id, e.has_successor
        from unnest($1::uuid[], $2::uuid[]) as k(webhook_id, event_id)
        join webhook_event e on e.webhook_id = k.webhook_id and e.event_id = k.event_id
        join webhook w on w.id = e.webhook_id`,
@@ -176,9 +186,19 @@ export async function cancelPendingEvents(db: Db, webhookId: string): Promise<vo
 }
 
 /**
+ * An attempt as recorded, and whether it settled an event that another one of its row waits
+ * behind (see webhook.chain.ts): that one is then released, or left to the caller to deliver.
+ */
+export interface RecordedAttempt {
+  delivery: DeliveryOutput;
+  releases: boolean;
+}
+
+/**
  * Records an attempt that changes nothing but the event (one statement, atomic on its own): the
  * next attempt number, the event's new state when `newState` is given and this attempt is in
- * charge (`autoAttempt` null = manual, always in charge), and the delivery row.
+ * charge (`autoAttempt` null = manual, always in charge), and the delivery row. The update
+ * returns the event as it is after the lock, so a successor queued meanwhile is seen.
  */
 async function recordOnly(
   db: Db,
@@ -186,7 +206,7 @@ async function recordOnly(
   outcome: AttemptOutcome,
   autoAttempt: number | null,
   newState: EventState | null,
-): Promise<DeliveryOutput | null> {
+): Promise<RecordedAttempt | null> {
   const now = Date.now();
   const { rows } = await db.executeSql(
     `with event as (
@@ -198,14 +218,18 @@ async function recordOnly(
                 else state end,
               updated_at = now()
         where webhook_id = $1 and event_id = $2
-       returning attempts
+       returning attempts, state, has_successor
+     ), delivery as (
+       insert into webhook_delivery (id, webhook_id, event_id, type, attempt, status_code, duration_ms, error, created_at)
+       select $3, $1, $2, $4, event.attempts, $6, $7, $8, $9 from event
+       returning id, event_id, type, attempt, status_code, duration_ms, error, created_at
      )
-     insert into webhook_delivery (id, webhook_id, event_id, type, attempt, status_code, duration_ms, error, created_at)
-     select $3, $1, $2, $4, event.attempts, $6, $7, $8, $9 from event
-     returning id, event_id, type, attempt, status_code, duration_ms, error, created_at`,
+     select delivery.*, event.state, event.has_successor from delivery, event`,
     [target.webhookId, target.eventId, uuidv7(now), target.type, autoAttempt, outcome.statusCode, outcome.durationMs, outcome.error, new Date(now), newState],
   );
-  return rows[0] ? toDeliveryOutput(rows[0] as DeliveryRow) : null;
+  const row = rows[0] as (DeliveryRow & { state: EventState; has_successor: boolean }) | undefined;
+  if (!row) return null;
+  return { delivery: toDeliveryOutput(row), releases: isReleasing({ subjectId: target.subjectId, state: row.state, hasSuccessor: row.has_successor }) };
 }
 
 interface DeliveryRow {
@@ -235,6 +259,11 @@ export const toDeliveryOutput = (row: DeliveryRow): DeliveryOutput => ({
  * event's state, the next automatic attempt as a delayed job (sent through the same
  * transaction), and the webhook's failure count or disabling.
  *
+ * When the attempt settles an event that the next one of its row waits behind, that one is
+ * released (given its delivery job), unless `handOver` is 'caller': the delivery worker then
+ * delivers it at once itself. (A worker that dies before either leaves its job unfinished: the
+ * job runs again, finds the event settled and releases the next one then.)
+ *
  * An automatic attempt only decides the event's fate while it is the one in charge (the event
  * is pending and waits for exactly this attempt): a job that runs again after its work was
  * committed, or one whose webhook was disabled meanwhile, is still recorded but changes nothing.
@@ -250,14 +279,18 @@ export async function recordAttempt(
   outcome: AttemptOutcome,
   mode: AttemptMode,
   delays: readonly number[],
-): Promise<DeliveryOutput | null> {
+  handOver: 'release' | 'caller' = 'release',
+): Promise<RecordedAttempt | null> {
   const verdict = mode.kind === 'auto' ? judgeAttempt(outcome, mode.attempt, delays) : manualVerdict(outcome);
   const changesWebhook =
     verdict.kind === 'gone' || verdict.kind === 'exhausted' || (verdict.kind === 'delivered' && target.consecutiveFailures > 0);
   // The common case (delivered, nothing else to change; or a failed manual retry): one statement.
   if ((verdict.kind === 'delivered' || verdict.kind === 'failed') && !changesWebhook) {
     const newState: EventState | null = verdict.kind === 'delivered' ? 'delivered' : null;
-    return recordOnly(fromKysely(kysely), target, outcome, mode.kind === 'auto' ? mode.attempt : null, newState);
+    const db = fromKysely(kysely);
+    const recorded = await recordOnly(db, target, outcome, mode.kind === 'auto' ? mode.attempt : null, newState);
+    if (recorded?.releases && handOver === 'release') await releaseNext(db, boss, target.webhookId, target.subjectId!);
+    return recorded;
   }
   return kysely.transaction().execute(async (trx) => {
     const db = fromKysely(trx);
@@ -266,7 +299,7 @@ export async function recordAttempt(
     const {
       rows: [event],
     } = await db.executeSql(
-      'select state, attempts, next_attempt from webhook_event where webhook_id = $1 and event_id = $2 for update',
+      'select state, attempts, next_attempt, has_successor from webhook_event where webhook_id = $1 and event_id = $2 for update',
       [webhookId, eventId],
     );
     // The webhook (and with it the event) was deleted while the request was in flight.
@@ -312,6 +345,8 @@ export async function recordAttempt(
       'update webhook_event set attempts = $3, state = $4, next_attempt = $5, updated_at = now() where webhook_id = $1 and event_id = $2',
       [webhookId, eventId, attempt, state, nextAttempt],
     );
+    const releases = isReleasing({ subjectId: target.subjectId, state, hasSuccessor: event.has_successor });
+    if (releases && handOver === 'release') await releaseNext(db, boss, webhookId, target.subjectId!);
     const now = Date.now();
     const { rows } = await db.executeSql(
       `insert into webhook_delivery (id, webhook_id, event_id, type, attempt, status_code, duration_ms, error, created_at)
@@ -319,6 +354,6 @@ export async function recordAttempt(
        returning id, event_id, type, attempt, status_code, duration_ms, error, created_at`,
       [uuidv7(now), webhookId, eventId, target.type, attempt, outcome.statusCode, outcome.durationMs, outcome.error, new Date(now)],
     );
-    return toDeliveryOutput(rows[0] as DeliveryRow);
+    return { delivery: toDeliveryOutput(rows[0] as DeliveryRow), releases };
   });
 }

@@ -25,3 +25,9 @@ export function uuidv5(name: string): string {
  * scheduling step that runs twice inserts the same id, and pg-boss keeps one job.
  */
 export const deliveryJobId = (job: DeliveryJob): string => uuidv5(`${job.eventId}:${job.webhookId}:${job.attempt}`);
+
+/**
+ * A delivery job as pg-boss inserts it. The group lets the delivery worker cap how many slots one
+ * webhook may hold.
+ */
+export const deliveryJobInsert = (data: DeliveryJob) => ({ id: deliveryJobId(data), data, group: { id: data.webhookId } });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '../../jobs/outbox.js';
 import { listOf, pageParams } from '../../shared/pagination.js';
 import { isoDate, jsonBoolean, nameString, pathId } from '../../shared/schemas.js';
+import { isTableRef } from '../tables/table-refs.js';
 
 /** SPEC §8 event types; `*` subscribes to all of them. */
 export const WEBHOOK_EVENTS = [...EVENT_TYPES, '*'] as const;
@@ -30,17 +31,16 @@ export const webhookEvents = z
   .describe('Event types to receive, or ["*"] for all');
 
 export const webhookTableIds = z
-  .array(z.uuid())
+  .array(z.string().refine(isTableRef, 'must be a table id or key'))
   .max(1000)
-  .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))])
-  .describe('Narrows contents events to these tables (ids); empty or absent = every table');
+  .describe('Narrows contents events to these tables (ids or keys; stored and returned as ids); empty or absent = every table');
 
 export const webhookOutput = z.object({
   id: z.uuid(),
   name: z.string(),
   url: z.string(),
   events: z.array(z.string()),
-  tableIds: z.array(z.string()),
+  tableIds: z.array(z.string()).describe('Table ids (a key given on create or update is stored as its id)'),
   active: z.boolean(),
   disabledReason: z.string().nullable().describe('Why the server disabled the webhook (410 Gone, or 5 events in a row that exhausted their retries)'),
   createdAt: isoDate,

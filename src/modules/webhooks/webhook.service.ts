@@ -6,7 +6,7 @@ import { createDeliveryAgent, destinationProblem } from '../../net/ssrf.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
 import type { PageParams } from '../../shared/pagination.js';
-import { TableSchema } from '../tables/table.entity.js';
+import { resolveTableRefs } from '../tables/table-refs.js';
 import { cancelPendingEvents, loadTargets, recordAttempt, sendOnce, targetKey } from './webhook.delivery.js';
 import { WebhookDeliverySchema, WebhookSchema, type Webhook, type WebhookDelivery } from './webhook.entity.js';
 import type { CreateWebhookInput, DeliveryOutput, UpdateWebhookInput, WebhookOutput } from './webhook.schema.js';
@@ -47,21 +47,21 @@ const toDeliveryOutput = (d: WebhookDelivery): DeliveryOutput => ({
 
 /**
  * The semantic checks of a create or update (422, every offending field at once): the URL's host
- * must resolve to public addresses only (SSRF), and `tableIds` must be tables of the project.
+ * must resolve to public addresses only (SSRF), and `tableIds` must name tables of the project,
+ * by id or key. Answers the table ids to store (deduplicated), when `tableIds` was given.
  */
-async function checkTargets(em: EntityManager, projectId: string, allowPrivate: boolean, url?: string, tableIds?: string[]): Promise<void> {
+async function checkTargets(em: EntityManager, projectId: string, allowPrivate: boolean, url?: string, tableIds?: string[]): Promise<string[] | undefined> {
   const details: ErrorDetail[] = [];
   if (url !== undefined) {
     const problem = await destinationProblem(new URL(url), allowPrivate);
-    if (problem) details.push({ field: 'url', message: `must not point to a private network: ${problem}` });
+    // Say how to lift the check: a receiver on localhost is what everyone tries first.
+    if (problem) details.push({ field: 'url', message: `must not point to a private network: ${problem} (a server started with WEBHOOKS_ALLOW_PRIVATE=true allows it; for local testing only)` });
   }
-  if (tableIds?.length) {
-    const found = await em.find(TableSchema, { id: { $in: tableIds }, project: projectId, deletedAt: null }, { fields: ['id'] });
-    const known = new Set(found.map((t) => t.id));
-    const missing = tableIds.filter((id) => !known.has(id));
-    if (missing.length) details.push({ field: 'tableIds', message: `not a table of this project: ${missing.slice(0, 5).join(', ')}` });
-  }
+  const resolved = tableIds?.length ? await resolveTableRefs(em, projectId, tableIds) : new Map<string, string>();
+  const missing = (tableIds ?? []).filter((ref) => !resolved.has(ref));
+  if (missing.length) details.push({ field: 'tableIds', message: `not a table of this project: ${missing.slice(0, 5).join(', ')}` });
   if (details.length) throw validationError(details);
+  return tableIds && [...new Set(tableIds.map((ref) => resolved.get(ref)!))];
 }
 
 export async function findWebhook(em: EntityManager, projectId: string, webhookId: string): Promise<Webhook> {
@@ -77,14 +77,14 @@ export async function listWebhooks(em: EntityManager, projectId: string, params:
 
 /** Creates a webhook; its secret is in the result once (SPEC §5). */
 export async function createWebhook(em: EntityManager, deps: WebhookDeps, projectId: string, input: CreateWebhookInput) {
-  await checkTargets(em, projectId, deps.allowPrivate, input.url, input.tableIds);
+  const tableIds = await checkTargets(em, projectId, deps.allowPrivate, input.url, input.tableIds);
   const secret = generateWebhookSecret();
   const webhook = em.create(WebhookSchema, {
     project: projectId,
     name: input.name ?? new URL(input.url).host,
     url: input.url,
     events: input.events,
-    tableIds: input.tableIds ?? [],
+    tableIds: tableIds ?? [],
     active: input.active ?? true,
     secret,
     disabledReason: null,
@@ -99,13 +99,13 @@ export async function createWebhook(em: EntityManager, deps: WebhookDeps, projec
  * new events are delivered again. `active: false` also stops the deliveries still pending.
  */
 export async function updateWebhook(em: EntityManager, deps: WebhookDeps, webhook: Webhook, input: UpdateWebhookInput): Promise<WebhookOutput> {
-  await checkTargets(em, webhook.project.id, deps.allowPrivate, input.url, input.tableIds);
+  const tableIds = await checkTargets(em, webhook.project.id, deps.allowPrivate, input.url, input.tableIds);
   return em.transactional(async (tx) => {
     const managed = tx.merge(webhook);
     if (input.name !== undefined) managed.name = input.name;
     if (input.url !== undefined) managed.url = input.url;
     if (input.events !== undefined) managed.events = input.events;
-    if (input.tableIds !== undefined) managed.tableIds = input.tableIds;
+    if (tableIds !== undefined) managed.tableIds = tableIds;
     if (input.active === true) {
       managed.active = true;
       managed.disabledReason = null;
@@ -168,7 +168,7 @@ export async function retryDelivery(em: EntityManager, deps: WebhookDeps, webhoo
     const recorded = outcome && (await recordAttempt(kysely, deps.boss, target, outcome, { kind: 'manual' }, deps.retryDelays));
     // Null only when the webhook was deleted while the request was in flight.
     if (!recorded) throw notFound('Webhook');
-    return recorded;
+    return recorded.delivery;
   } finally {
     await agent.close();
   }
