@@ -16,8 +16,10 @@ import { storedEntries } from '../logs/fixture.js';
  */
 const SECONDS = Number(process.env.STRESS_SECONDS ?? 8);
 const CLIENTS = 8;
-const RATE = 200;
-const BURST = 400;
+// Low enough that the hammer below outruns the refill even on a busy 2-core machine (1,200
+// requests pass unrefused only if they take over 8 s), high enough for the paced clients.
+const RATE = 120;
+const BURST = 240;
 
 const root = path.resolve(import.meta.dirname, '../..');
 const children: ChildProcess[] = [];
@@ -166,7 +168,7 @@ describe('two APIs and two workers on one database', () => {
     const hammer = keys[CLIENTS];
     const started = Date.now();
     const statuses = await Promise.all(
-      Array.from({ length: BURST * 3 }, (_, i) => calls[i % 2]('GET', `/v1/${projectId}/tables`, { token: hammer }).then((r) => r.status)),
+      Array.from({ length: BURST * 5 }, (_, i) => calls[i % 2]('GET', `/v1/${projectId}/tables`, { token: hammer }).then((r) => r.status)),
     );
     const seconds = (Date.now() - started) / 1000;
     const passed = statuses.filter((s) => s === 200).length;
@@ -175,6 +177,7 @@ describe('two APIs and two workers on one database', () => {
     // 1/10 s of rate per process); a bucket per process would let through twice that.
     const shared = BURST + RATE * seconds + 2 * (RATE / 10);
     expect(passed, `${passed} passed in ${seconds.toFixed(1)} s`).toBeLessThanOrEqual(Math.ceil(shared));
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    // Refusals whenever the requests outran the refill (on any machine that answers 1,200 requests in under 8 s).
+    if (BURST * 5 > shared) expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
   });
 });
