@@ -20,6 +20,7 @@ import { measureLoggingCost, type LoggingCost } from './logging.js';
 import { measureLoggingPipeline, type LoggingPipelineCost } from './logging-pipeline.js';
 import { soak, type SoakReport } from './soak.js';
 import { benchLogScale, type LogScaleReport } from './log-scale.js';
+import { benchMixed, type MixedResult } from './mixed.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -61,6 +62,7 @@ let soakReport: SoakReport | null = null;
 let logScale: LogScaleReport | null = null;
 const results: { scenario: string; ours: Measurement; bare: Measurement | null; ratio: number | null; target: string }[] = [];
 let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
+let mixed: MixedResult | null = null;
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
@@ -91,6 +93,10 @@ try {
     }
   } finally {
     await stopChild(bare);
+  }
+  if (!args.soak && (!args.only || args.only.split(',').includes('mixed'))) {
+    log('mixed: 29 connections reading six lists with exact totals, alone and with 3 connections creating and updating');
+    mixed = await benchMixed({ api: `http://127.0.0.1:${apiPort}`, fixture, duration });
   }
   if (wantsLogging) {
     log(`logging: Q1 with request logging on and off, two APIs in one process, ${args['logging-pairs']} pairs of 2 s runs`);
@@ -169,6 +175,15 @@ if (soakReport) {
   );
   if (soakReport.errors > 0) process.exitCode = 1;
 }
+if (mixed) {
+  const m = mixed;
+  console.log(
+    `\nlists under writes (mixed): reads alone ${num(m.readOnly.readsPerSecond)} req/s p99 ${num(m.readOnly.p99, 1)} ms; ` +
+      `with writes ${num(m.mixed.readsPerSecond)} req/s p99 ${num(m.mixed.p99, 1)} ms = ${(100 * m.readShare).toFixed(0)} % of reads alone ` +
+      `(targets >= 50 %, p99 < 30 ms); writes ${num(m.mixed.writesPerSecond)} req/s p99 ${num(m.mixed.writeP99, 1)} ms, ` +
+      `${(100 * m.writeShare).toFixed(1)} % of requests; errors ${m.readOnly.errors + m.mixed.errors}`,
+  );
+}
 if (logging) {
   console.log(
     `\nrequest logging, Q1: on ${logging.onRequestsPerSecond.toFixed(0)} req/s, off ${logging.offRequestsPerSecond.toFixed(0)} req/s: ` +
@@ -200,5 +215,5 @@ if (events) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, mixed, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

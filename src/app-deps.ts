@@ -6,7 +6,7 @@ import type { Logger } from './shared/logger.js';
 import type { Storage } from './storage/storage.js';
 import type { CredentialResolver } from './auth/credentials.js';
 import type { ProjectDirectory } from './auth/project-directory.js';
-import type { ResultCache } from './modules/contents/result-cache.js';
+import type { ListCache } from './modules/contents/list-cache/list-cache.js';
 import type { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { RequestLogBuffer } from './modules/logs/log-buffer.js';
 
@@ -19,8 +19,8 @@ export interface AppDeps {
   credentials: CredentialResolver;
   projects: ProjectDirectory;
   tables: TableDefinitions;
-  /** Contents list pages and totals, valid while their table's change counter stays put. */
-  results: ResultCache;
+  /** Contents list pages and totals, kept up to date with the change log. */
+  results: ListCache;
   /** A plain pool for hot-path statements that need no unit of work (rate limits, lists). */
   pool: pg.Pool;
   /** File bytes: the STORAGE_DRIVER for new uploads, and every driver for stored ones. */

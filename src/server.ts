@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './app-deps.js';
 import { CredentialResolver } from './auth/credentials.js';
 import { ProjectDirectory } from './auth/project-directory.js';
-import { ResultCache } from './modules/contents/result-cache.js';
+import { ListCache, detectTextOrder } from './modules/contents/list-cache/list-cache.js';
 import { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { Config } from './config/config.js';
 import { openMigratedOrm } from './db/migrate.js';
@@ -47,7 +47,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     credentials: new CredentialResolver(orm),
     projects: new ProjectDirectory(orm),
     tables: new TableDefinitions(orm),
-    results: new ResultCache(),
+    results: new ListCache(await detectTextOrder(pool)),
     storage: createStorage(config, pool),
     requestLogs: config.REQUEST_LOGGING
       ? new RequestLogBuffer(async (segments) => void (await boss.send(QUEUES.requestLogs.name, logJob(segments))), logger)

@@ -9,9 +9,9 @@ import { createPool } from '../src/db/pool.js';
 import { TableDefinitions } from '../src/modules/tables/table-definitions.js';
 import { startOutboxRelay } from './handlers/outbox-relay.js';
 import { startScheduledPublisher } from './handlers/scheduled-publisher.js';
+import { startChangeLogTrim } from './handlers/change-log.js';
 import { createPurgeHandler } from './handlers/purge.js';
 import { startDeliveryWorker } from './handlers/webhook-delivery.js';
-import { startFanoutWorker } from './handlers/webhook-fanout.js';
 import { startRetentionWorker } from './handlers/webhook-retention.js';
 import { startLogIngest, startLogRetention, startLogRollup } from './handlers/request-logs.js';
 import type { Orm } from '../src/db/orm.js';
@@ -37,9 +37,9 @@ const WORKERS: Record<string, WorkerDefinition> = {
         createPurgeHandler(orm, logger.child({ worker: 'purge' }), config.STORAGE_DIR),
       ),
   },
-  /** Committed events (event_outbox) → the pg-boss `events` queue, in batches. */
+  /** Committed events (event_outbox) → one delivery per subscribed webhook, in batches (SPEC §8). */
   outbox: {
-    queue: QUEUES.events.name,
+    queue: QUEUES.deliveries.name,
     start: async (boss, _orm, logger, _config, databaseUrl) => {
       const pool = createPool(databaseUrl, 2, logger);
       const relay = startOutboxRelay(boss, pool, logger.child({ worker: 'outbox' }));
@@ -65,8 +65,20 @@ const WORKERS: Record<string, WorkerDefinition> = {
       };
     },
   },
-  /** Events → one delivery job per subscribed webhook (SPEC §8). */
-  'webhook-fanout': { queue: QUEUES.events.name, start: (boss) => startFanoutWorker(boss) },
+  /** Trims the contents change log that API processes read to keep their list caches exact. */
+  'change-log': {
+    queue: 'contents.changes',
+    start: async (_boss, _orm, logger, _config, databaseUrl) => {
+      const pool = createPool(databaseUrl, 1, logger);
+      const trim = startChangeLogTrim(pool, logger.child({ worker: 'change-log' }));
+      return {
+        stop: async () => {
+          await trim.stop();
+          await pool.end();
+        },
+      };
+    },
+  },
   'webhook-delivery': { queue: QUEUES.deliveries.name, start: startDeliveryWorker },
   'webhook-retention': { queue: QUEUES.webhookRetention.name, start: startRetentionWorker },
   /** Request log segments → request_log_segment (SPEC §9). */

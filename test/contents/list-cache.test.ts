@@ -3,11 +3,19 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startApi, type RunningApi } from '../../src/server.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { createPool } from '../../src/db/pool.js';
+import { parseSnapshot } from '../../src/modules/contents/list-cache/change-log.js';
+import { ListCache, type Lookup } from '../../src/modules/contents/list-cache/list-cache.js';
+import { parseListQuery } from '../../src/modules/contents/query/index.js';
+import { TableDefinitions } from '../../src/modules/tables/table-definitions.js';
+import { openOrm } from '../../src/db/orm.js';
 import { buildWorld, columnsPath, contentsPath, createRow, createTable, expectStatus, list, putRow, type World } from './fixture.js';
 
 /**
- * Lists and totals are cached per process under the table's change counter and schema
- * (result-cache.ts): every write, on any process, and every column change must show at once.
+ * Lists and totals are cached per process and kept up to date from the change log
+ * (list-cache/): every write, on any process, and every column change must show at once.
+ * The model-based test (list-cache-model.test.ts) covers random sequences; these cases pin the
+ * edges a random run rarely reaches.
  */
 let t: TestApi;
 let w: World;
@@ -75,5 +83,71 @@ describe('cached lists stay exact', () => {
     expect(res.status).toBe(201);
     const body = await list(w, table.id, w.readKey, { sort: [{ i: 'title', o: 'asc' }] });
     expect([titles(body), body.pagination.total]).toEqual([['first', 'second'], 2]);
+  });
+
+  it('the row just after a full page leaving makes that page the last', async () => {
+    const table = await createTable(w, [{ name: 'price', type: 'number' }]);
+    for (const price of [1, 2, 3]) await createRow(w, table.id, { price });
+    const third = (await list(w, table.id, w.writeKey, { sort: [{ i: 'price', o: 'desc' }] })).list[0].id;
+    const query = { sort: [{ i: 'price', o: 'asc' }], size: '2', withCount: 'false' };
+    expect((await list(w, table.id, w.readKey, query)).pagination.hasNext).toBe(true);
+    expect((await t.call('DELETE', contentsPath(w, table.id, third), { token: w.writeKey })).status).toBe(204);
+    expect((await list(w, table.id, w.readKey, query)).pagination).toMatchObject({ hasNext: false, nextCursor: null });
+  });
+
+  it('a count that already saw a change does not count it again when the change arrives later', async () => {
+    const table = await createTable(w, [{ name: 'price', type: 'number' }]);
+    await createRow(w, table.id, { price: 5 });
+    const orm = await openOrm(t.db.url, { migrate: false });
+    const pool = createPool(t.db.url, 3, createLogger('silent'));
+    try {
+      const def = (await new TableDefinitions(orm).get(w.projectId, table.id))!;
+      const query = parseListQuery({ page: 1, size: 20, withCount: true, filter: JSON.stringify([{ i: 'price', w: 'gt', v: 1 }]) }, def, { locales: ['en', 'fr'], defaultLocale: 'en' });
+      const statement = { text: 'select count(*)::float8 as total, pg_current_snapshot()::text as snapshot from contents where table_id = $1 and (data->>\'price\')::float8 > 1', values: [table.id] };
+      const cache = new ListCache();
+      const lookup = (seq: number): Lookup => ({ tableId: table.id, query: statement, variant: 'v', shape: { query, publicOnly: false }, seq });
+      const countNow = async () => {
+        const [row] = (await pool.query(statement)).rows;
+        return { total: Number(row.total), snapshot: parseSnapshot(row.snapshot) };
+      };
+      const before = await cache.syncTable(pool, table.id);
+      // While the count loads: a row is created, the count sees it, then a sync reads it as a change.
+      const total = await cache.count(lookup(before.seq), async () => {
+        await createRow(w, table.id, { price: 9 });
+        const counted = await countNow();
+        await cache.syncTable(pool, table.id);
+        return counted;
+      });
+      expect(total).toBe(2);
+      const after = await cache.syncTable(pool, table.id);
+      let loads = 0;
+      const cached = await cache.count(lookup(after.seq), async () => (loads++, countNow()));
+      expect([cached, loads]).toEqual([2, 0]);
+      // And a change after the count moves it by one without a load.
+      await createRow(w, table.id, { price: 10 });
+      const later = await cache.syncTable(pool, table.id);
+      expect([await cache.count(lookup(later.seq), async () => (loads++, countNow())), loads]).toEqual([3, 0]);
+    } finally {
+      await pool.end();
+      await orm.close();
+    }
+  });
+
+  it('concurrent misses of one result share one load, and a failed load is not kept', async () => {
+    const cache = new ListCache();
+    const shape = { query: { filters: [], op: 'and' as const, sort: [] }, publicOnly: false };
+    const lookup: Lookup = { tableId: 't1', query: { text: 'select 1', values: [] }, variant: 'v', shape, seq: 0 };
+    let loads = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const page = { list: [1], hasNext: false, nextCursor: null, bounds: { last: null, next: null } };
+    const waiting = Array.from({ length: 20 }, () => cache.page(lookup, async () => (loads++, await gate, page)));
+    release();
+    expect(await Promise.all(waiting)).toEqual(Array(20).fill(page));
+    expect(loads).toBe(1);
+    const failing = await Promise.allSettled([1, 2].map(() => cache.count({ ...lookup, variant: 'c' }, async () => (loads++, Promise.reject(new Error('database gone'))))));
+    expect(failing.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(loads).toBe(2);
+    expect(await cache.count({ ...lookup, variant: 'c' }, async () => ({ total: 7, snapshot: parseSnapshot('1:1:') }))).toBe(7);
   });
 });

@@ -10,6 +10,9 @@ import { Migration20261122100000_guarded_casts } from './Migration20261122100000
 import { Migration20261122110000_log_segments } from './Migration20261122110000_log_segments.js';
 import { Migration20261122050000_resources } from './Migration20261122050000_resources.js';
 import { Migration20261122060000_webhooks } from './Migration20261122060000_webhooks.js';
+import { Migration20261123020000_event_order } from './Migration20261123020000_event_order.js';
+import { Migration20261125000000_text_keys } from './Migration20261125000000_text_keys.js';
+import { Migration20261125010000_contents_changes } from './Migration20261125010000_contents_changes.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the folder) so that the
@@ -28,4 +31,7 @@ export const migrations = [
   { name: 'Migration20261122090000_request_logs', class: Migration20261122090000_request_logs },
   { name: 'Migration20261122100000_guarded_casts', class: Migration20261122100000_guarded_casts },
   { name: 'Migration20261122110000_log_segments', class: Migration20261122110000_log_segments },
+  { name: 'Migration20261123020000_event_order', class: Migration20261123020000_event_order },
+  { name: 'Migration20261125000000_text_keys', class: Migration20261125000000_text_keys },
+  { name: 'Migration20261125010000_contents_changes', class: Migration20261125010000_contents_changes },
 ];

@@ -4,8 +4,8 @@ import type { ContentStatus } from '../tables/table.entity.js';
 /*
  * Exact totals without count(*) (the dominant cost of a list): one row per (table, status)
  * holds the number of rows and a change counter, both kept in the same transaction as every
- * insert, update and delete. An unfiltered total is a sum over at most four rows; a filtered
- * total is counted once and reused while the table's change counter has not moved.
+ * insert, update and delete. An unfiltered total is a sum over at most 4 x 16 rows, read with
+ * the table's changes (list-cache/change-log.ts).
  */
 
 /** Counter rows per (table, status): concurrent writers of one table pick different ones. */
@@ -39,24 +39,4 @@ export async function recordChange(sql: Sql, tableId: string, from: ContentStatu
   }
   if (from !== null) await sql(countChange(tableId, from, -1));
   if (to !== null) await sql(countChange(tableId, to, 1));
-}
-
-export interface TableTotals {
-  total: number;
-  /** Moves whenever a row a caller of this visibility can see changes. */
-  version: string;
-}
-
-/**
- * The rows a caller sees without filters, and the matching change counter: read keys see
- * PUBLISHED rows only, so only that status's counter concerns them.
- */
-export async function tableTotals(sql: Sql, tableId: string, publicOnly: boolean): Promise<TableTotals> {
-  const [row] = await sql<{ total: string | null; version: string | null }>({
-    name: `contents.totals.${publicOnly ? 'public' : 'all'}`,
-    text: `select sum(count) as total, sum(version) as version from contents_count
-            where table_id = $1${publicOnly ? ` and status = 'PUBLISHED'` : ''}`,
-    values: [tableId],
-  });
-  return { total: Number(row?.total ?? 0), version: row?.version ?? '0' };
 }

@@ -1,0 +1,111 @@
+import type { Sql } from '../../../db/sql.js';
+
+/*
+ * Reading the change log (migration Migration20261125010000_contents_changes): the rows of
+ * `contents` changed by transactions that committed after a snapshot of ours. Visibility, not
+ * a sequence number, says what is new: ids are taken when a transaction starts and commits
+ * land in another order, so "every id above the last one seen" would skip a slow writer.
+ */
+
+/** A row as the change log records it (timestamps in the cursors' UTC microsecond form). */
+export interface RowImage {
+  id: string;
+  status: string;
+  slug: string | null;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  publishAt: string | null;
+  data: Record<string, unknown>;
+}
+
+/** One changed row: `old` null when created, `new` null when deleted; both null: anything may have changed. */
+export interface RowChange {
+  xid: number;
+  old: RowImage | null;
+  new: RowImage | null;
+}
+
+/** A PostgreSQL snapshot (`xmin:xmax:xip,...`): what a statement could see. */
+export interface Snapshot {
+  text: string;
+  xmin: number;
+  xmax: number;
+  running: ReadonlySet<number>;
+}
+
+const asXid = (text: string): number => {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new Error(`transaction id out of range: ${text}`);
+  return n;
+};
+
+export function parseSnapshot(text: string): Snapshot {
+  const [xmin, xmax, xip] = text.split(':');
+  return { text, xmin: asXid(xmin), xmax: asXid(xmax), running: new Set(xip ? xip.split(',').map(asXid) : []) };
+}
+
+/** Whether the transaction `xid` had committed for `snapshot` (as `pg_visible_in_snapshot`, for committed ids). */
+export const visibleIn = (xid: number, snapshot: Snapshot): boolean =>
+  xid < snapshot.xmin || (xid < snapshot.xmax && !snapshot.running.has(xid));
+
+export interface TableState {
+  snapshot: Snapshot;
+  /** Rows of the table, all statuses and PUBLISHED only: the unfiltered totals. */
+  total: number;
+  publishedTotal: number;
+  /** Committed since the snapshot given (none on the first read). */
+  changes: RowChange[];
+}
+
+/**
+ * One statement: the table's totals, a new snapshot, and the changes it sees that `since` did
+ * not. The snapshot and the rows are the same statement's, so nothing can slip between them.
+ */
+export async function readTableState(sql: Sql, tableId: string, since: Snapshot | null): Promise<TableState> {
+  const [row] = await sql<{ snapshot: string; total: string | null; published: string | null; changes: [string, RowImage | null, RowImage | null][] | null }>(
+    since
+      ? {
+          name: 'contents.changes',
+          text: `select pg_current_snapshot()::text as snapshot,
+                        (select sum(count) from contents_count where table_id = $1) as total,
+                        (select sum(count) from contents_count where table_id = $1 and status = 'PUBLISHED') as published,
+                        (select jsonb_agg(jsonb_build_array(c.xid::text, c.old, c.new))
+                           from contents_change c
+                          where c.table_id = $1 and c.xid >= $2::xid8 and not pg_visible_in_snapshot(c.xid, $3::pg_snapshot)) as changes`,
+          values: [tableId, String(since.xmin), since.text],
+        }
+      : {
+          name: 'contents.changes.first',
+          text: `select pg_current_snapshot()::text as snapshot,
+                        (select sum(count) from contents_count where table_id = $1) as total,
+                        (select sum(count) from contents_count where table_id = $1 and status = 'PUBLISHED') as published,
+                        null::jsonb as changes`,
+          values: [tableId],
+        },
+  );
+  return {
+    snapshot: parseSnapshot(row.snapshot),
+    total: Number(row.total ?? 0),
+    publishedTotal: Number(row.published ?? 0),
+    changes: (row.changes ?? []).map(([xid, old, next]) => ({ xid: asXid(xid), old, new: next })),
+  };
+}
+
+/**
+ * Deletes the changes of transactions that had ended before `horizon` (an xmin read at least a
+ * retention period ago): every reader that has read its table since then has seen them.
+ */
+export async function deleteSeenChanges(sql: Sql, horizon: number): Promise<number> {
+  const rows = await sql<{ n: string }>({
+    text: `with deleted as (delete from contents_change where xid < $1::xid8 returning 1) select count(*) as n from deleted`,
+    values: [String(horizon)],
+  });
+  return Number(rows[0].n);
+}
+
+/** The oldest transaction still running (or the next to start): the horizon to keep for later. */
+export async function currentXmin(sql: Sql): Promise<number> {
+  const [row] = await sql<{ xmin: string }>({ text: `select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`, values: [] });
+  return asXid(row.xmin);
+}
