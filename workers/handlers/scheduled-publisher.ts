@@ -29,16 +29,21 @@ export function startScheduledPublisher(pool: pg.Pool, tables: TableDefinitions,
                 order by publish_at limit $1 for update skip locked`,
         values: [BATCH],
       });
+      const publishedPerTable = new Map<string, number>();
       for (const row of due) {
         const [published] = await sql<ContentsRow>({
           text: `update contents set status = 'PUBLISHED', published_at = now(), publish_at = null, updated_at = now()
                   where id = $1 returning ${CONTENTS_COLUMNS}`,
           values: [row.id],
         });
-        await recordChange(sql, row.table_id, 'SCHEDULED', 'PUBLISHED');
+        publishedPerTable.set(row.table_id, (publishedPerTable.get(row.table_id) ?? 0) + 1);
         const table = await tables.get(row.project_id, row.table_id);
         const data = table ? toContentsOutput(table, published) : published;
         await emitEvents(outboxOfClient(client), [newEvent('contents.published', row.project_id, row.table_id, data)]);
+      }
+      // Once per table, in table order: counter rows are locked in one order by every writer.
+      for (const tableId of [...publishedPerTable.keys()].sort()) {
+        await recordChange(sql, tableId, 'SCHEDULED', 'PUBLISHED', publishedPerTable.get(tableId));
       }
       if (due.length > 0) logger.info({ published: due.length }, 'published scheduled contents');
       return { full: due.length === BATCH };
