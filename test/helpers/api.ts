@@ -71,7 +71,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     HOST: '127.0.0.1',
     ADMIN_EMAIL: adminEmail,
     ADMIN_TOKEN: adminToken,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     RATE_LIMIT_PER_SECOND: '10000',
     RATE_LIMIT_BURST: '20000',
     ...env,
