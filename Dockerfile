@@ -1,6 +1,7 @@
 # Build: docker build -t tabula .
 # API:    docker run -p 3000:3000 -e DATABASE_URL=postgres://user:pass@host:5432/tabula tabula
-# Worker: docker run --no-healthcheck -e DATABASE_URL=postgres://user:pass@host:5432/tabula tabula npm run start:worker
+# Worker: docker run --no-healthcheck -e DATABASE_URL=postgres://user:pass@host:5432/tabula tabula node --import tsx workers/main.ts
+# Both need DATABASE_URL (the embedded database is for `npm start` on one machine, not for images).
 
 # Production dependencies only. tsx is one of them: the app runs its TypeScript sources directly.
 FROM node:24-slim AS deps
@@ -16,12 +17,14 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json tsconfig.json mikro-orm.config.ts ./
 COPY src ./src
 COPY workers ./workers
-# Without DATABASE_URL the app keeps its embedded database and local files under ./.data:
-# the unprivileged user must be able to write there (mount a volume at /app/.data to keep them).
+# Uploaded files are kept under ./.data (STORAGE_DIR): the unprivileged user must be able to
+# write there (mount a volume at /app/.data to keep them).
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
 EXPOSE 3000
 # slim has no curl: ask node's own fetch.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3000/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["npm", "run", "start:api"]
+# node itself is the container's command, with no npm or shell between it and `docker stop`:
+# its SIGTERM reaches the API, which stops accepting, answers in-flight requests and exits 0.
+CMD ["node", "--import", "tsx", "src/api.ts"]

@@ -28,6 +28,8 @@ await runMain(async () => {
   const worker = spawnWorker(databaseUrl, logger);
   printBanner(logger, api);
 
+  // In order: no new requests and the in-flight ones answered, the worker's jobs finished, and
+  // only then the database they all use (it runs in its own process group, see embedded.ts).
   onShutdownSignal(logger, async () => {
     await api.close();
     await stopChild(worker);
@@ -36,8 +38,10 @@ await runMain(async () => {
 });
 
 function spawnWorker(databaseUrl: string, logger: ReturnType<typeof createLogger>): ChildProcess {
-  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, [path.join(root, 'workers', 'main.ts')], {
+  // One process (node with tsx's loader), not the tsx launcher and a node under it: a signal to
+  // it reaches the worker itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'workers', 'main.ts')], {
+    cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'inherit', 'inherit'],
     // Its own process group: a Ctrl-C reaches it through us, in order.
@@ -45,6 +49,10 @@ function spawnWorker(databaseUrl: string, logger: ReturnType<typeof createLogger
   });
   child.on('exit', (code, signal) => {
     if (code !== 0 && signal === null) logger.error({ code }, 'worker process exited');
+  });
+  // A forced exit (a second Ctrl-C) leaves no worker behind.
+  process.on('exit', () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   return child;
 }

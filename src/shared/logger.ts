@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { boundLine, serializeError } from './log-safety.js';
 
 export type { Logger };
 
@@ -22,7 +23,8 @@ export function logFormat(config: { LOG_FORMAT?: LogFormat; NODE_ENV: string }, 
 
 /**
  * Structured logs (pino). Secrets never reach a log line: the authorization header and
- * anything named like a secret are redacted wherever they appear.
+ * anything named like a secret are redacted wherever they appear, errors are logged as a few
+ * fields (never the driver's client or socket), and a line stays under 2 KB (log-safety.ts).
  */
 export function createLogger(level: string, name = 'tabula', options: LoggerOptions = {}): Logger {
   const settings = {
@@ -36,6 +38,8 @@ export function createLogger(level: string, name = 'tabula', options: LoggerOpti
       ],
       censor: '[redacted]',
     },
+    serializers: { err: serializeError, error: serializeError },
+    hooks: { streamWrite: boundLine },
   };
   const destination = options.destination ?? 1;
   if (options.format === 'pretty') {

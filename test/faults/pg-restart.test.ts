@@ -1,10 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js';
 import { loadConfig } from '../../src/config/config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
+import { MAX_LINE_BYTES } from '../../src/shared/log-safety.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startApi, type RunningApi } from '../../src/server.js';
 import { clientFor } from '../helpers/api.js';
@@ -12,7 +14,8 @@ import { clientFor } from '../helpers/api.js';
 /**
  * SPEC §3/§11 and issue "faults": PostgreSQL restarts while the API serves load. Requests in
  * flight fail with a 503 or 500 error body (never a hang, never a torn response), and the API
- * recovers by itself within 10 s of the database coming back, without a restart.
+ * recovers by itself within 10 s of the database coming back, without a restart. What it logs
+ * meanwhile stays small: no line over 2 KB, no driver client, no password.
  */
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -34,7 +37,14 @@ describe('PostgreSQL restart under load', () => {
     const port = Number(new URL(pg.url).port);
     const token = generateSecret(ACCOUNT_TOKEN_PREFIX);
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'fault@example.com', ADMIN_TOKEN: token, RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', STORAGE_DIR: path.join(dir, 'files') });
-    const api: RunningApi = await startApi(config, pg.url, createLogger('silent'));
+    const logLines: string[] = [];
+    const logs = new Writable({
+      write(chunk, _encoding, done) {
+        logLines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const api: RunningApi = await startApi(config, pg.url, createLogger('debug', 'tabula', { destination: logs }));
     cleanup.push(() => api.close(1000));
     const call = clientFor(api.url, token);
 
@@ -101,5 +111,13 @@ describe('PostgreSQL restart under load', () => {
     const afterRecovery = outcomes.filter((o) => o.at > firstSuccess!.at + 2000);
     expect(afterRecovery.every((o) => o.status < 300), JSON.stringify(afterRecovery.filter((o) => o.status >= 300).slice(0, 3))).toBe(true);
     expect(downAt).toBeLessThan(upAt);
+
+    const errors = logLines.filter((line) => JSON.parse(line).level >= 50);
+    expect(errors.length, 'the outage was logged').toBeGreaterThan(0);
+    for (const line of logLines) {
+      expect(Buffer.byteLength(line), line.slice(0, 300)).toBeLessThanOrEqual(MAX_LINE_BYTES);
+      // What a serialized pg client carries: its connection parameters and type parsers.
+      expect(line).not.toMatch(/connectionParameters|_types|"_connecting"|"password"|postgres:postgres@/);
+    }
   });
 });

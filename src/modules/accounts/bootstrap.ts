@@ -39,6 +39,8 @@ export async function bootstrapAdmin(em: EntityManager, config: Config, logger: 
 
 function printToken(logger: Logger, email: string, token: string): void {
   // The one place a secret is printed, on purpose: it cannot be recovered later.
-  logger.warn({ email }, 'created the first account; its token is printed below once');
+  // Worded without "above" or "below": the token goes straight to stdout, the log line through
+  // pino's buffer, so which one a terminal shows first is not fixed.
   process.stdout.write(`\n  Admin account: ${email}\n  Admin token:   ${token}\n\n`);
+  logger.warn({ email }, 'created the first account; its token is shown once, on the "Admin token:" line');
 }
