@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { Writable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { MAX_LINE_BYTES } from '../../src/shared/log-safety.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startApi, type RunningApi } from '../../src/server.js';
 import { clientFor } from '../helpers/api.js';
+import { logCapture } from '../helpers/log-capture.js';
 
 /**
  * SPEC §3/§11 and issue "faults": PostgreSQL restarts while the API serves load. Requests in
@@ -37,13 +37,7 @@ describe('PostgreSQL restart under load', () => {
     const port = Number(new URL(pg.url).port);
     const token = generateSecret(ACCOUNT_TOKEN_PREFIX);
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'fault@example.com', ADMIN_TOKEN: token, RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', STORAGE_DIR: path.join(dir, 'files') });
-    const logLines: string[] = [];
-    const logs = new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
+    const { lines: logLines, stream: logs } = logCapture();
     const api: RunningApi = await startApi(config, pg.url, createLogger('debug', 'tabula', { destination: logs }));
     cleanup.push(() => api.close(1000));
     const call = clientFor(api.url, token);

@@ -1,17 +1,11 @@
-import { Writable } from 'node:stream';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { boundLine, maskPasswords, MAX_LINE_BYTES, serializeError } from '../../src/shared/log-safety.js';
 import { createLogger } from '../../src/shared/logger.js';
+import { logCapture } from '../helpers/log-capture.js';
 
 function capture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
+  const { lines, stream } = logCapture();
   return { lines, logger: createLogger('info', 'test', { destination: stream }) };
 }
 
