@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import ts from 'typescript';
+import { failOnDiagnostics, isFromPackages } from './syntax.mjs';
 
 /**
  * @param {import('esbuild').Metafile} metafile esbuild's account of the JavaScript bundle (paths relative to the repository)
@@ -17,7 +18,7 @@ export function checkBundle(metafile, clientSourceDir, packages) {
   const foreign = Object.keys(metafile.inputs).filter((input) => !input.startsWith(`${clientSourceDir}/`));
   if (foreign.length > 0) throw new Error(`the client bundle would carry modules from outside ${clientSourceDir}: ${foreign.join(', ')} (import server values? only types may cross, through server-types.ts)`);
   const imports = Object.values(metafile.outputs).flatMap((output) => output.imports);
-  const wrong = imports.filter((entry) => !entry.external || !isPackage(entry.path, packages));
+  const wrong = imports.filter((entry) => !entry.external || !isFromPackages(entry.path, packages));
   if (wrong.length > 0) throw new Error(`the client bundle imports ${wrong.map((entry) => entry.path).join(', ')}; only ${packages.join(', ')} may be imported`);
 }
 
@@ -25,7 +26,7 @@ export function checkBundle(metafile, clientSourceDir, packages) {
  * TypeScript's libraries a consumer needs anyway for tRPC's own declarations (they mention
  * fetch, AbortSignal, ReadableStream and Disposable); the client's declarations must need no more.
  */
-export const CONSUMER_LIBS = ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.esnext.disposable.d.ts'];
+const CONSUMER_LIBS = ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.esnext.disposable.d.ts'];
 
 /**
  * @param {string} declarationFile dist/index.d.ts
@@ -43,18 +44,10 @@ export function checkDeclarations(declarationFile, packages) {
     types: [],
   };
   const program = ts.createProgram({ rootNames: [declarationFile], options });
-  const errors = ts.getPreEmitDiagnostics(program).filter((d) => d.category === ts.DiagnosticCategory.Error);
-  if (errors.length > 0) {
-    const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: ts.sys.getCurrentDirectory, getNewLine: () => '\n' };
-    throw new Error(`${declarationFile} does not type-check on its own:\n${ts.formatDiagnostics(errors, host)}`);
-  }
+  failOnDiagnostics(ts.getPreEmitDiagnostics(program), `${declarationFile} does not type-check on its own`);
   const reached = program
     .getSourceFiles()
     .filter((file) => !program.isSourceFileDefaultLibrary(file) && path.resolve(file.fileName) !== path.resolve(declarationFile))
     .filter((file) => !packages.some((name) => file.fileName.includes(`/node_modules/${name}/`)));
   if (reached.length > 0) throw new Error(`${declarationFile} reaches files outside its dependencies: ${reached.map((file) => file.fileName).join(', ')}`);
-}
-
-function isPackage(specifier, packages) {
-  return packages.some((name) => specifier === name || specifier.startsWith(`${name}/`));
 }

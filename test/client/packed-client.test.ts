@@ -184,7 +184,7 @@ describe('@tabula/client, packed and installed into a project of its own', () =>
   it('installs the built client and tRPC, nothing of the server', async () => {
     const modules = path.join(app, 'node_modules');
     expect(await installedPackages(modules)).toEqual([...EXPECTED_PACKAGES].sort());
-    expect((await filesUnder(path.join(modules, '@tabula/client'))).sort()).toEqual(['dist/index.d.ts', 'dist/index.js', 'package.json']);
+    expect((await filesUnder(path.join(modules, '@tabula/client'))).sort()).toEqual(['README.md', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
 
     const manifest = JSON.parse(await readFile(path.join(modules, '@tabula/client/package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest).toMatchObject({ name: '@tabula/client', version: '0.1.0', type: 'module', engines: { node: '>=22' } });
