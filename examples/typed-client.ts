@@ -6,6 +6,9 @@
  *
  * TABULA_TOKEN is an account token (the one `npm start` printed, or
  * `npm run cli -- token create --email you@example.com`): creating workspaces needs a person.
+ *
+ * In an application of your own the import is `from '@tabula/client'` (client/README.md says how
+ * to install it); inside this repository the same client is `tabula/client`.
  */
 import { createTabulaClient, TabulaError } from 'tabula/client';
 

@@ -1,6 +1,5 @@
 import { TRPCClientError } from '@trpc/client';
-import type { ErrorCode, ErrorDetail } from '../errors/app-error.js';
-import type { AppRouter } from '../trpc/router.js';
+import type { AppRouter, ErrorCode, ErrorDetail } from './server-types.js';
 
 /**
  * `NETWORK_ERROR` is the client's own code: no SPEC §3 answer reached it (connection refused,

@@ -1,13 +1,14 @@
 /**
- * `import { createTabulaClient } from 'tabula/client'`: the typed TypeScript client of the
- * `/trpc` face. Every procedure of the server is a typed call (`client.contents.list.query({...})`,
- * `client.tables.create.mutate({...})`), and calls made in the same tick travel in one HTTP
- * request. The server's router is imported for its type only: nothing of the server runs here.
+ * `import { createTabulaClient } from '@tabula/client'` (inside this repository: 'tabula/client'):
+ * the typed TypeScript client of the `/trpc` face. Every procedure of the server is a typed call
+ * (`client.contents.list.query({...})`, `client.tables.create.mutate({...})`), and calls made in
+ * the same tick travel in one HTTP request. The server's router is imported for its type only
+ * (./server-types.ts): nothing of the server runs here.
  */
 import { createTRPCClient, httpBatchLink, type TRPCClient, type TRPCLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { observable } from '@trpc/server/observable';
-import type { AppRouter } from '../trpc/router.js';
+import type { AppRouter } from './server-types.js';
 import { toTabulaError } from './error.js';
 
 export { TabulaError, type TabulaErrorCode } from './error.js';
