@@ -1,22 +1,34 @@
 # Build: docker build -t tabula .
 # API:    docker run -p 3000:3000 -e DATABASE_URL=postgres://user:pass@host:5432/tabula tabula
-# Worker: docker run --no-healthcheck -e DATABASE_URL=postgres://user:pass@host:5432/tabula tabula node --import tsx workers/main.ts
-# Both need DATABASE_URL (the embedded database is for `npm start` on one machine, not for images).
+# Worker: docker run --no-healthcheck -e DATABASE_URL=postgres://user:pass@host:5432/tabula tabula node dist/workers/main.js
+# CLI:    docker exec -it <container> node dist/src/cli/main.js token create --email you@example.com
+# All need DATABASE_URL (the embedded database is for `npm start` on one machine, not for images).
 
-# Production dependencies only. tsx is one of them: the app runs its TypeScript sources directly.
+# Compiles the TypeScript sources to dist/ (`npm run build`, with the dev dependencies).
+FROM node:24-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json mikro-orm.config.ts ./
+COPY src ./src
+COPY workers ./workers
+RUN npm run build
+
+# Production dependencies only: no TypeScript, no tsx (the image runs compiled JavaScript).
 FROM node:24-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
+# The image: package.json ("type": "module" makes dist/'s .js files ES modules), the production
+# dependencies and dist/. No sources.
 FROM node:24-slim
 WORKDIR /app
 ENV NODE_ENV=production \
     NPM_CONFIG_UPDATE_NOTIFIER=false
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json package-lock.json tsconfig.json mikro-orm.config.ts ./
-COPY src ./src
-COPY workers ./workers
+COPY package.json ./
+COPY --from=build /app/dist ./dist
 # Uploaded files are kept under ./.data (STORAGE_DIR): the unprivileged user must be able to
 # write there (mount a volume at /app/.data to keep them).
 RUN mkdir -p /app/.data && chown node:node /app/.data
@@ -27,4 +39,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3000/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself is the container's command, with no npm or shell between it and `docker stop`:
 # its SIGTERM reaches the API, which stops accepting, answers in-flight requests and exits 0.
-CMD ["node", "--import", "tsx", "src/api.ts"]
+# No version-check preload: the base image fixes Node.js at 24.
+CMD ["node", "dist/src/api.js"]

@@ -7,7 +7,11 @@ import { createLogger, logFormat } from './shared/logger.js';
 import { onShutdownSignal, printBanner, runMain } from './process.js';
 import { startApi } from './server.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** True under tsx (`npm start`); false when this is the compiled dist/src/main.js. */
+const fromSources = import.meta.url.endsWith('.ts');
+/** The folder of package.json, where npm runs us: the worker runs there too (tsx resolves from it). */
+const packageRoot = path.resolve(here, fromSources ? '..' : '../..');
 
 /**
  * `npm start`: the whole system on one machine. Without DATABASE_URL an embedded PostgreSQL
@@ -38,10 +42,12 @@ await runMain(async () => {
 });
 
 function spawnWorker(databaseUrl: string, logger: ReturnType<typeof createLogger>): ChildProcess {
-  // One process (node with tsx's loader), not the tsx launcher and a node under it: a signal to
-  // it reaches the worker itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'workers', 'main.ts')], {
-    cwd: root,
+  // One process (node itself, with tsx's loader when we run the sources), not the tsx launcher and
+  // a node under it: a signal to it reaches the worker itself. The worker runs in the same form as
+  // this file: its TypeScript source, or its compiled JS beside us in dist/.
+  const entry = fromSources ? ['--import', 'tsx', path.join(here, '..', 'workers', 'main.ts')] : [path.join(here, '..', 'workers', 'main.js')];
+  const child = spawn(process.execPath, entry, {
+    cwd: packageRoot,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'inherit', 'inherit'],
     // Its own process group: a Ctrl-C reaches it through us, in order.
