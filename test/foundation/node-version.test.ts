@@ -28,8 +28,10 @@ describe('Node.js version check', () => {
     expect(outcome.stderr.trim()).toBe(nodeVersionProblem('20.19.0'));
   });
 
-  it('every npm script that starts Tabula preloads the check', async () => {
+  it('every npm script that starts Tabula preloads the check: the source under tsx, or its compiled form from dist/', async () => {
     const { scripts } = (await import(path.join(root, 'package.json'), { with: { type: 'json' } })).default as { scripts: Record<string, string> };
-    for (const name of ['start', 'start:api', 'start:worker', 'cli']) expect(scripts[name]).toContain('--import ./src/check-node.ts');
+    for (const name of ['start', 'cli']) expect(scripts[name]).toContain('--import tsx --import ./src/check-node.ts');
+    // The compiled check itself is run with a faked old version in compiled.test.ts.
+    for (const name of ['start:api', 'start:worker']) expect(scripts[name]).toContain('exec node --import ./dist/src/check-node.js');
   });
 });
