@@ -5,7 +5,7 @@ import { hostAllowed } from '../auth/allowed-hosts.js';
 import type { Principal } from '../auth/principal.js';
 
 /*
- * CORS for `/v1` and `/trpc` (README "CORS"). Every credential is a bearer token that a page
+ * CORS for `/v1` and `/trpc` (docs/concepts.md "CORS"). Every credential is a bearer token that a page
  * must already hold, so cross-origin reads are allowed by default, without credentials mode
  * (cookies play no part). The exception is an API key with `allowedHosts`: a response to it
  * names the Origin only when that origin is allowed, so a page elsewhere cannot read it

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 
 /**
- * The README's recipe for REST users: openapi-typescript generates types from the served
+ * The recipe of docs/clients.md for REST users: openapi-typescript generates types from the served
  * `/v1/openapi.json`, and openapi-fetch calls the API with them. The generated file and a small
  * usage are type-checked with the TypeScript compiler, then the same calls run against the API.
  */

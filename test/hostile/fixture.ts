@@ -5,7 +5,7 @@ import { expectError } from '../helpers/expect.js';
 
 /** Shared helpers of the hostile-input suite: bounded requests, SPEC §3 checks, database snapshots. */
 
-/** Every 4xx code of SPEC §3 with its status (plus the HTTP-layer ones documented in the README). */
+/** Every 4xx code of SPEC §3 with its status (plus the HTTP-layer ones documented in docs/reliability.md). */
 export const DOCUMENTED_4XX: Record<string, number> = {
   INVALID_JSON: 400,
   INVALID_QUERY: 400,
@@ -20,7 +20,7 @@ export const DOCUMENTED_4XX: Record<string, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION_ERROR: 422,
   RATE_LIMITED: 429,
-  // Answered by the HTTP layer before routing (README "Security").
+  // Answered by the HTTP layer before routing (docs/reliability.md "Security").
   REQUEST_TIMEOUT: 408,
   HEADERS_TOO_LARGE: 431,
 };

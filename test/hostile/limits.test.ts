@@ -7,7 +7,7 @@ import { callWithin, snapshot } from './fixture.js';
 import { connect, parseResponse, refusesConnections, sleep } from './raw-http.js';
 
 /**
- * Size and time limits of the HTTP layer (README "Security"): body size (413), request line and
+ * Size and time limits of the HTTP layer (docs/reliability.md "Security"): body size (413), request line and
  * header size (431), slow clients (slowloris: 408 and the socket closed), and a graceful
  * shutdown that lets an in-flight request finish while new connections are refused.
  */

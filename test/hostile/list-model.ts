@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 /**
  * A small model of SPEC §7 filtering and sorting for the property tests: valid-by-construction
- * queries over known rows, and what they must return (written from the SPEC and the README's
+ * queries over known rows, and what they must return (written from the SPEC and docs/contents.md's
  * operator table, not from the implementation).
  */
 
@@ -70,7 +70,7 @@ const coerce = (filter: ModelFilter, v: unknown): unknown => {
   return v;
 };
 
-/** Whether `row` matches one filter, by the SPEC §7 / README rules. */
+/** Whether `row` matches one filter, by the SPEC §7 / docs/contents.md rules. */
 export function matches(row: ModelRow, filter: ModelFilter): boolean {
   const value = filter.i === 'status' ? row.status : row.data[filter.i];
   const present = value !== undefined && value !== null;

@@ -5,7 +5,7 @@ import { expectError } from '../helpers/expect.js';
 import { buildWorld, createKey, type World } from '../auth/fixture.js';
 import { callWithin, expectNoLeak } from './fixture.js';
 
-/** Security headers, CORS (README "CORS") and what a server fault shows (SPEC §3: nothing). */
+/** Security headers, CORS (docs/concepts.md "CORS") and what a server fault shows (SPEC §3: nothing). */
 
 let t: TestApi;
 let w: World;

@@ -114,7 +114,7 @@ describe('types generated from a project’s document', () => {
       // @ts-expect-error locale is one of the project locales
       export const badQuery: Query = { locale: 'de' };
 
-      // The README's openapi-fetch client, with the project in the base URL.
+      // The openapi-fetch client of docs/clients.md, with the project in the base URL.
       import createClient from 'openapi-fetch';
       import type { paths } from './project.js';
       const cms = createClient<paths>({ baseUrl: 'https://cms.example.com/v1/project-id', headers: { Authorization: 'Bearer tak_x' } });

@@ -3,7 +3,7 @@ import { contentsPath, createRow, createTable, expectStatus, putRow } from '../c
 import { createWebhook, deliveries, startReceiver, startWebhookEnv, until, type ReceivedRequest, type Receiver, type WebhookEnv } from './fixture.js';
 
 /**
- * Delivery order (README "Order of deliveries"): the events of one row reach a webhook in commit
+ * Delivery order (docs/webhooks.md "Order of deliveries"): the events of one row reach a webhook in commit
  * order, each one only after the one before it was delivered or gave up; every body carries a
  * `sequence` that increases in that order.
  */

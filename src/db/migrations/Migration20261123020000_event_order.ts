@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Delivery in commit order per row (README "Order of deliveries").
+ * Delivery in commit order per row (docs/webhooks.md "Order of deliveries").
  *
  * - `event_outbox.seq`: a sequence number taken when the event is recorded. Two events of one
  *   row are recorded in one transaction (in order) or in two transactions that the row's lock
