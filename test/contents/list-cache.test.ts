@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startApi, type RunningApi } from '../../src/server.js';
@@ -140,7 +140,7 @@ describe('cached lists stay exact', () => {
     let loads = 0;
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const page = { list: [1], hasNext: false, nextCursor: null, bounds: { last: null, next: null } };
+    const page = { list: [1], hasNext: false, nextCursor: null, bounds: { last: null, next: null }, rows: [] };
     const waiting = Array.from({ length: 20 }, () => cache.page(lookup, async () => (loads++, await gate, page)));
     release();
     expect(await Promise.all(waiting)).toEqual(Array(20).fill(page));
@@ -149,5 +149,36 @@ describe('cached lists stay exact', () => {
     expect(failing.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(loads).toBe(2);
     expect(await cache.count({ ...lookup, variant: 'c' }, async () => ({ total: 7, snapshot: parseSnapshot('1:1:') }))).toBe(7);
+  });
+
+  it('a first page takes created rows in their place without loading again; later pages load again', async () => {
+    const table = await createTable(w, [{ name: 'title', type: 'text' }, { name: 'rank', type: 'number' }]);
+    for (const rank of [10, 20, 30]) await createRow(w, table.id, { title: `r${rank}`, rank });
+    const pool = t.api.deps.pool;
+    const loads = () => (pool.query as unknown as { mock: { calls: unknown[][] } }).mock.calls.filter(([q]) => /as "_k0"/.test(typeof q === 'string' ? q : (q as { text: string }).text)).length;
+    vi.spyOn(pool, 'query');
+    try {
+      const byRank = { sort: [{ i: 'rank', o: 'asc' }], size: '2' };
+      const ranks = async (query: Record<string, unknown>) => {
+        const body = await list(w, table.id, w.writeKey, query);
+        return [body.list.map((r) => r.data?.rank), body.pagination.hasNext, body.pagination.total];
+      };
+      const newest = { size: '2' }; // the default order: newest first
+      expect(await ranks(newest)).toEqual([[30, 20], true, 3]);
+      expect(await ranks(byRank)).toEqual([[10, 20], true, 3]);
+      expect(await ranks({ ...byRank, page: '2' })).toEqual([[30], false, 3]);
+      const loaded = loads();
+      await createRow(w, table.id, { title: 'r15', rank: 15 });
+      expect(await ranks(newest)).toEqual([[15, 30], true, 4]);
+      expect(await ranks(byRank)).toEqual([[10, 15], true, 4]);
+      await createRow(w, table.id, { title: 'r40', rank: 40 }); // after the first page and its next row
+      expect(await ranks(byRank)).toEqual([[10, 15], true, 5]);
+      expect(loads(), 'page 1 of both orders patched, not loaded').toBe(loaded);
+      // Page 2 of the rank order moved by the create before it: loaded again.
+      expect(await ranks({ ...byRank, page: '2' })).toEqual([[20, 30], true, 5]);
+      expect(loads()).toBe(loaded + 1);
+    } finally {
+      vi.mocked(pool.query).mockRestore();
+    }
   });
 });

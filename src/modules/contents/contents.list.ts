@@ -2,9 +2,11 @@ import type pg from 'pg';
 import type { ProjectInfo } from '../../auth/project-directory.js';
 import { sqlOn, type SqlQuery } from '../../db/sql.js';
 import type { TableDef } from '../columns/column.types.js';
-import { parseSnapshot } from './list-cache/change-log.js';
-import type { ListCache, Lookup, PageResult } from './list-cache/list-cache.js';
-import type { SortPosition } from './list-cache/list-effects.js';
+import { isLocalized } from '../columns/column.types.js';
+import { parseSnapshot, type RowImage } from './list-cache/change-log.js';
+import type { ListCache, Lookup, PagePatch, PageResult } from './list-cache/list-cache.js';
+import { sortKeysOf } from './list-cache/list-effects.js';
+import { positionOf, rowsWithCreated } from './list-cache/page-patch.js';
 import type { ContentsListItem, ListContentsInput } from './contents.schema.js';
 import { compileListQuery, pageOf, parseListQuery, toListItem, type ListQuery, type ListRow } from './query/index.js';
 
@@ -36,7 +38,7 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
     seq: synced.seq,
   });
   const [page, total] = await Promise.all([
-    scope.cache.page(lookup(compiled.select), () => loadPage(scope.pool, query, compiled.select)),
+    scope.cache.page(lookup(compiled.select), () => loadPage(scope.pool, query, compiled.select), patchFor(query)),
     !query.withCount
       ? null
       : query.filters.length === 0 || !compiled.count
@@ -58,19 +60,49 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
   };
 }
 
-const positionOf = (query: ListQuery, row: ListRow | undefined): SortPosition | null =>
-  row ? { keys: query.sort.map((_, i) => row[`_k${i}`]), id: row.id } : null;
-
 async function loadPage(pool: pg.Pool, query: ListQuery, select: SqlQuery): Promise<PageResult<ContentsListItem>> {
-  const rows = await sqlOn(pool)<ListRow>(select);
+  return pageFromRows(query, await sqlOn(pool)<ListRow>(select));
+}
+
+/** A page from the select's rows (up to `size + 1`: the last one only tells `hasNext`). */
+function pageFromRows(query: ListQuery, rows: ListRow[]): PageResult<ContentsListItem> {
   const page = pageOf(query, rows);
+  const last = page.rows.at(-1);
   return {
     // toListItem builds exactly the wire shape of contentsListItem.
     list: page.rows.map((row) => toListItem(row, query) as ContentsListItem),
     hasNext: page.hasNext,
     nextCursor: page.nextCursor,
-    bounds: { last: positionOf(query, page.rows.at(-1)), next: page.hasNext ? positionOf(query, rows[query.size]) : null },
+    bounds: { last: last ? positionOf(query.sort, last) : null, next: page.hasNext ? positionOf(query.sort, rows[query.size]) : null },
+    rows,
   };
+}
+
+/**
+ * How a first page takes a created row (page-patch.ts). Not for later pages or cursor pages, nor
+ * when localized values are read in a locale: those rows are built by SQL this does not mirror.
+ */
+function patchFor(query: ListQuery): PagePatch<ContentsListItem> | undefined {
+  if (query.page !== 1 || query.cursor || (query.locale && query.projection.columns.some(isLocalized))) return undefined;
+  return (page, image, textOrder) => {
+    const created = listRowOf(query, image);
+    const rows = created && rowsWithCreated(query.sort, page.rows as ListRow[], query.size, created, image, textOrder);
+    return rows ? pageFromRows(query, rows) : null;
+  };
+}
+
+/** Change-log timestamps (microseconds) in the pool's wire form (milliseconds, truncated). */
+const CHANGE_LOG_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const wireInstant = (text: string | null) => (text === null ? null : CHANGE_LOG_INSTANT.test(text) ? `${text.slice(0, 23)}Z` : undefined);
+
+/** The row the compiled select would return for `image`, or null when it cannot be built here. */
+function listRowOf(query: ListQuery, image: RowImage): ListRow | null {
+  const keys = sortKeysOf(query.sort, image);
+  const [createdAt, updatedAt, publishedAt, publishAt] = [image.createdAt, image.updatedAt, image.publishedAt, image.publishAt].map(wireInstant);
+  if (!keys || createdAt == null || updatedAt == null || publishedAt === undefined || publishAt === undefined) return null;
+  const row: ListRow = { id: image.id, status: image.status, slug: image.slug, createdAt, updatedAt, publishedAt, publishAt, data: image.data };
+  keys.forEach((key, i) => (row[`_k${i}`] = key));
+  return row;
 }
 
 async function loadCount(pool: pg.Pool, count: SqlQuery) {

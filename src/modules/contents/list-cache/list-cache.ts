@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { sqlOn, type SqlQuery } from '../../../db/sql.js';
-import { visibleIn, type RowChange, type Snapshot } from './change-log.js';
-import { countDelta, pageUnaffected, type ListShape, type PageBounds, type TextOrder } from './list-effects.js';
+import { visibleIn, type RowChange, type RowImage, type Snapshot } from './change-log.js';
+import { countDelta, pageUnaffected, rowMatches, type ListShape, type PageBounds, type TextOrder } from './list-effects.js';
+import type { SortedRow } from './page-patch.js';
 import { TableSync, type SyncedTable } from './table-sync.js';
 
 /*
@@ -9,8 +10,9 @@ import { TableSync, type SyncedTable } from './table-sync.js';
  * first reads the table's changes committed since the process last looked (table-sync.ts, one
  * statement that also gives the unfiltered totals); each change is then checked against each
  * cached result of the table (list-effects.ts): a page stays unless the changed row sorts into
- * or out of its range, a filtered total moves by the change's -1/0/+1. Whatever cannot be
- * decided is dropped and loaded again (single flight). Entries also expire after MAX_AGE_MS,
+ * or out of its range, a first page takes a created row in its place (page-patch.ts), a
+ * filtered total moves by the change's -1/0/+1. Whatever cannot be decided is dropped and
+ * loaded again (single flight). Entries also expire after MAX_AGE_MS,
  * so a mistake could never outlive a minute.
  */
 
@@ -28,11 +30,20 @@ export interface PageResult<T> {
   hasNext: boolean;
   nextCursor: string | null;
   bounds: PageBounds;
+  /** The rows behind `list`, and the first row after it when there is one. */
+  rows: SortedRow[];
 }
+
+/**
+ * The page with a created row in its place (a row that matches the list), or null when it must
+ * be loaded again. Given for pages that can take one (page-patch.ts).
+ */
+export type PagePatch<T> = (page: PageResult<T>, created: RowImage, textOrder: TextOrder) => PageResult<T> | null;
 
 interface PageEntry {
   kind: 'page';
   value: PageResult<unknown>;
+  patch?: PagePatch<unknown>;
 }
 interface CountEntry {
   kind: 'count';
@@ -88,10 +99,10 @@ export class ListCache {
     return this.sync.sync(sqlOn(pool), tableId);
   }
 
-  page<T>(lookup: Lookup, load: () => Promise<PageResult<T>>): Promise<PageResult<T>> {
+  page<T>(lookup: Lookup, load: () => Promise<PageResult<T>>, patch?: PagePatch<T>): Promise<PageResult<T>> {
     return this.getOrLoad(lookup, 'page', async () => {
       const value = await load();
-      return { entry: { kind: 'page', value }, weight: Math.max(1, value.list.length) };
+      return { entry: { kind: 'page', value, patch: patch as PagePatch<unknown> | undefined }, weight: Math.max(1, value.list.length) };
     }) as Promise<PageResult<T>>;
   }
 
@@ -138,7 +149,12 @@ export class ListCache {
   private maintain(entry: Entry, changes: RowChange[]): boolean {
     for (const change of changes) {
       if (entry.kind === 'page') {
-        if (!pageUnaffected(entry.shape, entry.value.bounds, change, this.textOrder)) return false;
+        if (pageUnaffected(entry.shape, entry.value.bounds, change, this.textOrder)) continue;
+        const created = !change.old && change.new && entry.patch && rowMatches(entry.shape, change.new) ? change.new : null;
+        const patched = created && entry.patch!(entry.value, created, this.textOrder);
+        if (!patched) return false;
+        this.reweigh(entry, Math.max(1, patched.list.length));
+        entry.value = patched;
       } else if (!visibleIn(change.xid, entry.snapshot)) {
         const delta = countDelta(entry.shape, change);
         if (delta === null) return false;
@@ -146,6 +162,12 @@ export class ListCache {
       }
     }
     return true;
+  }
+
+  /** A patched page may hold one row more than it was loaded with. */
+  private reweigh(entry: Entry, weight: number): void {
+    if (this.entries.get(entry.key) === entry) this.weight += weight - entry.weight;
+    entry.weight = weight;
   }
 
   private apply(tableId: string, changes: RowChange[]): void {

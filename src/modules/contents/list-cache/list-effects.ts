@@ -186,6 +186,20 @@ function sortValueOf(key: SortKey, row: RowImage): Value {
   return value;
 }
 
+/**
+ * The values of the list's sort-key columns (`_k0`, `_k1`, …) that the compiled select would
+ * return for `row`, or null when one of them cannot be told here.
+ */
+export function sortKeysOf(sort: SortKey[], row: RowImage): unknown[] | null {
+  const keys: unknown[] = [];
+  for (const key of sort) {
+    const value = sortValueOf(key, row);
+    if (value === UNKNOWN || Array.isArray(value)) return null;
+    keys.push(value);
+  }
+  return keys;
+}
+
 /** Code point order (UTF-8 byte order), which `<` on UTF-16 strings is not above U+FFFF. */
 function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
