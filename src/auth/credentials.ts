@@ -1,15 +1,12 @@
 import type { Orm } from '../db/orm.js';
 import { unauthorized } from '../errors/app-error.js';
 import type { ApiKeyPermission, Principal } from './principal.js';
+import { TtlCache } from '../shared/ttl-cache.js';
 import { ACCOUNT_TOKEN_PREFIX, SECRET_SHAPE, sameDigest, sha256 } from './secrets.js';
 
-interface CacheEntry {
-  principal: Principal;
+/** Trusted for CREDENTIAL_CACHE_MS; the credential itself is valid until `validUntil`. */
+interface CacheEntry extends Resolved {
   digest: Buffer;
-  /** The cache entry is trusted until then... */
-  cachedUntil: number;
-  /** ...and the credential itself is valid until then (expiresAt, end of a rotation grace). */
-  validUntil: number;
 }
 
 /**
@@ -32,12 +29,14 @@ export function bearerSecret(header: string | undefined): string {
 
 interface Resolved {
   principal: Principal;
+  /** expiresAt, or the end of a rotation grace; Infinity when neither. */
   validUntil: number;
 }
 
 export class CredentialResolver {
-  private readonly cache = new Map<string, CacheEntry>();
-  private readonly lastUsedWritten = new Map<string, number>();
+  private readonly cache = new TtlCache<string, CacheEntry>({ ttlMs: CREDENTIAL_CACHE_MS, maxEntries: CACHE_MAX_ENTRIES });
+  /** Credentials whose `lastUsedAt` was written within the last LAST_USED_INTERVAL_MS. */
+  private readonly lastUsedWritten = new TtlCache<string, true>({ ttlMs: LAST_USED_INTERVAL_MS, maxEntries: CACHE_MAX_ENTRIES });
 
   constructor(private readonly orm: Orm) {}
 
@@ -49,7 +48,7 @@ export class CredentialResolver {
     const cacheKey = digest.toString('hex');
     const now = Date.now();
     const cached = this.cache.get(cacheKey);
-    if (cached && cached.cachedUntil > now && sameDigest(cached.digest, digest)) {
+    if (cached && sameDigest(cached.digest, digest)) {
       if (cached.validUntil > now) return cached.principal;
       throw unauthorized('Expired key');
     }
@@ -58,9 +57,8 @@ export class CredentialResolver {
       this.cache.delete(cacheKey);
       throw unauthorized('Unknown, deleted, deactivated or expired token or key');
     }
-    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(cacheKey, { ...resolved, digest, cachedUntil: now + CREDENTIAL_CACHE_MS });
-    this.touch(resolved.principal, now);
+    this.cache.set(cacheKey, { ...resolved, digest });
+    this.touch(resolved.principal);
     return resolved.principal;
   }
 
@@ -117,12 +115,10 @@ export class CredentialResolver {
   }
 
   /** Records `lastUsedAt` at most once a minute per credential, off the request path. */
-  private touch(principal: Principal, now: number): void {
+  private touch(principal: Principal): void {
     const id = principal.kind === 'account' ? principal.tokenId : principal.apiKeyId;
-    const last = this.lastUsedWritten.get(id) ?? 0;
-    if (now - last < LAST_USED_INTERVAL_MS) return;
-    if (this.lastUsedWritten.size >= CACHE_MAX_ENTRIES) this.lastUsedWritten.clear();
-    this.lastUsedWritten.set(id, now);
+    if (this.lastUsedWritten.get(id)) return;
+    this.lastUsedWritten.set(id, true);
     const table = principal.kind === 'account' ? 'account_token' : 'api_key';
     this.orm.em
       .getConnection()

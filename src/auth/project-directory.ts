@@ -1,4 +1,5 @@
 import type { Orm } from '../db/orm.js';
+import { TtlCache } from '../shared/ttl-cache.js';
 
 /** What every `/{projectId}/...` request needs to know about its project. */
 export interface ProjectInfo {
@@ -10,20 +11,21 @@ export interface ProjectInfo {
 
 /** Same window as credentials: another process's delete or locale change shows within it. */
 const PROJECT_CACHE_MS = 500;
+const PROJECT_CACHE_MAX_ENTRIES = 10_000;
 
 /**
  * Live (not deleted) projects by id, cached briefly: the hot read paths would otherwise spend a
  * query per request on a row that almost never changes.
  */
 export class ProjectDirectory {
-  private readonly cache = new Map<string, { info: ProjectInfo | null; until: number }>();
+  /** `null`: no live project by that id, remembered as well. */
+  private readonly cache = new TtlCache<string, ProjectInfo | null>({ ttlMs: PROJECT_CACHE_MS, maxEntries: PROJECT_CACHE_MAX_ENTRIES });
 
   constructor(private readonly orm: Orm) {}
 
   async get(projectId: string): Promise<ProjectInfo | null> {
-    const now = Date.now();
     const hit = this.cache.get(projectId);
-    if (hit && hit.until > now) return hit.info;
+    if (hit !== undefined) return hit;
     const rows = await this.orm.em.getConnection().execute<
       { id: string; workspace_id: string; locales: string[]; default_locale: string }[]
     >(
@@ -34,8 +36,7 @@ export class ProjectDirectory {
     );
     const row = rows[0];
     const info = row ? { id: row.id, workspaceId: row.workspace_id, locales: row.locales, defaultLocale: row.default_locale } : null;
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(projectId, { info, until: now + PROJECT_CACHE_MS });
+    this.cache.set(projectId, info);
     return info;
   }
 

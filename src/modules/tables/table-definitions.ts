@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Orm } from '../../db/orm.js';
 import { isUuid } from '../../shared/ids.js';
+import { TtlCache } from '../../shared/ttl-cache.js';
 import type { ColumnDef, TableDef } from '../columns/column.types.js';
 
 /** Same window as credentials and projects: other processes see schema changes within it. */
 const TABLE_CACHE_MS = 500;
+const TABLE_CACHE_MAX_ENTRIES = 10_000;
 
 /**
  * Live tables with their columns, by project and id or key, cached briefly: every contents
@@ -12,23 +14,22 @@ const TABLE_CACHE_MS = 500;
  * that project's entries at once.
  */
 export class TableDefinitions {
-  private readonly cache = new Map<string, { def: TableDef | null; until: number }>();
+  /** By `projectId:tableIdOrKey`; `null`: no live table by that id or key, remembered as well. */
+  private readonly cache = new TtlCache<string, TableDef | null>({ ttlMs: TABLE_CACHE_MS, maxEntries: TABLE_CACHE_MAX_ENTRIES });
 
   constructor(private readonly orm: Orm) {}
 
   async get(projectId: string, tableIdOrKey: string): Promise<TableDef | null> {
     const cacheKey = `${projectId}:${tableIdOrKey}`;
-    const now = Date.now();
     const hit = this.cache.get(cacheKey);
-    if (hit && hit.until > now) return hit.def;
+    if (hit !== undefined) return hit;
     const def = await this.load(projectId, tableIdOrKey);
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(cacheKey, { def, until: now + TABLE_CACHE_MS });
+    this.cache.set(cacheKey, def);
     return def;
   }
 
   forget(projectId: string): void {
-    for (const key of this.cache.keys()) if (key.startsWith(`${projectId}:`)) this.cache.delete(key);
+    this.cache.deleteWhere((key) => key.startsWith(`${projectId}:`));
   }
 
   private async load(projectId: string, tableIdOrKey: string): Promise<TableDef | null> {
