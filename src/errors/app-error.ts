@@ -71,3 +71,17 @@ export const invalidTransition = (message: string) => new AppError(409, 'INVALID
 export const validationError = (details: ErrorDetail[]) =>
   new AppError(422, 'VALIDATION_ERROR', `Validation failed: ${details.map((d) => d.field).join(', ')}`, details);
 export const fieldInvalid = (field: string, message: string) => validationError([{ field, message }]);
+export const invalidJson = (message: string) => new AppError(400, 'INVALID_JSON', message);
+/** 404 for a path no route serves (`path` as the client wrote it, e.g. `/v1/...`). */
+export const noRoute = (method: string, path: string) => new AppError(404, 'NOT_FOUND', `No route for ${method} ${path}`);
+/** 405 naming the methods the path does serve, in the message and in `Allow`. */
+export const methodNotAllowed = (method: string, allowed: string[]) =>
+  new AppError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allowed.join(', ')}`, null, {
+    Allow: allowed.join(', '),
+  });
+export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
+export const unsupportedMediaType = (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError(429, 'RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfterSeconds} s`, null, {
+    'Retry-After': String(retryAfterSeconds),
+  });

@@ -4,7 +4,7 @@ import type { AppDeps } from '../app-deps.js';
 import { documentFileRoutes, fileOpenApiPaths, fileRouteEntries } from '../modules/files/files.openapi.js';
 import { filesHttpRouter } from '../modules/files/files.http.js';
 import { SharedTokenBuckets } from '../rate-limit/token-bucket.js';
-import { AppError } from '../errors/app-error.js';
+import { noRoute } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import { createContextFactory } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps): express.Express {
   );
 
   app.use((req, res) => {
-    sendError(res, describeError(new AppError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`)));
+    sendError(res, describeError(noRoute(req.method, req.path)));
   });
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
     const described = describeError(error);

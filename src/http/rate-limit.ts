@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { AppDeps } from '../app-deps.js';
-import { AppError } from '../errors/app-error.js';
+import { rateLimited } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import type { SharedTokenBuckets } from '../rate-limit/token-bucket.js';
 import { clientIp } from './client-ip.js';
@@ -29,10 +29,7 @@ export function rateLimit(deps: AppDeps, buckets: SharedTokenBuckets): RequestHa
       res.setHeader('RateLimit-Remaining', String(decision.remaining));
       res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
       if (decision.allowed) return next();
-      const error = new AppError(429, 'RATE_LIMITED', `Rate limit exceeded; retry in ${decision.retryAfterSeconds} s`, null, {
-        'Retry-After': String(decision.retryAfterSeconds),
-      });
-      sendError(res, describeError(error));
+      sendError(res, describeError(rateLimited(decision.retryAfterSeconds)));
     } catch (error) {
       next(error);
     }

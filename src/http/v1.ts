@@ -2,12 +2,13 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../app-deps.js';
-import { AppError, badRequest } from '../errors/app-error.js';
+import { badRequest, invalidJson, methodNotAllowed, noRoute, payloadTooLarge, unsupportedMediaType } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import { createContextFactory } from '../trpc/context.js';
 import type { AppRouter } from '../trpc/router.js';
 import { describeJsonProblem, findJsonProblem } from '../shared/json-guard.js';
 import { deferBodyError } from './deferred-body-error.js';
+import { mediaType, mediaTypeCharset } from './media-type.js';
 import { allowedMethods, type RouteEntry } from './route-index.js';
 import { sendError } from './send-error.js';
 import { viaAdapter } from './v1-adapter.js';
@@ -17,11 +18,6 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-
-const mediaType = (req: IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-
-/** The `charset` parameter of the Content-Type, lower case; null when absent. */
-const charset = (req: IncomingMessage) => /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase() ?? null;
 
 /**
  * JSON is UTF-8 (RFC 8259 §8.1): bytes that are not are refused rather than silently replaced by
@@ -55,17 +51,17 @@ function jsonBody(limit: number): RequestHandler {
       req.body = {};
       return next();
     }
-    const givenCharset = charset(req);
+    const givenCharset = mediaTypeCharset(req);
     if (given !== 'application/json' || (givenCharset !== null && givenCharset !== 'utf-8' && givenCharset !== 'utf8')) {
       req.headers['content-type'] = 'application/json';
       const message = given === 'application/json' ? 'JSON bodies must be UTF-8' : 'Content-Type must be application/json';
-      deferBodyError(req, new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message));
+      deferBodyError(req, unsupportedMediaType(message));
       req.resume();
       return next();
     }
     if (!hasBody(req)) {
       req.headers['content-type'] = 'application/json';
-      deferBodyError(req, new AppError(400, 'INVALID_JSON', EMPTY_JSON_MESSAGE));
+      deferBodyError(req, invalidJson(EMPTY_JSON_MESSAGE));
       return next();
     }
     parse(req, res, (error?: unknown) => {
@@ -74,15 +70,15 @@ function jsonBody(limit: number): RequestHandler {
       if (error) {
         const { type, reason } = error as { type?: string; reason?: string };
         if (type === 'entity.too.large') {
-          deferBodyError(req, new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes`));
+          deferBodyError(req, payloadTooLarge(`Request body exceeds ${limit} bytes`));
         } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-          deferBodyError(req, new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset'));
+          deferBodyError(req, unsupportedMediaType('Unsupported body encoding or charset'));
         } else if (reason === EMPTY) {
-          deferBodyError(req, new AppError(400, 'INVALID_JSON', EMPTY_JSON_MESSAGE));
+          deferBodyError(req, invalidJson(EMPTY_JSON_MESSAGE));
         } else if (reason === NOT_UTF8) {
-          deferBodyError(req, new AppError(400, 'INVALID_JSON', 'Request body is not valid UTF-8'));
+          deferBodyError(req, invalidJson('Request body is not valid UTF-8'));
         } else {
-          deferBodyError(req, new AppError(400, 'INVALID_JSON', 'Request body is not valid JSON'));
+          deferBodyError(req, invalidJson('Request body is not valid JSON'));
         }
         req.resume();
       } else if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
@@ -113,9 +109,8 @@ export function createV1Handlers(deps: AppDeps, appRouter: AppRouter, routes: Ro
 const unmatched = (routes: RouteEntry[]) => (req: Request, res: Response) => {
   const allowed = allowedMethods(routes, req.path);
   if (allowed.length > 0) {
-    res.setHeader('Allow', allowed.join(', '));
-    sendError(res, describeError(new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${allowed.join(', ')}`)));
+    sendError(res, describeError(methodNotAllowed(req.method, allowed)));
     return;
   }
-  sendError(res, describeError(new AppError(404, 'NOT_FOUND', `No route for ${req.method} /v1${req.path}`)));
+  sendError(res, describeError(noRoute(req.method, `/v1${req.path}`)));
 };

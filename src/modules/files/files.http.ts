@@ -4,8 +4,9 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../../app-deps.js';
 import { authorizeProject, type ProjectAccessLevel, type ProjectScope } from '../../auth/project-access.js';
-import { AppError } from '../../errors/app-error.js';
+import { unsupportedMediaType } from '../../errors/app-error.js';
 import { describeError } from '../../errors/describe.js';
+import { mediaType } from '../../http/media-type.js';
 import { principalOf } from '../../http/request-facts.js';
 import { sendError } from '../../http/send-error.js';
 import type { BlobStore } from '../../storage/storage.js';
@@ -19,8 +20,7 @@ import { receiveUpload, tooLarge, type ReceivedUpload } from './multipart.js';
  */
 const MULTIPART_OVERHEAD = 2 * 1024 * 1024;
 
-export const isMultipart = (req: IncomingMessage) =>
-  (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
+export const isMultipart = (req: IncomingMessage) => mediaType(req) === 'multipart/form-data';
 
 type Work = (req: Request, res: Response, scope: ProjectScope, em: EntityManager) => Promise<void>;
 
@@ -52,7 +52,7 @@ export function filesHttpRouter(deps: AppDeps): express.Router {
 
   /** 415 unless multipart; 413 at once when the declared length is already too much. */
   const receive = (req: Request, store: BlobStore, projectId: string): Promise<ReceivedUpload> => {
-    if (!isMultipart(req)) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data');
+    if (!isMultipart(req)) throw unsupportedMediaType('Content-Type must be multipart/form-data');
     const max = deps.config.FILES_MAX_BYTES;
     if (Number(req.headers['content-length'] ?? 0) > max + MULTIPART_OVERHEAD) throw tooLarge(max);
     return receiveUpload(req, store, projectId, max);

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { AppError, badRequest } from '../../errors/app-error.js';
+import { badRequest, payloadTooLarge } from '../../errors/app-error.js';
 import { findJsonProblem } from '../../shared/json-guard.js';
 import type { BlobStore } from '../../storage/storage.js';
 import { cleanFileName, FILE_NAME_MAX, nameFromFilename } from './file-name.js';
@@ -11,8 +11,7 @@ import { NO_NAME_LEFT } from './file.schema.js';
 import type { StagedUpload } from './file.service.js';
 import { pickMimeType, SNIFF_BYTES } from './sniff.js';
 
-export const tooLarge = (limit: number) =>
-  new AppError(413, 'PAYLOAD_TOO_LARGE', `file exceeds the limit of ${limit} bytes (FILES_MAX_BYTES)`);
+export const tooLarge = (limit: number) => payloadTooLarge(`file exceeds the limit of ${limit} bytes (FILES_MAX_BYTES)`);
 
 /** Counts, hashes and keeps the first bytes (for sniffing) of what flows through; fails past `limit`. */
 class Meter extends Transform {
