@@ -2,7 +2,10 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import client from 'prom-client';
 import type { AppDeps } from '../app-deps.js';
+import { unauthorized } from '../errors/app-error.js';
+import { describeError } from '../errors/describe.js';
 import type { RequestDone } from './request-facts.js';
+import { sendError } from './send-error.js';
 
 const LABELS = ['face', 'route', 'method', 'status'] as const;
 /** Seconds; the API's own latencies sit between a millisecond and a few seconds. */
@@ -102,7 +105,8 @@ export function createOperatorMetrics(deps: AppDeps): OperatorMetrics {
       if (token) {
         const given = Buffer.from(req.get('authorization') ?? '');
         if (given.length !== token.length || !timingSafeEqual(given, token)) {
-          res.status(401).set('WWW-Authenticate', 'Bearer').type('text/plain').send('metrics token required\n');
+          res.setHeader('WWW-Authenticate', 'Bearer');
+          sendError(res, describeError(unauthorized('Missing or invalid metrics token (METRICS_TOKEN)')));
           return;
         }
       }

@@ -59,7 +59,11 @@ describe('GET /metrics (Prometheus)', () => {
   });
 
   it('requires METRICS_TOKEN when one is configured', async () => {
-    expect((await fetch(`${t.url}/metrics`)).status).toBe(401);
-    expect((await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+    for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }]) {
+      const res = await fetch(`${t.url}/metrics`, { headers });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect((await res.json()) as unknown).toMatchObject({ error: { code: 'UNAUTHORIZED', details: null } });
+    }
   });
 });
