@@ -1,4 +1,6 @@
 import type { Orm } from '../db/orm.js';
+import { runSqlOnPool } from '../db/sql.js';
+import { liveProject } from './auth.sql.js';
 
 /** What every `/{projectId}/...` request needs to know about its project. */
 export interface ProjectInfo {
@@ -24,14 +26,7 @@ export class ProjectDirectory {
     const now = Date.now();
     const hit = this.cache.get(projectId);
     if (hit && hit.until > now) return hit.info;
-    const rows = await this.orm.em.getConnection().execute<
-      { id: string; workspace_id: string; locales: string[]; default_locale: string }[]
-    >(
-      `select p.id, p.workspace_id, p.locales, p.default_locale
-         from project p join workspace w on w.id = p.workspace_id and w.deleted_at is null
-        where p.id = ? and p.deleted_at is null`,
-      [projectId],
-    );
+    const rows = await runSqlOnPool<{ id: string; workspace_id: string; locales: string[]; default_locale: string }>(this.orm.em, liveProject(projectId));
     const row = rows[0];
     const info = row ? { id: row.id, workspaceId: row.workspace_id, locales: row.locales, defaultLocale: row.default_locale } : null;
     if (this.cache.size > 10_000) this.cache.clear();
