@@ -28,3 +28,9 @@ export const liveProject = (projectId: string): SqlQuery => ({
   values: [projectId],
 });
 
+
+/** Records that a credential was just used. */
+export const touchCredential = (kind: 'account' | 'apiKey', id: string): SqlQuery => ({
+  text: `update ${kind === 'account' ? 'account_token' : 'api_key'} set last_used_at = now() where id = $1`,
+  values: [id],
+});

@@ -1,7 +1,7 @@
 import type { Orm } from '../db/orm.js';
 import { runSqlOnPool } from '../db/sql.js';
 import { unauthorized } from '../errors/app-error.js';
-import { accountTokenByHash, apiKeyByHash } from './auth.sql.js';
+import { accountTokenByHash, apiKeyByHash, touchCredential } from './auth.sql.js';
 import type { ApiKeyPermission, Principal } from './principal.js';
 import { ACCOUNT_TOKEN_PREFIX, SECRET_SHAPE, sameDigest, sha256 } from './secrets.js';
 
@@ -115,10 +115,6 @@ export class CredentialResolver {
     if (now - last < LAST_USED_INTERVAL_MS) return;
     if (this.lastUsedWritten.size >= CACHE_MAX_ENTRIES) this.lastUsedWritten.clear();
     this.lastUsedWritten.set(id, now);
-    const table = principal.kind === 'account' ? 'account_token' : 'api_key';
-    this.orm.em
-      .getConnection()
-      .execute(`update ${table} set last_used_at = now() where id = ?`, [id])
-      .catch(() => this.lastUsedWritten.delete(id));
+    runSqlOnPool(this.orm.em, touchCredential(principal.kind, id)).catch(() => this.lastUsedWritten.delete(id));
   }
 }
