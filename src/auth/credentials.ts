@@ -1,5 +1,7 @@
 import type { Orm } from '../db/orm.js';
+import { runSqlOnPool } from '../db/sql.js';
 import { unauthorized } from '../errors/app-error.js';
+import { accountTokenByHash, apiKeyByHash, touchCredential } from './auth.sql.js';
 import type { ApiKeyPermission, Principal } from './principal.js';
 import { TtlCache } from '../shared/ttl-cache.js';
 import { ACCOUNT_TOKEN_PREFIX, SECRET_SHAPE, sameDigest, sha256 } from './secrets.js';
@@ -70,9 +72,7 @@ export class CredentialResolver {
   private async findAccountToken(digest: Buffer): Promise<Resolved | null> {
     // Looked up by the unique hash index: the digest of a random 256-bit secret reveals nothing
     // through timing, and cached digests are compared in constant time.
-    const rows = await this.orm.em
-      .getConnection()
-      .execute<{ id: string; account_id: string }[]>('select id, account_id from account_token where token_hash = ?', [digest]);
+    const rows = await runSqlOnPool<{ id: string; account_id: string }>(this.orm.em, accountTokenByHash(digest));
     const row = rows[0];
     return row ? { principal: { kind: 'account', accountId: row.account_id, tokenId: row.id }, validUntil: Infinity } : null;
   }
@@ -80,7 +80,7 @@ export class CredentialResolver {
   private async findApiKey(digest: Buffer): Promise<Resolved | null> {
     // The current value, or the previous one during its rotation grace. A key of a deleted
     // project or workspace is as good as deleted.
-    const rows = await this.orm.em.getConnection().execute<
+    const rows = await runSqlOnPool<
       {
         id: string;
         project_id: string;
@@ -89,16 +89,8 @@ export class CredentialResolver {
         // The ORM's connection returns timestamps as strings.
         expires_at: Date | string | null;
         grace_until: Date | string | null;
-      }[]
-    >(
-      `select k.id, k.project_id, k.permission, k.allowed_hosts, k.expires_at,
-              case when k.key_hash = ? then null else k.previous_expires_at end as grace_until
-         from api_key k
-         join project p on p.id = k.project_id and p.deleted_at is null
-         join workspace w on w.id = p.workspace_id and w.deleted_at is null
-        where (k.key_hash = ? or k.previous_key_hash = ?) and k.active`,
-      [digest, digest, digest],
-    );
+      }
+    >(this.orm.em, apiKeyByHash(digest));
     const row = rows[0];
     if (!row) return null;
     const limits = [row.expires_at, row.grace_until].filter((d) => d !== null).map((d) => new Date(d).getTime());
@@ -119,10 +111,6 @@ export class CredentialResolver {
     const id = principal.kind === 'account' ? principal.tokenId : principal.apiKeyId;
     if (this.lastUsedWritten.get(id)) return;
     this.lastUsedWritten.set(id, true);
-    const table = principal.kind === 'account' ? 'account_token' : 'api_key';
-    this.orm.em
-      .getConnection()
-      .execute(`update ${table} set last_used_at = now() where id = ?`, [id])
-      .catch(() => this.lastUsedWritten.delete(id));
+    runSqlOnPool(this.orm.em, touchCredential(principal.kind, id)).catch(() => this.lastUsedWritten.delete(id));
   }
 }

@@ -1,5 +1,7 @@
 import type { Orm } from '../db/orm.js';
+import { runSqlOnPool } from '../db/sql.js';
 import { TtlCache } from '../shared/ttl-cache.js';
+import { liveProject } from './auth.sql.js';
 
 /** What every `/{projectId}/...` request needs to know about its project. */
 export interface ProjectInfo {
@@ -26,14 +28,7 @@ export class ProjectDirectory {
   async get(projectId: string): Promise<ProjectInfo | null> {
     const hit = this.cache.get(projectId);
     if (hit !== undefined) return hit;
-    const rows = await this.orm.em.getConnection().execute<
-      { id: string; workspace_id: string; locales: string[]; default_locale: string }[]
-    >(
-      `select p.id, p.workspace_id, p.locales, p.default_locale
-         from project p join workspace w on w.id = p.workspace_id and w.deleted_at is null
-        where p.id = ? and p.deleted_at is null`,
-      [projectId],
-    );
+    const rows = await runSqlOnPool<{ id: string; workspace_id: string; locales: string[]; default_locale: string }>(this.orm.em, liveProject(projectId));
     const row = rows[0];
     const info = row ? { id: row.id, workspaceId: row.workspace_id, locales: row.locales, defaultLocale: row.default_locale } : null;
     this.cache.set(projectId, info);

@@ -50,3 +50,13 @@ export async function runSql<T>(em: EntityManager, query: SqlQuery): Promise<T[]
   const result = await em.getKysely().executeQuery<T>(CompiledQuery.raw(query.text, query.values));
   return [...result.rows];
 }
+
+/**
+ * Runs a `$n`-placeholder statement on the entity manager's pool, outside any transaction the
+ * caller may be in: for lookups that must neither wait for nor join the unit of work around them
+ * (credentials, the project directory, readiness probes).
+ */
+export async function runSqlOnPool<T>(em: EntityManager, query: SqlQuery): Promise<T[]> {
+  const result = await em.getConnection().getClient().executeQuery<T>(CompiledQuery.raw(query.text, query.values));
+  return [...result.rows];
+}

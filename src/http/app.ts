@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AppDeps } from '../app-deps.js';
+import { runSqlOnPool } from '../db/sql.js';
 import { documentFileRoutes, fileOpenApiPaths, fileRouteEntries } from '../modules/files/files.openapi.js';
 import { filesHttpRouter } from '../modules/files/files.http.js';
 import { SharedTokenBuckets } from '../rate-limit/token-bucket.js';
@@ -98,7 +99,7 @@ async function readiness(deps: AppDeps): Promise<{ ok: boolean; database: boolea
   const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS).unref());
   const probe = async (sql: string) => {
     try {
-      await Promise.race([deps.orm.em.getConnection().execute(sql), timeout]);
+      await Promise.race([runSqlOnPool(deps.orm.em, { text: sql, values: [] }), timeout]);
       return true;
     } catch {
       return false;

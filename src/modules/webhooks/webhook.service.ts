@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { fromKysely, type PgBoss } from 'pg-boss';
 import { findPage } from '../../db/find-page.js';
+import { runSql } from '../../db/sql.js';
 import { notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
 import { createDeliveryAgent, destinationProblem } from '../../net/ssrf.js';
 import { isUuid } from '../../shared/ids.js';
@@ -11,6 +12,7 @@ import { cancelPendingEvents, loadTargets, recordAttempt, sendOnce, targetKey } 
 import { WebhookDeliverySchema, WebhookSchema, type Webhook, type WebhookDelivery } from './webhook.entity.js';
 import type { CreateWebhookInput, DeliveryOutput, UpdateWebhookInput, WebhookOutput } from './webhook.schema.js';
 import { generateWebhookSecret } from './webhook.signing.js';
+import { expiredEventsBatch } from './webhook.sql.js';
 
 /** SPEC §8: after a rotation the previous secret keeps signing for 24 hours. */
 export const PREVIOUS_SECRET_HOURS = 24;
@@ -171,5 +173,22 @@ export async function retryDelivery(em: EntityManager, deps: WebhookDeps, webhoo
     return recorded.delivery;
   } finally {
     await agent.close();
+  }
+}
+
+/** Webhook events deleted per statement by the retention sweep: short locks, small WAL bursts. */
+const RETENTION_BATCH = 1000;
+
+/**
+ * Removes queued event bodies (and with them their delivery attempts, foreign key) created before
+ * `cutoff`, in batches. An event still pending (a retry scheduled) is kept until it settles.
+ * Answers how many events it removed.
+ */
+export async function removeWebhookHistoryBefore(em: EntityManager, cutoff: Date): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const deleted = await runSql(em, expiredEventsBatch(cutoff, RETENTION_BATCH));
+    removed += deleted.length;
+    if (deleted.length < RETENTION_BATCH) return removed;
   }
 }

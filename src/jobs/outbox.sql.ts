@@ -1,0 +1,14 @@
+import type { SqlQuery } from '../db/sql.js';
+
+/** A transaction-scoped advisory lock on `key`, taken only if free: `ok` says whether it was. */
+export const tryAdvisoryXactLock = (key: string): SqlQuery => ({
+  text: 'select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as ok',
+  values: [key],
+});
+
+/** Removes the oldest `batch` events from the outbox and returns them. */
+export const takeOutboxBatch = (batch: number): SqlQuery => ({
+  text: `delete from event_outbox where seq in (select seq from event_outbox order by seq limit $1)
+         returning seq, payload`,
+  values: [batch],
+});
