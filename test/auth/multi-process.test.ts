@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type CallResult, type TestApi } from '../helpers/api.js';
-import { createKey, createProject, createWorkspace, expectError, sleep, tablesPath, type ApiKeyRecord } from './fixture.js';
+import { createKey, createProject, createWorkspace, expectError, tablesPath, type ApiKeyRecord } from './fixture.js';
 import { startChildProcess, startInProcess, type SecondApi } from './second-process.js';
 
 /**

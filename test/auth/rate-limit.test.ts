@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type CallOptions, type CallResult, type TestApi } from '../helpers/api.js';
-import { expectError, randomSecret, sleep, tablesPath, uniq } from './fixture.js';
+import { expectError, randomSecret, tablesPath, uniq } from './fixture.js';
 
 /** SPEC §10: per credential (per IP when unauthenticated), RATE_LIMIT_PER_SECOND with a burst of RATE_LIMIT_BURST. */
 

@@ -10,10 +10,9 @@ import {
   expectError,
   expectStatus,
   listTables,
-  poll,
-  sleep,
   type World,
 } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 /** SPEC §4: POST /v1/{projectId}/api-keys/{apiKeyId}/rotate { graceSeconds?: 0..86400 }; §2: actions answer 200. */
 
@@ -57,7 +56,7 @@ describe('rotate', () => {
     await sleep(Math.max(0, t0 + 1000 - Date.now()));
     expectStatus(await get(k.key), 200);
     // ...and it is refused at the latest 2 s after the grace ended.
-    const refused = await poll(async () => {
+    const refused = await until(async () => {
       const res = await get(k.key);
       return res.status === 200 ? false : { res, at: Date.now() };
     }, t1 + 2000 + 2000 - Date.now());

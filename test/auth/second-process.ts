@@ -6,7 +6,6 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startApi } from '../../src/server.js';
 import { clientFor, type CallOptions, type CallResult, type TestApi } from '../helpers/api.js';
-import { sleep } from './fixture.js';
 
 /** A second API on the same database as `t`: in this node process, or as a real child process. */
 export interface SecondApi {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import {
   addColumn, buildWorld, contentsPath, createRow, createTable, expectConflict, expectCreated, expectError, expectNoContent,
-  expectStatus, expectValidation, getRow, GHOST, ISO_UTC, list, postRow, putRow, sleep, type Table, type World,
+  expectStatus, expectValidation, getRow, GHOST, ISO_UTC, list, postRow, putRow, type Table, type World,
 } from './fixture.js';
 
 /** Contents CRUD, PUT merge, unique columns, slugs, locale reads (SPEC §2, §6, §7). */

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { buildWorld, createRow, createTable, expectStatus, getRow, list, putRow, sleep, type World } from './fixture.js';
+import { buildWorld, createRow, createTable, expectStatus, getRow, list, putRow, type World } from './fixture.js';
 
 /** SPEC §7: SCHEDULED contents are published by a worker at publishAt (within 5 s), firing contents.published. */
 let t: TestApi;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import {
   buildWorld, contentsPath, createRow, createTable, expectBadRequest, expectError, expectNoContent, expectStatus, expectValidation,
-  getRow, ISO_UTC, list, postRow, putRow, sleep, type Table, type World,
+  getRow, ISO_UTC, list, postRow, putRow, type Table, type World,
 } from './fixture.js';
 
 /** Statuses, transitions, publishAt, visibility and list totals (SPEC §4, §7). */

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { expectError } from '../helpers/expect.js';
 import { callWithin, snapshot } from './fixture.js';
-import { connect, parseResponse, refusesConnections, sleep } from './raw-http.js';
+import { connect, parseResponse, refusesConnections } from './raw-http.js';
 
 /**
  * Size and time limits of the HTTP layer (docs/reliability.md "Security"): body size (413), request line and

@@ -60,4 +60,3 @@ export function parseResponse(raw: string): { status: number; headers: Record<st
   return { status: Number(statusLine.split(' ')[1]), headers, json };
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

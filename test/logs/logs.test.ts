@@ -4,7 +4,8 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { clientFor } from '../helpers/api.js';
 import { person } from '../auth/fixture.js';
-import { expectError, logsEnvForFile, logsPath, rowsFor, until, UUID_SHAPE } from './fixture.js';
+import { expectError, logsEnvForFile, logsPath, rowsFor, UUID_SHAPE } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 const env = logsEnvForFile();
 

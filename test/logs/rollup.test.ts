@@ -8,7 +8,8 @@ import { loadConfig } from '../../src/config/config.js';
 import { QUEUES } from '../../src/jobs/queues.js';
 import { logJob } from '../../src/modules/logs/log-wire.js';
 import { startWorkers } from '../../workers/workers.js';
-import { entry, HOUR, insertEntries, logsEnvForFile, logsPath, materializeLogs, rowsFor, storedEntries, until } from './fixture.js';
+import { entry, HOUR, insertEntries, logsEnvForFile, logsPath, materializeLogs, rowsFor, storedEntries } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 const env = logsEnvForFile({ requestLogging: false });
 

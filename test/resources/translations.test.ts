@@ -3,7 +3,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { person } from '../auth/fixture.js';
 import {
   buildWorld, expectBadRequest, expectConflict, expectCreated, expectError, expectNoContent, expectStatus, expectValidation, GHOST, ISO_UTC,
-  sleep, type World,
+  type World,
 } from '../contents/fixture.js';
 
 /** Translations: list, create, update, delete (SPEC §5 Translation, §2, §3, §4). Project locales: en, fr. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, contentsPath, createTable, type Table, type World } from '../contents/fixture.js';
 import { callWithin, expectHandled, rawJson, snapshot } from '../hostile/fixture.js';
-import { connect, sleep, type RawConnection } from '../hostile/raw-http.js';
+import { connect, type RawConnection } from '../hostile/raw-http.js';
 
 /**
  * `npm run test:stress` only (not a `*.test.ts`): many hostile clients at once. Sizes come from the environment:

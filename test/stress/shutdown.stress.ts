@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { callWithin } from '../hostile/fixture.js';
-import { connect, parseResponse, refusesConnections, sleep } from '../hostile/raw-http.js';
+import { connect, parseResponse, refusesConnections } from '../hostile/raw-http.js';
 import { freePort } from './processes.js';
 
 /**

@@ -9,15 +9,14 @@ import {
   createWebhook,
   deliveries,
   ofType,
-  sleep,
   startReceiver,
   startWebhookEnv,
-  until,
   verify,
   webhooksPath,
   type Receiver,
   type WebhookEnv,
 } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 /** SPEC §8 deliveries end to end: API → outbox → fan-out worker → delivery worker → receiver. */
 let env: WebhookEnv;

@@ -10,20 +10,8 @@ import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, type World } from '../contents/fixture.js';
 
+
 /** Shared helpers of the webhook suite (SPEC §8): real receivers on 127.0.0.1, real workers. */
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns a truthy value, or fails after `ms`. */
-export async function until<T>(check: () => Promise<T> | T, ms = 10_000, what = 'condition'): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /** How a receiver answers one request: a status, a status with headers and a delay, or never. */
 export type Reply = number | { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';

@@ -5,14 +5,13 @@ import {
   createWebhook,
   deliveries,
   getWebhook,
-  sleep,
   startReceiver,
   startWebhookEnv,
-  until,
   webhooksPath,
   type Receiver,
   type WebhookEnv,
 } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 /**
  * SPEC §8 failure handling: slow and dead endpoints, 410, auto-disable and re-enable,
