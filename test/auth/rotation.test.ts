@@ -12,7 +12,7 @@ import {
   listTables,
   type World,
 } from './fixture.js';
-import { until } from '../helpers/until.js';
+import { clockReaches, until } from '../helpers/until.js';
 
 /** SPEC §4: POST /v1/{projectId}/api-keys/{apiKeyId}/rotate { graceSeconds?: 0..86400 }; §2: actions answer 200. */
 
@@ -53,7 +53,7 @@ describe('rotate', () => {
     expectStatus(await get(r.key), 200);
     expectStatus(await get(k.key), 200);
     // One second into the 2 s grace, the old value still works...
-    await sleep(Math.max(0, t0 + 1000 - Date.now()));
+    await clockReaches(t0 + 1000, 'one second into the grace');
     expectStatus(await get(k.key), 200);
     // ...and it is refused at the latest 2 s after the grace ended.
     const refused = await until(async () => {

@@ -17,3 +17,17 @@ export async function until<T>(check: () => Promise<T> | T, ms = 10_000, what = 
     await new Promise<void>((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/**
+ * Resolves once this machine's clock reads later than the stored instant `iso` (the server runs
+ * on the same clock), so that the next write is stamped strictly after it.
+ */
+export const clockPast = (iso: string) => until(() => Date.now() > Date.parse(iso), 2_000, `the clock to pass ${iso}`, 1);
+
+/**
+ * For the few tests where time passing is itself what is tested ("after Retry-After seconds the
+ * key works again"): resolves once the clock reaches `epochMs`, the deadline the test then checks
+ * its condition against.
+ */
+export const clockReaches = (epochMs: number, what: string) =>
+  until(() => Date.now() >= epochMs, Math.max(0, epochMs - Date.now()) + 1_000, what, 5);
