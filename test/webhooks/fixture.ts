@@ -9,6 +9,9 @@ import { createLogger } from '../../src/shared/logger.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, type World } from '../contents/fixture.js';
+import pg from 'pg';
+import { BOSS_SCHEMA } from '../../src/jobs/boss.js';
+import { QUEUES } from '../../src/jobs/queues.js';
 
 
 /** Shared helpers of the webhook suite (SPEC §8): real receivers on 127.0.0.1, real workers. */
@@ -162,3 +165,21 @@ export async function deliveries(w: World, webhookId: string): Promise<DeliveryR
 
 /** Requests of one event type (by body). */
 export const ofType = (receiver: Receiver, type: string) => receiver.requests.filter((r) => r.json?.type === type);
+
+/**
+ * Delivery jobs of one webhook still to run (waiting, retrying or running). None left, with the
+ * attempts recorded, means no further attempt of its events can arrive.
+ */
+export async function pendingDeliveries(t: TestApi, webhookId: string): Promise<number> {
+  const db = new pg.Client({ connectionString: t.db.url });
+  await db.connect();
+  try {
+    const { rows } = await db.query(
+      `select count(*)::int as n from ${BOSS_SCHEMA}.job where name = $1 and data->>'webhookId' = $2 and state in ('created', 'retry', 'active')`,
+      [QUEUES.deliveries.name, webhookId],
+    );
+    return rows[0].n;
+  } finally {
+    await db.end();
+  }
+}
