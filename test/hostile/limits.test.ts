@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { expectError } from '../helpers/expect.js';
 import { callWithin, snapshot } from './fixture.js';
-import { connect, parseResponse, refusesConnections, type RawConnection } from './raw-http.js';
+import { connect, nextBeat, parseResponse, refusesConnections } from './raw-http.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -63,15 +63,6 @@ describe('request size', () => {
   });
 });
 
-/**
- * A slow client's pace: resolves at the next whole second since `from` (its next byte is due),
- * or at once when the server has closed the socket or the test stopped dripping.
- */
-const nextDrip = (connection: RawConnection, from: number, stopped: () => boolean) => {
-  const due = from + (Math.floor((Date.now() - from) / 1000) + 1) * 1000;
-  return until(() => stopped() || connection.socket.destroyed || Date.now() >= due, 2_000, 'the next byte of a slow client', 10);
-};
-
 describe('slow clients (HEADERS_TIMEOUT_MS=1000, REQUEST_TIMEOUT_MS=2000)', () => {
   it('headers sent one byte per second: 408 and the socket is closed within ~2 s; a trickled body within ~3 s', async () => {
     const headerDrip = await connect(t.url);
@@ -82,7 +73,7 @@ describe('slow clients (HEADERS_TIMEOUT_MS=1000, REQUEST_TIMEOUT_MS=2000)', () =
       for (const byte of 'GET /v1/workspaces HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'z'.repeat(100)) {
         if (stop || headerDrip.socket.destroyed) break;
         await headerDrip.write(byte).catch(() => {});
-        await nextDrip(headerDrip, dripStart, () => stop);
+        await nextBeat(dripStart, 1000, () => stop || headerDrip.socket.destroyed);
       }
     })();
     // Headers at once, then a body that never completes.
@@ -90,7 +81,7 @@ describe('slow clients (HEADERS_TIMEOUT_MS=1000, REQUEST_TIMEOUT_MS=2000)', () =
     const dripBody = (async () => {
       while (!stop && !bodyDrip.socket.destroyed) {
         await bodyDrip.write('a').catch(() => {});
-        await nextDrip(bodyDrip, dripStart, () => stop);
+        await nextBeat(dripStart, 1000, () => stop || bodyDrip.socket.destroyed);
       }
     })();
     const [headersClosedAfter, bodyClosedAfter] = await Promise.all([headerDrip.closed, bodyDrip.closed]);
