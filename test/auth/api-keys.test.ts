@@ -14,10 +14,10 @@ import {
   expectStatus,
   listTables,
   person,
-  poll,
   type Person,
   type World,
 } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 /** SPEC §4 (API keys), §5 (wire shape), §2 (create/update/delete), §3 (400 vs 422). */
 
@@ -78,7 +78,7 @@ describe('create', () => {
   it('lastUsedAt is set after the key is used', async () => {
     const k = await createKey(t, w.projectId, 'read');
     expect((await listTables(t, w.projectId, k.key)).status).toBe(200);
-    const used = await poll(async () => {
+    const used = await until(async () => {
       const list = (await t.call('GET', `/v1${keys()}?size=1000`)).json.list as { id: string; lastUsedAt: string | null }[];
       return list.find((x) => x.id === k.id)?.lastUsedAt ?? false;
     }, 3000);

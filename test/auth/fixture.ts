@@ -18,18 +18,6 @@ export const randomSecret = (prefix: 'tak_' | 'tat_') => prefix + Array.from({ l
 
 let counter = 0;
 export const uniq = (label: string) => `${label}_${process.pid}_${Date.now().toString(36)}_${++counter}`;
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Calls `probe` every `intervalMs` until it returns a value other than false, or fails after `timeoutMs`. */
-export async function poll<T>(probe: () => Promise<T | false>, timeoutMs: number, intervalMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== false) return value;
-    if (Date.now() >= deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(intervalMs);
-  }
-}
 
 export interface Person {
   token: string;

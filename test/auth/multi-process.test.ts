@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type CallResult, type TestApi } from '../helpers/api.js';
-import { createKey, createProject, createWorkspace, expectError, sleep, tablesPath, type ApiKeyRecord } from './fixture.js';
+import { createKey, createProject, createWorkspace, expectError, tablesPath, type ApiKeyRecord } from './fixture.js';
 import { startChildProcess, startInProcess, type SecondApi } from './second-process.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Two API processes on one database (SPEC §10: the limit holds across processes; seed: a deleted
@@ -40,14 +41,16 @@ afterAll(async () => {
  * must be in `allowed`. Returns the milliseconds from `since` to the first `target` answer.
  */
 async function msUntil(since: number, probe: () => Promise<CallResult>, target: number, allowed: number[]): Promise<number> {
-  for (;;) {
+  let at = 0;
+  await until(async () => {
     const res = await probe();
-    const at = Date.now() - since;
-    if (res.status === target) return at;
+    at = Date.now() - since;
+    if (res.status === target) return true;
     expect(allowed, `unexpected ${res.status} ${res.text} after ${at} ms`).toContain(res.status);
     if (at > PROPAGATION_MS + 500) throw new Error(`still ${res.status} ${at} ms after the change`);
-    await sleep(50);
-  }
+    return false;
+  }, PROPAGATION_MS + 5_000, `${target} after the change`, 50);
+  return at;
 }
 
 describe.each([

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type CallOptions, type CallResult, type TestApi } from '../helpers/api.js';
-import { expectError, randomSecret, sleep, tablesPath, uniq } from './fixture.js';
+import { expectError, randomSecret, tablesPath, uniq } from './fixture.js';
+import { clockReaches, until } from '../helpers/until.js';
 
 /** SPEC §10: per credential (per IP when unauthenticated), RATE_LIMIT_PER_SECOND with a burst of RATE_LIMIT_BURST. */
 
@@ -14,11 +15,10 @@ const keys: string[] = [];
 
 /** Setup calls with the admin token: wait out a 429 rather than fail. */
 async function patiently(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
-  for (;;) {
+  return until(async () => {
     const res = await t.call(method, path, options);
-    if (res.status !== 429) return res;
-    await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
-  }
+    return res.status !== 429 && res;
+  }, 30_000, `${method} ${path} past the admin token's rate limit`, 200);
 }
 
 function expectRateHeaders(res: CallResult) {
@@ -96,7 +96,7 @@ describe('rate limits', () => {
     let retryAfter = 0;
     for (const r of refused) retryAfter = Math.max(retryAfter, expect429(r));
     for (const r of results) expectRateHeaders(r);
-    await sleep(retryAfter * 1000);
+    await clockReaches(Date.now() + retryAfter * 1000, `Retry-After (${retryAfter} s) to pass`);
     const again = await t.call('GET', tablesPath(projectId), { token: key });
     expect(again.status, again.text).toBe(200);
     expectRateHeaders(again);

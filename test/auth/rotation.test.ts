@@ -10,10 +10,9 @@ import {
   expectError,
   expectStatus,
   listTables,
-  poll,
-  sleep,
   type World,
 } from './fixture.js';
+import { clockReaches, until } from '../helpers/until.js';
 
 /** SPEC §4: POST /v1/{projectId}/api-keys/{apiKeyId}/rotate { graceSeconds?: 0..86400 }; §2: actions answer 200. */
 
@@ -54,10 +53,10 @@ describe('rotate', () => {
     expectStatus(await get(r.key), 200);
     expectStatus(await get(k.key), 200);
     // One second into the 2 s grace, the old value still works...
-    await sleep(Math.max(0, t0 + 1000 - Date.now()));
+    await clockReaches(t0 + 1000, 'one second into the grace');
     expectStatus(await get(k.key), 200);
     // ...and it is refused at the latest 2 s after the grace ended.
-    const refused = await poll(async () => {
+    const refused = await until(async () => {
       const res = await get(k.key);
       return res.status === 200 ? false : { res, at: Date.now() };
     }, t1 + 2000 + 2000 - Date.now());

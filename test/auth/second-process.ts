@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startApi } from '../../src/server.js';
 import { clientFor, type CallOptions, type CallResult, type TestApi } from '../helpers/api.js';
-import { sleep } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 /** A second API on the same database as `t`: in this node process, or as a real child process. */
 export interface SecondApi {
@@ -62,20 +62,19 @@ export async function startChildProcess(t: TestApi, env: Record<string, string>)
   let output = '';
   child.stdout?.on('data', (chunk) => (output = (output + String(chunk)).slice(-4000)));
   child.stderr?.on('data', (chunk) => (output = (output + String(chunk)).slice(-4000)));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
+  const answers = async () => {
     if (child.exitCode !== null) throw new Error(`second API process exited (${child.exitCode}): ${output}`);
     try {
-      const res = await fetch(`${url}/healthz`);
-      if (res.ok) break;
+      return (await fetch(`${url}/healthz`)).ok;
     } catch {
-      // not listening yet
+      return false; // not listening yet
     }
-    if (Date.now() > deadline) {
-      await stopChild(child);
-      throw new Error(`second API process did not answer /healthz within 30 s: ${output}`);
-    }
-    await sleep(100);
+  };
+  try {
+    await until(answers, 30_000, 'the second API process to answer /healthz', 100);
+  } catch (error) {
+    await stopChild(child);
+    throw new Error(`${(error as Error).message}: ${output}`);
   }
   return { kind: 'child process', url, call: clientFor(url, t.adminToken), close: () => stopChild(child) };
 }

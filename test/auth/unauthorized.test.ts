@@ -8,11 +8,11 @@ import {
   expectNoContent,
   expectStatus,
   listTables,
-  poll,
   randomSecret,
   tablesPath,
   type World,
 } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 /** Every 401 cause of the seed (Authentication) and SPEC §3/§4, and 401 before 403/404/400. */
 
@@ -101,7 +101,7 @@ describe('keys that no longer work', () => {
     const expiresAt = Date.now() + 1500;
     const k = await createKey(t, w.projectId, 'read', { expiresAt: new Date(expiresAt).toISOString() });
     expectStatus(await listTables(t, w.projectId, k.key), 200);
-    const refused = await poll(async () => {
+    const refused = await until(async () => {
       const res = await listTables(t, w.projectId, k.key);
       if (res.status === 200) return false;
       return { res, at: Date.now() };
@@ -114,7 +114,7 @@ describe('keys that no longer work', () => {
 
   it('an expired key works again when expiresAt is moved or cleared', async () => {
     const k = await createKey(t, w.projectId, 'read', { expiresAt: new Date(Date.now() + 300).toISOString() });
-    await poll(async () => (await listTables(t, w.projectId, k.key)).status === 401 || false, 1500);
+    await until(async () => (await listTables(t, w.projectId, k.key)).status === 401 || false, 1500);
     expectStatus(await t.call('PUT', `/v1/${w.projectId}/api-keys/${k.id}`, { body: { expiresAt: null } }), 200);
     expectStatus(await listTables(t, w.projectId, k.key), 200);
   });

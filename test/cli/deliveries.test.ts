@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTable } from '../contents/fixture.js';
 import { runScript } from '../helpers/child.js';
 import { UUID_SHAPE } from '../helpers/expect.js';
-import { createWebhook, deliveries, startReceiver, startWebhookEnv, until, type Receiver, type WebhookEnv } from '../webhooks/fixture.js';
+import { createWebhook, deliveries, startReceiver, startWebhookEnv, type Receiver, type WebhookEnv } from '../webhooks/fixture.js';
+import { until } from '../helpers/until.js';
 
 /** `npm run cli -- deliveries replay --id D` against a real API, workers and receiver. */
 

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import {
   addColumn, buildWorld, contentsPath, createRow, createTable, expectConflict, expectCreated, expectError, expectNoContent,
-  expectStatus, expectValidation, getRow, GHOST, ISO_UTC, list, postRow, putRow, sleep, type Table, type World,
+  expectStatus, expectValidation, getRow, GHOST, ISO_UTC, list, postRow, putRow, type Table, type World,
 } from './fixture.js';
+import { clockPast } from '../helpers/until.js';
 
 /** Contents CRUD, PUT merge, unique columns, slugs, locale reads (SPEC §2, §6, §7). */
 
@@ -37,7 +38,7 @@ describe('contents CRUD (SPEC §7)', () => {
 
   it('PUT merges data: given columns replaced, absent kept, null clears; answers the full object', async () => {
     const row = await createRow(w, articles.id, { title: 'Merge', body: 'B', price: 1, intro: { en: 'Hi', fr: 'Salut' } });
-    await sleep(5);
+    await clockPast(row.updatedAt);
     const up = expectStatus(await putRow(w, articles.id, row.id, { data: { price: 2, body: null } }), 200);
     expect(up.data).toEqual({ title: 'Merge', slug: 'merge', price: 2, intro: { en: 'Hi', fr: 'Salut' } });
     expect(up).toMatchObject({ id: row.id, slug: 'merge', status: 'PUBLISHED', createdAt: row.createdAt, publishedAt: row.publishedAt });

@@ -12,7 +12,6 @@ export const GHOST = '0190b0a0-0000-7000-8000-00000000c0de';
 let counter = 0;
 /** A fresh lower-case token usable as a table key. */
 export const uniq = (label = 't') => `${label}_${Date.now().toString(36)}_${++counter}`;
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** 422 VALIDATION_ERROR whose details name exactly `fields` (one entry each). */
 export function expectValidation(res: CallResult, fields: string[]) {

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import {
   buildWorld, contentsPath, createRow, createTable, expectBadRequest, expectError, expectNoContent, expectStatus, expectValidation,
-  getRow, ISO_UTC, list, postRow, putRow, sleep, type Table, type World,
+  getRow, ISO_UTC, list, postRow, putRow, type Table, type World,
 } from './fixture.js';
+import { clockPast } from '../helpers/until.js';
 
 /** Statuses, transitions, publishAt, visibility and list totals (SPEC §4, §7). */
 
@@ -108,10 +109,10 @@ describe('status transitions (SPEC §7)', () => {
     expect(draft.publishedAt).toBeNull();
     const first = expectStatus(await move(draft.id, 'PUBLISHED'), 200);
     expect(first.publishedAt).toMatch(ISO_UTC);
-    await sleep(20);
+    await clockPast(first.publishedAt);
     expect(expectStatus(await putRow(w, table.id, draft.id, { data: { title: 'edited' } }), 200).publishedAt).toBe(first.publishedAt);
-    expectStatus(await move(draft.id, 'DRAFT'), 200);
-    await sleep(20);
+    const unpublished = expectStatus(await move(draft.id, 'DRAFT'), 200);
+    await clockPast(unpublished.updatedAt);
     const second = expectStatus(await move(draft.id, 'PUBLISHED'), 200);
     expect(second.publishedAt > first.publishedAt).toBe(true);
     // Created directly as PUBLISHED: publishedAt set at once.

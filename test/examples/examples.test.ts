@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { createTable } from '../contents/fixture.js';
 import { freePort, runScript, startScript, type Running } from '../helpers/child.js';
-import { createWebhook, deliveries, startWebhookEnv, until, type WebhookEnv } from '../webhooks/fixture.js';
+import { createWebhook, deliveries, startWebhookEnv, type WebhookEnv } from '../webhooks/fixture.js';
+import { until } from '../helpers/until.js';
 
 /** The examples in examples/ run as a user runs them (tsx child processes) against a real API and workers. */
 

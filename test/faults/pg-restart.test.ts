@@ -10,6 +10,7 @@ import { createLogger } from '../../src/shared/logger.js';
 import { startApi, type RunningApi } from '../../src/server.js';
 import { clientFor } from '../helpers/api.js';
 import { logCapture } from '../helpers/log-capture.js';
+import { until } from '../helpers/until.js';
 
 /**
  * SPEC §3/§11 and issue "faults": PostgreSQL restarts while the API serves load. Requests in
@@ -73,19 +74,16 @@ describe('PostgreSQL restart under load', () => {
     };
     const clients = Promise.all([0, 1, 2, 3].map(client));
 
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await until(() => outcomes.length >= 20, 30_000, 'the load to be under way');
     await pg.stop();
     const downAt = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Down until the clients have felt it: a request answered after the stop failed.
+    await until(() => outcomes.some((o) => o.at > downAt && o.status >= 300), 30_000, 'a failed request while the database is down', 50);
     pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port });
     const upAt = Date.now();
     // Run until every client has succeeded again (or 12 s have passed), then a little longer.
-    const deadline = upAt + 12_000;
-    while (Date.now() < deadline) {
-      const recent = outcomes.filter((o) => o.at > upAt && o.status < 300);
-      if (recent.length >= 20) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(() => outcomes.filter((o) => o.at > upAt && o.status < 300).length >= 20, upAt + 12_000 - Date.now(), '20 successes after the restart', 100)
+      .catch(() => undefined); // the assertions below say what went wrong
     running = false;
     await clients;
 

@@ -9,6 +9,7 @@ import { nodeVersionProblem } from '../../src/node-version.js';
 import { freePort, root } from '../helpers/child.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { commandOf, isRunning, processTree } from '../helpers/process-tree.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue "server package" item 3: the production build. A copy of the repository runs
@@ -72,11 +73,14 @@ function startIn(command: string, args: string[], env: Record<string, string>): 
   return { child, exited, output: () => text };
 }
 
-async function until(started: Started, what: string, ready: () => Promise<boolean>): Promise<void> {
-  for (const end = Date.now() + 30_000; !(await ready()); ) {
-    if (started.child.exitCode !== null || Date.now() > end) throw new Error(`no ${what}:\n${started.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Waits (30 s at most) until `ready()` holds; fails at once, with the output, if the process ended. */
+async function comesUp(started: Started, what: string, ready: () => Promise<boolean>): Promise<void> {
+  await until(async () => {
+    if (started.child.exitCode !== null) throw new Error(`exited before ${what}`);
+    return ready();
+  }, 30_000, what, 100).catch((error: Error) => {
+    throw new Error(`no ${what} (${error.message}):\n${started.output()}`);
+  });
 }
 
 /** The processes under npm: with `exec` in the script, node is npm's own child, with no shell between. */
@@ -121,7 +125,7 @@ describe('after npm run build, with the sources gone', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const npm = startIn('npm', ['run', '--silent', 'start:api'], { HOST: '127.0.0.1', PORT: String(port), ADMIN_EMAIL: 'build@example.com', ADMIN_TOKEN: token });
-    await until(npm, 'readiness', () => fetch(`${url}/readyz`).then((r) => r.ok, () => false));
+    await comesUp(npm, 'readiness', () => fetch(`${url}/readyz`).then((r) => r.ok, () => false));
     const node = await nodeUnderNpm(npm);
     expect(node.command).toBe('node --import ./dist/src/check-node.js dist/src/api.js');
 
@@ -146,7 +150,7 @@ describe('after npm run build, with the sources gone', () => {
 
   it('npm run start:worker runs the compiled worker with node alone: workers started, exit 0 on SIGTERM', async () => {
     const npm = startIn('npm', ['run', '--silent', 'start:worker'], {});
-    await until(npm, '"workers started"', async () => logged(npm.output(), 'workers started'));
+    await comesUp(npm, '"workers started"', async () => logged(npm.output(), 'workers started'));
     const node = await nodeUnderNpm(npm);
     expect(node.command).toBe('node --import ./dist/src/check-node.js dist/workers/main.js');
 
@@ -160,7 +164,7 @@ describe('after npm run build, with the sources gone', () => {
   it('the compiled dist/src/main.js runs the compiled worker as its one child process', async () => {
     const port = await freePort();
     const main = startIn(process.execPath, ['dist/src/main.js'], { HOST: '127.0.0.1', PORT: String(port), ADMIN_EMAIL: 'build@example.com', ADMIN_TOKEN: token });
-    await until(main, 'readiness and "workers started"', async () => logged(main.output(), 'workers started') && (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)));
+    await comesUp(main, 'readiness and "workers started"', async () => logged(main.output(), 'workers started') && (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)));
     const [, ...below] = await processTree(main.child.pid!);
     expect(await Promise.all(below.map(commandOf))).toEqual([`${process.execPath} ${path.join(copy, 'dist', 'workers', 'main.js')}`]);
 

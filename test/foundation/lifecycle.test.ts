@@ -9,6 +9,7 @@ import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js'
 import { freePort, root } from '../helpers/child.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { commandOf, isRunning, processTree } from '../helpers/process-tree.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue "hardening" item 1 and 3: `npm start` (embedded PostgreSQL, API, worker process) and
@@ -55,10 +56,12 @@ async function startNpm(script: 'start' | 'start:api', env: Record<string, strin
   npm.stderr!.on('data', (chunk) => (text += chunk));
   const url = `http://127.0.0.1:${port}`;
   const ready = script === 'start' ? /workers started/ : /Tabula on/;
-  for (const end = Date.now() + 60_000; !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) || !ready.test(text); ) {
-    if (npm.exitCode !== null || Date.now() > end) throw new Error(`npm run ${script} did not come up:\n${text}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await until(async () => {
+    if (npm.exitCode !== null) throw new Error(`npm run ${script} exited:\n${text}`);
+    return ready.test(text) && (await fetch(`${url}/readyz`).then((r) => r.ok, () => false));
+  }, 60_000, `npm run ${script} to come up`, 200).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${text}`);
+  });
   const tree = await processTree(npm.pid!);
   cleanup.push(async () => {
     for (const pid of tree) if (await isRunning(pid)) process.kill(pid, 'SIGKILL');
@@ -109,10 +112,11 @@ function request(url: string, method: string, path: string, body?: unknown): Pro
 let lastMarker = 0;
 
 /**
- * Four clients creating rows and listing them until the API stops answering. Returns a function
- * that stops the load and hands back every outcome.
+ * Four clients creating rows and listing them until the API stops answering, one request at a
+ * time each. Returns a function that stops the load and hands back every outcome; its
+ * `outcomes` grow meanwhile.
  */
-function lightLoad(url: string, base: string): () => Promise<Outcome[]> {
+function lightLoad(url: string, base: string): (() => Promise<Outcome[]>) & { outcomes: Outcome[] } {
   const outcomes: Outcome[] = [];
   let running = true;
   const client = async () => {
@@ -124,15 +128,15 @@ function lightLoad(url: string, base: string): () => Promise<Outcome[]> {
         : await request(url, 'GET', `${base}/contents?size=5`);
       outcomes.push({ method: write ? 'POST' : 'GET', marker: m, ...outcome });
       if (outcome.refused) return; // the API has stopped listening
-      await new Promise((r) => setTimeout(r, 5));
     }
   };
   const clients = Array.from({ length: 4 }, client);
-  return async () => {
+  const stop = async () => {
     running = false;
     await Promise.all(clients);
     return outcomes;
   };
+  return Object.assign(stop, { outcomes });
 }
 
 /** Sends `signal`, then waits until every process of the tree is gone (and npm has exited). */
@@ -149,14 +153,14 @@ async function stopAndWait(started: Started, target: 'group' | 'node' | 'npm', s
     process.kill(node![0], signal);
   }
   await exited;
-  const end = Date.now() + 45_000;
-  for (;;) {
-    const left: string[] = [];
+  let left: string[] = [];
+  await until(async () => {
+    left = [];
     for (const pid of started.tree) if (await isRunning(pid)) left.push(`${pid} ${await commandOf(pid)}`);
-    if (!left.length) return;
-    if (Date.now() > end) throw new Error(`still running 45 s after ${signal} to ${target}:\n${left.join('\n')}\n${started.output()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+    return left.length === 0;
+  }, 45_000, `every process to end after ${signal} to ${target}`, 200).catch((error: Error) => {
+    throw new Error(`${error.message}; still running:\n${left.join('\n')}\n${started.output()}`);
+  });
 }
 
 function logRecords(output: string): { level: number; name: string; msg: string }[] {
@@ -245,7 +249,7 @@ describe('stopping under load', () => {
       expectWritesKept(await listedRows(started.url, base), previous);
 
       const load = lightLoad(started.url, base);
-      await new Promise((r) => setTimeout(r, 800));
+      await until(() => load.outcomes.length >= 20, 30_000, 'the load to be under way');
       await stopAndWait(started, target, signal);
       previous = await load();
       expectOrderlyStop(previous, started.output(), ['tabula', 'tabula-worker']);
@@ -262,7 +266,7 @@ describe('stopping under load', () => {
     const started = await startNpm('start:api', { DATABASE_URL: db.url });
     const base = await setUpTable(started.url);
     const load = lightLoad(started.url, base);
-    await new Promise((r) => setTimeout(r, 800));
+    await until(() => load.outcomes.length >= 20, 30_000, 'the load to be under way');
     await stopAndWait(started, 'npm', 'SIGTERM');
     const outcomes = await load();
     expectOrderlyStop(outcomes, started.output(), ['tabula-api']);

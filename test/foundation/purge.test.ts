@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { until } from '../helpers/until.js';
 
 /** SPEC §5: deletes answer 204 at once; the purge worker then removes the rows, in the background. */
 let t: TestApi;
@@ -22,13 +23,6 @@ afterAll(async () => {
 });
 
 const count = async (sql: string, values: unknown[]) => Number((await db.query(sql, values)).rows[0].n);
-async function until(check: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('purge did not happen in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function world() {
   const ws = await t.call('POST', '/v1/workspaces', { body: { name: 'Purge' } });
@@ -49,7 +43,7 @@ describe('background purges', () => {
     const w = await world();
     expect((await t.call('DELETE', `/v1/workspaces/${w.workspaceId}`)).status).toBe(204);
     expect((await t.call('GET', `/v1/workspaces/${w.workspaceId}/projects/${w.projectId}`)).status).toBe(404);
-    await until(async () => (await count('select count(*) as n from workspace where id = $1', [w.workspaceId])) === 0);
+    await until(async () => (await count('select count(*) as n from workspace where id = $1', [w.workspaceId])) === 0, 30_000, 'the purge', 100);
     expect(await count('select count(*) as n from project where id = $1', [w.projectId])).toBe(0);
     expect(await count('select count(*) as n from contents where table_id = $1', [w.tableId])).toBe(0);
     expect(await count('select count(*) as n from content_table where id = $1', [w.tableId])).toBe(0);
@@ -60,7 +54,7 @@ describe('background purges', () => {
     const other = await t.call('POST', `/v1/${w.projectId}/tables`, { body: { key: 'keep', name: 'Keep' } });
     expect((await t.call('DELETE', `/v1/${w.projectId}/tables/items`)).status).toBe(204);
     expect((await t.call('GET', `/v1/${w.projectId}/tables/items/contents`)).status).toBe(404);
-    await until(async () => (await count('select count(*) as n from content_table where id = $1', [w.tableId])) === 0);
+    await until(async () => (await count('select count(*) as n from content_table where id = $1', [w.tableId])) === 0, 30_000, 'the purge', 100);
     expect(await count('select count(*) as n from contents where table_id = $1', [w.tableId])).toBe(0);
     expect(await count('select count(*) as n from content_column where table_id = $1', [w.tableId])).toBe(0);
     expect((await t.call('GET', `/v1/${w.projectId}/tables/${other.json.id}`)).status).toBe(200);
@@ -71,7 +65,7 @@ describe('background purges', () => {
     expect((await t.call('DELETE', `/v1/${w.projectId}/tables/items/columns/note`)).status).toBe(204);
     const rows = await t.call('GET', `/v1/${w.projectId}/tables/items/contents`);
     expect(rows.json.list.every((r: { data: Record<string, unknown> }) => !('note' in r.data))).toBe(true);
-    await until(async () => (await count(`select count(*) as n from content_column where table_id = $1 and name = 'note'`, [w.tableId])) === 0);
+    await until(async () => (await count(`select count(*) as n from content_column where table_id = $1 and name = 'note'`, [w.tableId])) === 0, 30_000, 'the purge', 100);
     expect(await count(`select count(*) as n from contents where table_id = $1 and data ? 'note'`, [w.tableId])).toBe(0);
     expect(await count(`select count(*) as n from contents where table_id = $1 and data ? 'title'`, [w.tableId])).toBe(5);
     const again = await t.call('POST', `/v1/${w.projectId}/tables/items/columns`, { body: { name: 'note', type: 'integer' } });
@@ -81,11 +75,17 @@ describe('background purges', () => {
   it('replaying a purge job is harmless', async () => {
     const w = await world();
     await t.call('DELETE', `/v1/workspaces/${w.workspaceId}`);
-    await until(async () => (await count('select count(*) as n from workspace where id = $1', [w.workspaceId])) === 0);
-    await t.api.deps.boss.send('purge', { kind: 'workspace', id: w.workspaceId });
-    await t.api.deps.boss.send('purge', { kind: 'project', id: w.projectId });
+    await until(async () => (await count('select count(*) as n from workspace where id = $1', [w.workspaceId])) === 0, 30_000, 'the purge', 100);
+    const replayed = [
+      await t.api.deps.boss.send('purge', { kind: 'workspace', id: w.workspaceId }),
+      await t.api.deps.boss.send('purge', { kind: 'project', id: w.projectId }),
+    ];
     const other = await world();
-    await new Promise((r) => setTimeout(r, 1500));
+    // Both replays have run (and succeeded) before the other world is counted.
+    await until(async () => {
+      const { rows } = await db.query(`select count(*)::int as n from pgboss.job where id = any($1::uuid[]) and state = 'completed'`, [replayed]);
+      return rows[0].n === replayed.length;
+    }, 30_000, 'the replayed purge jobs to complete', 100);
     expect(await count('select count(*) as n from contents where table_id = $1', [other.tableId])).toBe(5);
   });
 
@@ -99,6 +99,6 @@ describe('background purges', () => {
     }
     workers = await startWorkers(loadConfig({ LOG_LEVEL: 'silent' }), t.db.url, createLogger('silent'), ['purge']);
     // Without bursting, each fetch after the first waited for the 30 s backstop poll.
-    await until(async () => (await count('select count(*) as n from content_table where id = any($1)', [tables])) === 0, 10_000);
+    await until(async () => (await count('select count(*) as n from content_table where id = any($1)', [tables])) === 0, 10_000, 'the backlog of purges', 100);
   });
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js';
+import { until } from '../helpers/until.js';
 
 /**
  * `npm start` on a fresh data directory with no DATABASE_URL: the embedded PostgreSQL, the API
@@ -43,19 +44,16 @@ describe('npm start (embedded database)', () => {
     child = spawn(tsx, [path.join(root, 'src/main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
-    const started = Date.now();
     const base = `http://127.0.0.1:${port}`;
-    for (;;) {
+    await until(async () => {
       const ready = await fetch(`${base}/readyz`).then((r) => r.status === 200, () => false);
-      if (ready) break;
-      expect(child.exitCode, output).toBeNull();
-      expect(Date.now() - started, `not ready in 30 s:\n${output}`).toBeLessThan(30_000);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+      if (!ready) expect(child!.exitCode, output).toBeNull();
+      return ready;
+    }, 30_000, 'readiness within 30 s', 250);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const me = await fetch(`${base}/v1/accounts/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(await me.json()).toMatchObject({ email: 'boot@example.com' });
-    for (let i = 0; i < 40 && !output.includes('workers started'); i++) await new Promise((r) => setTimeout(r, 250));
+    await until(() => output.includes('workers started'), 10_000, "'workers started' in the output", 50).catch(() => undefined);
     expect(output).toContain('workers started');
     // Piped output is JSON lines; the banner is one of them (ADMIN_TOKEN given: it hints at the CLI).
     const banner = output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line)).find((r) => r.msg?.startsWith('Tabula on'));

@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { until } from './until.js';
 
 /** Scripts of the repository run as real child processes through tsx, as a user runs them. */
 
@@ -51,14 +52,13 @@ export function startScript(script: string, env: Record<string, string> = {}): R
     child,
     output: () => text,
     async waitFor(pattern, ms = 20_000) {
-      const end = Date.now() + ms;
-      for (;;) {
+      return until(() => {
         const match = text.match(pattern);
-        if (match) return match;
-        if (child.exitCode !== null) throw new Error(`${script} exited (${child.exitCode}) before printing ${pattern}:\n${text}`);
-        if (Date.now() > end) throw new Error(`${script} did not print ${pattern} within ${ms} ms:\n${text}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+        if (!match && child.exitCode !== null) throw new Error(`${script} exited (${child.exitCode}) before printing ${pattern}:\n${text}`);
+        return match;
+      }, ms, `${script} to print ${pattern}`, 50).catch((error: Error) => {
+        throw error.message.startsWith('timed out') ? new Error(`${error.message}:\n${text}`) : error;
+      });
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -4,7 +4,8 @@ import { loadConfig } from '../../src/config/config.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { expectError } from '../helpers/expect.js';
 import { callWithin, snapshot } from './fixture.js';
-import { connect, parseResponse, refusesConnections, sleep } from './raw-http.js';
+import { connect, nextBeat, parseResponse, refusesConnections } from './raw-http.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Size and time limits of the HTTP layer (docs/reliability.md "Security"): body size (413), request line and
@@ -67,11 +68,12 @@ describe('slow clients (HEADERS_TIMEOUT_MS=1000, REQUEST_TIMEOUT_MS=2000)', () =
     const headerDrip = await connect(t.url);
     const bodyDrip = await connect(t.url);
     let stop = false;
+    const dripStart = Date.now();
     const dripHeaders = (async () => {
       for (const byte of 'GET /v1/workspaces HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'z'.repeat(100)) {
         if (stop || headerDrip.socket.destroyed) break;
         await headerDrip.write(byte).catch(() => {});
-        await sleep(1000);
+        await nextBeat(dripStart, 1000, () => stop || headerDrip.socket.destroyed);
       }
     })();
     // Headers at once, then a body that never completes.
@@ -79,7 +81,7 @@ describe('slow clients (HEADERS_TIMEOUT_MS=1000, REQUEST_TIMEOUT_MS=2000)', () =
     const dripBody = (async () => {
       while (!stop && !bodyDrip.socket.destroyed) {
         await bodyDrip.write('a').catch(() => {});
-        await sleep(1000);
+        await nextBeat(dripStart, 1000, () => stop || bodyDrip.socket.destroyed);
       }
     })();
     const [headersClosedAfter, bodyClosedAfter] = await Promise.all([headerDrip.closed, bodyDrip.closed]);
@@ -107,15 +109,15 @@ describe('graceful shutdown', () => {
     const body = JSON.stringify({ name });
     const inFlight = await connect(t.url);
     await inFlight.write(`POST /v1/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
-    await sleep(100);
+    // Sentinel: a request on a connection opened after the in-flight one is answered, so the
+    // server has taken the in-flight connection and its headers before it starts closing.
+    const sentinel = await connect(t.url);
+    await sentinel.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await sentinel.closed;
+    expect(parseResponse(sentinel.received()).status).toBe(200);
     let closed = false;
     const closing = t.api.close(10_000).then(() => (closed = true));
-    let refused = false;
-    for (let i = 0; i < 40 && !refused; i++) {
-      refused = await refusesConnections(t.url);
-      if (!refused) await sleep(25);
-    }
-    expect(refused, 'new connections refused once closing').toBe(true);
+    await until(() => refusesConnections(t.url), 1_000, 'new connections refused once closing');
     expect(closed, 'still draining').toBe(false);
     await inFlight.write(body.slice(5));
     const answeredAt = Date.now();

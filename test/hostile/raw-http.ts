@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { until } from '../helpers/until.js';
 
 /** Raw HTTP/1.1 over a socket, for what fetch cannot do: trickle bytes, hold a request open. */
 
@@ -60,4 +61,11 @@ export function parseResponse(raw: string): { status: number; headers: Record<st
   return { status: Number(statusLine.split(' ')[1]), headers, json };
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * The pace of a slow client: resolves at the next multiple of `intervalMs` since `from` (its next
+ * byte is due then), or at once when `done()` holds (the server closed the socket, the test ended).
+ */
+export function nextBeat(from: number, intervalMs: number, done: () => boolean): Promise<unknown> {
+  const due = from + (Math.floor((Date.now() - from) / intervalMs) + 1) * intervalMs;
+  return until(() => done() || Date.now() >= due, intervalMs + 1_000, 'the next beat of a slow client', 10);
+}

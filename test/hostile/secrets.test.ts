@@ -9,7 +9,8 @@ import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { clientFor, type CallResult } from '../helpers/api.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { expectError } from '../helpers/expect.js';
-import { startReceiver, until, type Receiver } from '../webhooks/fixture.js';
+import { startReceiver, type Receiver } from '../webhooks/fixture.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Secrets (account tokens, API keys, webhook secrets) are never logged and never returned after

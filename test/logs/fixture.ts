@@ -14,7 +14,6 @@ import { buildWorld, type World } from '../auth/fixture.js';
 
 export { buildWorld, createKey, person, type World } from '../auth/fixture.js';
 export { expectError, UUID_SHAPE } from '../helpers/expect.js';
-export { until } from '../webhooks/fixture.js';
 export { HOUR_MS as HOUR } from '../../src/modules/logs/log-segment.js';
 
 export interface LogsEnv {

@@ -3,10 +3,10 @@ import { RequestLogBuffer, type RequestLogEntry } from '../../src/modules/logs/l
 import { readSegment, type LogSegment } from '../../src/modules/logs/log-segment.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { entry } from './fixture.js';
+import { clockReaches, until } from '../helpers/until.js';
 
 const PROJECT = '0190b0a0-0000-7000-8000-000000000001';
 const OTHER = '0190b0a0-0000-7000-8000-000000000002';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const entriesIn = (job: LogSegment[]) => job.reduce((sum, s) => sum + s.entries, 0);
 
 /** The request ids a job carries, in order, read back from its compressed segments. */
@@ -32,18 +32,20 @@ const numbered = (from: number, count: number, projectId = PROJECT): RequestLogE
 describe('RequestLogBuffer', () => {
   it('hands over in batches per interval while entries keep arriving, however slow the queue is', async () => {
     const jobs: LogSegment[][] = [];
-    // A slow queue: each hand-over takes 30 ms, while entries arrive every millisecond.
-    const buffer = new RequestLogBuffer(async (segments) => {
-      jobs.push(segments);
-      await sleep(30);
-    }, createLogger('silent'), { intervalMs: 100, batchSize: 500 });
+    // A slow queue: each hand-over lasts until 30 more entries arrived (or the pushing ended),
+    // while entries arrive one per millisecond for a second.
     const end = Date.now() + 1000;
     const pushed: string[] = [];
+    const buffer = new RequestLogBuffer(async (segments) => {
+      jobs.push(segments);
+      const arrived = pushed.length;
+      await until(() => pushed.length >= arrived + 30 || Date.now() >= end, 5_000, '30 more entries during a hand-over', 1);
+    }, createLogger('silent'), { intervalMs: 100, batchSize: 500 });
     while (Date.now() < end) {
       const e = entry(PROJECT, new Date(), { requestId: `r${pushed.length}` });
       buffer.push(e);
       pushed.push(e.requestId);
-      await sleep(1);
+      await clockReaches(Date.now() + 1, 'the next millisecond');
     }
     await buffer.close();
     // Every entry once, in order.

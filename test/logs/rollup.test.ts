@@ -8,7 +8,8 @@ import { loadConfig } from '../../src/config/config.js';
 import { QUEUES } from '../../src/jobs/queues.js';
 import { logJob } from '../../src/modules/logs/log-wire.js';
 import { startWorkers } from '../../workers/workers.js';
-import { entry, HOUR, insertEntries, logsEnvForFile, logsPath, materializeLogs, rowsFor, storedEntries, until } from './fixture.js';
+import { entry, HOUR, insertEntries, logsEnvForFile, logsPath, materializeLogs, rowsFor, storedEntries } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 const env = logsEnvForFile({ requestLogging: false });
 
@@ -133,7 +134,13 @@ describe('rollups', () => {
         finished = true;
         return result;
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The rollup is queued behind the insert: its SHARE lock on the segment table waits.
+      await until(async () => {
+        const { rows } = await pool.query(
+          `select count(*)::int as n from pg_locks where relation = 'request_log_segment'::regclass and mode = 'ShareLock' and not granted`,
+        );
+        return rows[0].n > 0;
+      }, 10_000, 'the rollup to wait for the insert in progress');
       expect(finished).toBe(false);
       await client.query('commit');
       expect((await run).folded).toBe(1);

@@ -2,12 +2,12 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Job } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { poll } from '../auth/fixture.js';
 import { createTable, expectConflict, expectCreated, expectError, expectNoContent, expectValidation, GHOST, postRow, putRow } from '../contents/fixture.js';
 import type { PurgeJob } from '../../src/jobs/queues.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { createPurgeHandler } from '../../workers/handlers/purge.js';
 import { bytesOf, DRIVERS, download, filesPath, generated, rawUpload, sha256, startFilesWorld, storedState, upload, type FilesWorld } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 /**
  * What must never be left behind or broken, on both storage drivers: aborted and oversized
@@ -25,14 +25,14 @@ describe.each(DRIVERS)('file integrity on the %s driver', (driver) => {
   afterAll(async () => w?.close());
 
   const settlesBackTo = async (before: Awaited<ReturnType<typeof storedState>>) =>
-    poll(async () => {
+    until(async () => {
       const now = await storedState(w);
       return JSON.stringify(now) === JSON.stringify(before) ? now : false;
     }, 10_000);
 
   /** Resolves once the server has stored some bytes of an upload in progress (a staged blob). */
   const stagingStarted = (before: Awaited<ReturnType<typeof storedState>>) =>
-    poll(async () => {
+    until(async () => {
       const now = await storedState(w);
       return (driver === 'postgres' ? now.chunks > before.chunks : now.disk > before.disk) || false;
     }, 10_000);
@@ -76,7 +76,7 @@ describe.each(DRIVERS)('file integrity on the %s driver', (driver) => {
         const before = await storedState(small);
         const tooBig = await upload(small, { bytes: bytesOf(MiB + 1, 8) });
         expectError(tooBig, 413, 'PAYLOAD_TOO_LARGE');
-        await poll(async () => JSON.stringify(await storedState(small)) === JSON.stringify(before) || false, 10_000);
+        await until(async () => JSON.stringify(await storedState(small)) === JSON.stringify(before) || false, 10_000);
       } finally {
         await small.close();
       }

@@ -3,8 +3,9 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { person } from '../auth/fixture.js';
 import {
   buildWorld, expectBadRequest, expectConflict, expectCreated, expectError, expectNoContent, expectStatus, expectValidation, GHOST, ISO_UTC,
-  sleep, type World,
+  type World,
 } from '../contents/fixture.js';
+import { clockPast } from '../helpers/until.js';
 
 /** Translations: list, create, update, delete (SPEC §5 Translation, §2, §3, §4). Project locales: en, fr. */
 
@@ -53,7 +54,7 @@ describe('create', () => {
 describe('update and delete', () => {
   it('PUT is partial and answers the full object; updatedAt moves', async () => {
     const tr = expectCreated(await create({ key: 'greeting', locale: 'en', value: 'Hi' }));
-    await sleep(5);
+    await clockPast(tr.updatedAt);
     const updated = expectStatus(await t.call('PUT', path(tr.id), { token: w.writeKey, body: { value: 'Hello' } }), 200);
     expect(updated).toMatchObject({ id: tr.id, key: 'greeting', locale: 'en', value: 'Hello', createdAt: tr.createdAt });
     expect(updated.updatedAt > tr.updatedAt).toBe(true);

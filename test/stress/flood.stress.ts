@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, contentsPath, createTable, type Table, type World } from '../contents/fixture.js';
 import { callWithin, expectHandled, rawJson, snapshot } from '../hostile/fixture.js';
-import { connect, sleep, type RawConnection } from '../hostile/raw-http.js';
+import { connect, nextBeat, type RawConnection } from '../hostile/raw-http.js';
 
 /**
  * `npm run test:stress` only (not a `*.test.ts`): many hostile clients at once. Sizes come from the environment:
@@ -36,17 +36,18 @@ describe('slowloris at scale', () => {
   it(`${CONNECTIONS} clients trickling headers are all cut off in time, and others are served meanwhile`, async () => {
     const slow: RawConnection[] = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(t.url)));
     let stop = false;
+    const started = Date.now();
     const drips = slow.map(async (c) => {
       for (const byte of 'GET /v1/workspaces HTTP/1.1\r\nHost: x\r\nX-Slow: yyyyyyyyyyyyyyyyyyyyyyyyyyyyyy') {
         if (stop || c.socket.destroyed) return;
         await c.write(byte).catch(() => {});
-        await sleep(500);
+        await nextBeat(started, 500, () => stop || c.socket.destroyed);
       }
     });
     const latencies: number[] = [];
     for (let i = 0; i < 10; i++) {
       latencies.push(await latency());
-      await sleep(150);
+      await nextBeat(started, 150, () => false);
     }
     const closedAfter = await Promise.all(slow.map((c) => c.closed));
     stop = true;

@@ -5,8 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { clientFor, type CallResult } from '../helpers/api.js';
-import { freePort, startReceiver, until, WEBHOOK_ENV, type Receiver } from './processes.js';
+import { freePort, startReceiver, WEBHOOK_ENV, type Receiver } from './processes.js';
 import { storedEntries } from '../logs/fixture.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue "several processes": two API processes and two worker processes on one database under a

@@ -1,2 +1,2 @@
 export { freePort } from '../helpers/child.js';
-export { startReceiver, until, WEBHOOK_ENV, type Receiver } from '../webhooks/fixture.js';
+export { startReceiver, WEBHOOK_ENV, type Receiver } from '../webhooks/fixture.js';

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { callWithin } from '../hostile/fixture.js';
-import { connect, parseResponse, refusesConnections, sleep } from '../hostile/raw-http.js';
+import { connect, parseResponse, refusesConnections } from '../hostile/raw-http.js';
 import { freePort } from './processes.js';
+import { until } from '../helpers/until.js';
 
 /**
  * `npm run test:stress` only: the graceful shutdown of test/hostile/limits.test.ts through a real
@@ -34,22 +35,22 @@ describe('graceful shutdown (a real API process, SIGTERM)', () => {
     child.stderr.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      for (let ready = false; !ready; await sleep(100)) {
+      await until(async () => {
         expect(child.exitCode, output).toBeNull();
-        ready = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-      }
+        return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      }, 30_000, 'the API process to answer /healthz', 100);
       const name = `drained-${Date.now()}`;
       const body = JSON.stringify({ name });
       const inFlight = await connect(url);
       await inFlight.write(`POST /v1/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
-      await sleep(200);
+      // Sentinel: a request on a connection opened after the in-flight one is answered, so the
+      // server has taken the in-flight connection and its headers before the signal.
+      const sentinel = await connect(url);
+      await sentinel.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      await sentinel.closed;
+      expect(parseResponse(sentinel.received()).status).toBe(200);
       child.kill('SIGTERM');
-      let refused = false;
-      for (let i = 0; i < 40 && !refused; i++) {
-        refused = await refusesConnections(url);
-        if (!refused) await sleep(50);
-      }
-      expect(refused, 'new connections refused after SIGTERM').toBe(true);
+      await until(() => refusesConnections(url), 2_000, 'new connections refused after SIGTERM', 50);
       expect(child.exitCode, 'still draining').toBeNull();
       await inFlight.write(body.slice(5));
       await inFlight.closed;

@@ -7,7 +7,8 @@ import { createLogger } from '../../src/shared/logger.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { freePort } from '../helpers/child.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { startReceiver, until, WEBHOOK_ENV, type Receiver } from './fixture.js';
+import { startReceiver, WEBHOOK_ENV, type Receiver } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 /**
  * SPEC §8: "a committed change is never lost, even if the process dies right after commit".

@@ -9,15 +9,15 @@ import {
   createWebhook,
   deliveries,
   ofType,
-  sleep,
+  pendingDeliveries,
   startReceiver,
   startWebhookEnv,
-  until,
   verify,
   webhooksPath,
   type Receiver,
   type WebhookEnv,
 } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 /** SPEC §8 deliveries end to end: API → outbox → fan-out worker → delivery worker → receiver. */
 let env: WebhookEnv;
@@ -58,10 +58,15 @@ describe('deliveries', () => {
       'contents.updated', 'contents.unpublished', 'contents.deleted', 'files.created', 'files.updated', 'files.deleted', 'tables.deleted',
     ];
     await until(() => r.requests.length >= expected.length, 10_000, 'all events');
-    await sleep(300); // nothing more arrives
-    expect(r.requests.map((q) => q.json.type).sort()).toEqual([...expected].sort());
+    // Nothing more arrives: a sentinel write committed after all of the above goes down the same
+    // outbox, fan-out and delivery path; once it has arrived, anything those writes emitted
+    // (an extra event, a repeated delivery) was ahead of it.
+    const sentinel = await createTable(w, [{ name: 'title', type: 'text' }]);
+    await until(() => r.requests.some((q) => q.json?.data?.id === sentinel.id), 10_000, 'the sentinel tables.created');
+    const requests = r.requests.filter((q) => q.json?.data?.id !== sentinel.id);
+    expect(requests.map((q) => q.json.type).sort()).toEqual([...expected].sort());
     const ids = new Set<string>();
-    for (const request of r.requests) {
+    for (const request of requests) {
       expect(verify(hook.secret, request)).toEqual(request.json);
       expect(request.headers['content-type']).toBe('application/json');
       expect(Object.keys(request.json)).toEqual(['id', 'type', 'projectId', 'createdAt', 'sequence', 'data']);
@@ -76,7 +81,7 @@ describe('deliveries', () => {
     expect(ofType(r, 'files.updated')[0].json.data).toMatchObject({ id: file.json.id, name: 'b.txt' });
 
     const records = await until(async () => {
-      const list = await deliveries(w, hook.id);
+      const list = (await deliveries(w, hook.id)).filter((d) => ids.has(d.eventId));
       return list.length === expected.length && list;
     }, 5_000, 'delivery records');
     for (const d of records) expect(d).toMatchObject({ attempt: 1, statusCode: 200, error: null });
@@ -92,7 +97,8 @@ describe('deliveries', () => {
     const hook = await createWebhook(w, { url: r.url, events: ['contents.created'] });
     const row = await createRow(w, table.id, { title: 'retry me' });
     await until(() => r.requests.length >= 3, 10_000, 'three attempts');
-    await sleep(1500);
+    // No fourth attempt: the third is recorded and no delivery job of this webhook is left.
+    await until(async () => (await deliveries(w, hook.id)).length >= 3 && (await pendingDeliveries(env.t, hook.id)) === 0, 5_000, 'no attempt left to run');
     expect(r.requests).toHaveLength(3);
     expect(new Set(r.requests.map((q) => q.headers['webhook-id']))).toEqual(new Set([r.requests[0].json.id]));
     expect(r.requests.map((q) => q.rawBody)).toEqual(Array(3).fill(r.requests[0].rawBody));
@@ -118,8 +124,10 @@ describe('deliveries', () => {
     expect((await postRow(w, table.id, { data: { title: 5 } })).status).toBe(422);
     const row = await createRow(w, table.id, { title: 'valid' });
     await until(() => r.requests.length >= 2, 5_000, 'the valid row');
-    await sleep(300);
-    expect(r.requests.map((q) => `${q.json.type}:${q.json.data.id}`).sort()).toEqual([`contents.created:${row.id}`, `contents.published:${row.id}`]);
+    // Sentinel: a row written after the refused ones; once its events arrived, theirs would have.
+    const sentinel = await createRow(w, table.id, { title: 'sentinel' });
+    await until(() => r.requests.filter((q) => q.json?.data?.id === sentinel.id).length === 2, 5_000, 'the sentinel row');
+    expect(r.requests.filter((q) => q.json?.data?.id !== sentinel.id).map((q) => `${q.json.type}:${q.json.data.id}`).sort()).toEqual([`contents.created:${row.id}`, `contents.published:${row.id}`]);
   });
 
   it('tableIds narrows contents events to those tables (not tables.* events)', async () => {
@@ -131,8 +139,10 @@ describe('deliveries', () => {
     const mine = await createRow(w, a.id, { title: 'for us' });
     expectStatus(await env.t.call('PUT', tablesPath(w, b.id), { body: { name: 'B2' } }), 200);
     await until(() => r.requests.length >= 2, 5_000, 'two events');
-    await sleep(300);
-    expect(r.requests.map((q) => `${q.json.type}:${q.json.data.id}`).sort()).toEqual([`contents.created:${mine.id}`, `tables.updated:${b.id}`]);
+    // Sentinel: a later row of table a; once it arrived, the earlier row of b would have too.
+    const sentinel = await createRow(w, a.id, { title: 'sentinel' });
+    await until(() => r.requests.some((q) => q.json?.data?.id === sentinel.id), 5_000, 'the sentinel row');
+    expect(r.requests.filter((q) => q.json?.data?.id !== sentinel.id).map((q) => `${q.json.type}:${q.json.data.id}`).sort()).toEqual([`contents.created:${mine.id}`, `tables.updated:${b.id}`]);
   });
 
   it('manual retry: 200 with the new delivery record, and the receiver gets the event again', async () => {
@@ -161,7 +171,8 @@ describe('deliveries', () => {
     r.script = [503];
     const again = await t.call('POST', `${webhooksPath(w, hook.id)}/deliveries/${failed[0].id}/retry`);
     expect(again.json).toMatchObject({ attempt: 6, statusCode: 503 });
-    await sleep(1500);
+    // Schedules nothing: no delivery job of this webhook is waiting to run.
+    expect(await pendingDeliveries(env.t, hook.id)).toBe(0);
     expect(r.requests).toHaveLength(6);
   });
 

@@ -9,21 +9,12 @@ import { createLogger } from '../../src/shared/logger.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, type World } from '../contents/fixture.js';
+import pg from 'pg';
+import { BOSS_SCHEMA } from '../../src/jobs/boss.js';
+import { QUEUES } from '../../src/jobs/queues.js';
+
 
 /** Shared helpers of the webhook suite (SPEC §8): real receivers on 127.0.0.1, real workers. */
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns a truthy value, or fails after `ms`. */
-export async function until<T>(check: () => Promise<T> | T, ms = 10_000, what = 'condition'): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /** How a receiver answers one request: a status, a status with headers and a delay, or never. */
 export type Reply = number | { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
@@ -174,3 +165,21 @@ export async function deliveries(w: World, webhookId: string): Promise<DeliveryR
 
 /** Requests of one event type (by body). */
 export const ofType = (receiver: Receiver, type: string) => receiver.requests.filter((r) => r.json?.type === type);
+
+/**
+ * Delivery jobs of one webhook still to run (waiting, retrying or running). None left, with the
+ * attempts recorded, means no further attempt of its events can arrive.
+ */
+export async function pendingDeliveries(t: TestApi, webhookId: string): Promise<number> {
+  const db = new pg.Client({ connectionString: t.db.url });
+  await db.connect();
+  try {
+    const { rows } = await db.query(
+      `select count(*)::int as n from ${BOSS_SCHEMA}.job where name = $1 and data->>'webhookId' = $2 and state in ('created', 'retry', 'active')`,
+      [QUEUES.deliveries.name, webhookId],
+    );
+    return rows[0].n;
+  } finally {
+    await db.end();
+  }
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentsPath, createRow, createTable, expectStatus, putRow } from '../contents/fixture.js';
-import { createWebhook, deliveries, startReceiver, startWebhookEnv, until, type ReceivedRequest, type Receiver, type WebhookEnv } from './fixture.js';
+import { createWebhook, deliveries, startReceiver, startWebhookEnv, type ReceivedRequest, type Receiver, type WebhookEnv } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Delivery order (docs/webhooks.md "Order of deliveries"): the events of one row reach a webhook in commit

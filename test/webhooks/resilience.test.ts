@@ -5,14 +5,14 @@ import {
   createWebhook,
   deliveries,
   getWebhook,
-  sleep,
+  pendingDeliveries,
   startReceiver,
   startWebhookEnv,
-  until,
   webhooksPath,
   type Receiver,
   type WebhookEnv,
 } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 /**
  * SPEC §8 failure handling: slow and dead endpoints, 410, auto-disable and re-enable,
@@ -44,8 +44,23 @@ async function scenario(script: Parameters<typeof startReceiver>[0]) {
   const table: Table = await createTable(env.w, [{ name: 'title', type: 'text' }]);
   const hook = await createWebhook(env.w, { url: r.url, events: ['contents.created'], tableIds: [table.id] });
   const row = (title: string) => createRow(env.w, table.id, { title });
-  return { r, hook, row };
+  return { r, hook, row, table };
 }
+
+/**
+ * A second, healthy webhook on `table`: the sentinel of "nothing arrives". One fan-out commits an
+ * event's deliveries for every webhook at once, so once the sentinel got an event, any delivery
+ * of it to another webhook is either done or a job still waiting.
+ */
+async function sentinelOn(table: Table) {
+  const watch = await receiver([200]);
+  await createWebhook(env.w, { url: watch.url, events: ['contents.created'], tableIds: [table.id] });
+  return (rowId: string) => until(() => watch.requests.some((q) => q.json?.data?.id === rowId), 5_000, 'the sentinel delivery');
+}
+
+/** Resolves once no delivery job of the webhook is left to run: nothing more can reach it. */
+const settled = (webhookId: string) =>
+  until(async () => (await pendingDeliveries(env.t, webhookId)) === 0, 10_000, 'no delivery job left to run', 50);
 
 describe('isolation', () => {
   it('an endpoint that never answers does not delay another endpoint', async () => {
@@ -73,23 +88,25 @@ describe('isolation', () => {
 
 describe('disabling', () => {
   it('410 Gone disables the webhook at once: one attempt, no retries', async () => {
-    const { r, hook, row } = await scenario([410]);
+    const { r, hook, row, table } = await scenario([410]);
     await row('gone');
     const disabled = await until(async () => {
       const current = await getWebhook(env.w, hook.id);
       return !current.active && current;
     }, 5_000, 'the webhook to be disabled');
     expect(disabled.disabledReason).toMatch(/410/);
-    await sleep(1_500);
+    await settled(hook.id);
     expect(r.requests).toHaveLength(1);
     expect((await deliveries(env.w, hook.id)).map((d) => [d.attempt, d.statusCode])).toEqual([[1, 410]]);
-    await row('after gone');
-    await sleep(500);
+    const sentinelGot = await sentinelOn(table);
+    const later = await row('after gone');
+    await sentinelGot(later.id);
+    await settled(hook.id);
     expect(r.requests).toHaveLength(1);
   });
 
   it('5 consecutive events that exhaust their retries disable the webhook; active: true resumes new events', async () => {
-    const { r, hook, row } = await scenario([500]);
+    const { r, hook, row, table } = await scenario([500]);
     // Four exhausted events: still active (1 + 3 retries each with WEBHOOK_RETRY_DELAYS=1,1,1).
     for (let i = 0; i < 4; i++) await row(`fail ${i}`);
     await until(async () => (await deliveries(env.w, hook.id)).length === 16, 15_000, '16 attempts');
@@ -105,8 +122,10 @@ describe('disabling', () => {
     expect(rows[0].consecutive_failures).toBe(5);
 
     // Disabled: new events are not delivered.
-    await row('while disabled');
-    await sleep(800);
+    const sentinelGot = await sentinelOn(table);
+    const unsent = await row('while disabled');
+    await sentinelGot(unsent.id);
+    await settled(hook.id);
     expect(r.requests).toHaveLength(20);
 
     r.script = [200];
@@ -114,7 +133,7 @@ describe('disabling', () => {
     expect(enabled.json).toMatchObject({ active: true, disabledReason: null });
     const fresh = await row('after re-enable');
     await until(() => r.requests.find((q) => q.json.data.id === fresh.id), 5_000, 'delivery after re-enabling');
-    await sleep(300);
+    await settled(hook.id);
     expect(r.requests).toHaveLength(21);
     const after = await db.query('select consecutive_failures from webhook where id = $1', [hook.id]);
     expect(after.rows[0].consecutive_failures).toBe(0);
@@ -125,7 +144,8 @@ describe('disabling', () => {
     await row('stop me');
     await until(() => r.requests.length >= 1, 5_000, 'first attempt');
     expect((await env.t.call('PUT', webhooksPath(env.w, hook.id), { body: { active: false } })).json).toMatchObject({ active: false, disabledReason: null });
-    await sleep(2_500);
+    // The retry due a second later is dropped, not sent: once no job is left, none can be.
+    await settled(hook.id);
     expect(r.requests).toHaveLength(1);
   });
 });
@@ -166,7 +186,8 @@ describe('worker shutdown', () => {
     await env.workers.stop(10_000);
     expect((await deliveries(env.w, hook.id)).map((d) => [d.attempt, d.statusCode])).toEqual([[1, 200]]);
     env.workers = await env.startWorkers();
-    await sleep(500);
+    // Nothing for the new worker to deliver again: no job of this webhook is left.
+    await settled(hook.id);
     expect(r.requests).toHaveLength(1);
   });
 });

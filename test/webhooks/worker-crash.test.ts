@@ -7,7 +7,8 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { buildWorld } from '../contents/fixture.js';
-import { createWebhook, startReceiver, until, WEBHOOK_ENV, type Receiver } from './fixture.js';
+import { createWebhook, startReceiver, WEBHOOK_ENV, type Receiver } from './fixture.js';
+import { until } from '../helpers/until.js';
 
 /**
  * SPEC §8 / issue 6: a worker killed with SIGKILL in the middle of a delivery loses nothing:
