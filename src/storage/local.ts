@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isUuid, uuidv7 } from '../shared/ids.js';
-import type { BlobStore, ByteRange } from './storage.js';
+import type { BlobStore, ByteRange } from './blob-store.js';
 
 /** Uploads in progress; never read from. Its name cannot clash with a project id. */
 const STAGING = '.staging';

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { runSql } from '../db/sql.js';
 import { uuidv7 } from '../shared/ids.js';
-import type { BlobStore, ByteRange } from './storage.js';
+import type { BlobStore, ByteRange } from './blob-store.js';
 
 /**
  * Every chunk but the last holds exactly this many bytes, so that a byte offset names its chunk.

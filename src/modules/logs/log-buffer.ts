@@ -1,21 +1,8 @@
 import type { Logger } from '../../shared/logger.js';
+import type { RequestLogEntry } from './log-entry.js';
 import { buildSegments, type LogSegment } from './log-segment.js';
 
-/** One request as the API saw it (SPEC §5 Request log), on its way to the log-ingest worker. */
-export interface RequestLogEntry {
-  projectId: string;
-  requestId: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  apiKeyId: string | null;
-  accountId: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  /** Arrival, epoch milliseconds. The row's id (UUID v7 of this instant) is made on insert. */
-  createdAt: number;
-}
+export type { RequestLogEntry };
 
 export interface LogBufferOptions {
   /** How often the buffer is handed over, at the latest. */

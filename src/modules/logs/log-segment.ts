@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { constants, zstdCompress, zstdDecompress } from 'node:zlib';
 import { latencySlot, type Histogram } from '../metrics/histogram.js';
-import type { RequestLogEntry } from './log-buffer.js';
+import type { RequestLogEntry } from './log-entry.js';
 
 /*
  * Request logs are stored as segments: the entries of one project and one clock hour from one
