@@ -8,7 +8,7 @@ import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js'
 import { nodeVersionProblem } from '../../src/node-version.js';
 import { freePort, root } from '../helpers/child.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { commandOf, isRunning, processTree } from '../helpers/process-tree.js';
+import { commandOf, killAll, processTree, stillRunning } from '../helpers/process-tree.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -68,7 +68,7 @@ function startIn(command: string, args: string[], env: Record<string, string>): 
   child.stderr!.on('data', (chunk) => (text += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   cleanup.push(async () => {
-    for (const pid of await processTree(child.pid!)) if (await isRunning(pid)) process.kill(pid, 'SIGKILL');
+    await killAll(await processTree(child.pid!));
   });
   return { child, exited, output: () => text };
 }
@@ -96,9 +96,7 @@ function logged(output: string, msg: string): boolean {
 }
 
 async function expectNothingLeft(tree: number[]): Promise<void> {
-  const left = [];
-  for (const pid of tree) if (await isRunning(pid)) left.push(`${pid} ${await commandOf(pid)}`);
-  expect(left).toEqual([]);
+  expect(await stillRunning(tree)).toEqual([]);
 }
 
 it('without a build, npm run start:api and start:worker stop at once and say to run npm run build', async () => {

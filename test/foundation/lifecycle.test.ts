@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js';
 import { freePort, root } from '../helpers/child.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { commandOf, isRunning, processTree } from '../helpers/process-tree.js';
+import { commandOf, killAll, processTree, stillRunning } from '../helpers/process-tree.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -64,7 +64,7 @@ async function startNpm(script: 'start' | 'start:api', env: Record<string, strin
   });
   const tree = await processTree(npm.pid!);
   cleanup.push(async () => {
-    for (const pid of tree) if (await isRunning(pid)) process.kill(pid, 'SIGKILL');
+    await killAll(tree);
   });
   return { npm, url, output: () => text, tree };
 }
@@ -155,8 +155,7 @@ async function stopAndWait(started: Started, target: 'group' | 'node' | 'npm', s
   await exited;
   let left: string[] = [];
   await until(async () => {
-    left = [];
-    for (const pid of started.tree) if (await isRunning(pid)) left.push(`${pid} ${await commandOf(pid)}`);
+    left = await stillRunning(started.tree);
     return left.length === 0;
   }, 45_000, `every process to end after ${signal} to ${target}`, 200).catch((error: Error) => {
     throw new Error(`${error.message}; still running:\n${left.join('\n')}\n${started.output()}`);

@@ -36,3 +36,15 @@ export async function isRunning(pid: number): Promise<boolean> {
 export async function commandOf(pid: number): Promise<string> {
   return (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ').trim();
 }
+
+/** Those of `pids` that still run, each as "pid command", for an assertion or a message. */
+export async function stillRunning(pids: number[]): Promise<string[]> {
+  const left: string[] = [];
+  for (const pid of pids) if (await isRunning(pid)) left.push(`${pid} ${await commandOf(pid)}`);
+  return left;
+}
+
+/** SIGKILL to those of `pids` that still run (test clean-up). */
+export async function killAll(pids: number[]): Promise<void> {
+  for (const pid of pids) if (await isRunning(pid)) process.kill(pid, 'SIGKILL');
+}
