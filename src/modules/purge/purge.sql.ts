@@ -22,10 +22,13 @@ export const deleteRow = (kind: PurgeKind, id: string): SqlQuery => ({
   values: [id],
 });
 
-export const contentsBatchOfTable = (tableId: string, batch: number): SqlQuery => ({
-  text: 'delete from contents where id in (select id from contents where table_id = $1 limit $2) returning id',
-  values: [tableId, batch],
+/** Deletes up to `batch` rows of `table` whose `owner` column is `ownerId`; one row returned per delete. */
+const deleteBatch = (table: string, owner: string, ownerId: string, batch: number): SqlQuery => ({
+  text: `delete from ${table} where id in (select id from ${table} where ${owner} = $1 limit $2) returning 1`,
+  values: [ownerId, batch],
 });
+
+export const contentsBatchOfTable = (tableId: string, batch: number) => deleteBatch('contents', 'table_id', tableId, batch);
 
 export const columnOf = (columnId: string): SqlQuery => ({
   text: 'select table_id, name from content_column where id = $1',
@@ -50,15 +53,9 @@ export const projectsOfWorkspace = (workspaceId: string): SqlQuery => ({
 });
 
 /** Postgres-stored file bytes of a project (their chunks cascade). */
-export const fileBlobsBatch = (projectId: string, batch: number): SqlQuery => ({
-  text: 'delete from file_blob where id in (select id from file_blob where project_id = $1 limit $2) returning id',
-  values: [projectId, batch],
-});
+export const fileBlobsBatch = (projectId: string, batch: number) => deleteBatch('file_blob', 'project_id', projectId, batch);
 
-export const requestLogSegmentsBatch = (projectId: string, batch: number): SqlQuery => ({
-  text: 'delete from request_log_segment where id in (select id from request_log_segment where project_id = $1 limit $2) returning 1',
-  values: [projectId, batch],
-});
+export const requestLogSegmentsBatch = (projectId: string, batch: number) => deleteBatch('request_log_segment', 'project_id', projectId, batch);
 
 export const deleteRequestRollups = (projectId: string): SqlQuery => ({
   text: 'delete from request_rollup where project_id = $1',
