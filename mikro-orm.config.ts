@@ -1,7 +1,7 @@
 import { defineConfig } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { entities } from './src/db/entities.js';
-import { migrations } from './src/db/migrations/index.js';
+import { entities } from './src/modules/entities.js';
+import { migrations } from './src/migrations/index.js';
 
 /**
  * The ORM configuration. The connection string is filled in at run time (the embedded

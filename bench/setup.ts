@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { generateSecret, ACCOUNT_TOKEN_PREFIX } from '../src/auth/secrets.js';
+import { generateSecret, ACCOUNT_TOKEN_PREFIX } from '../src/shared/secrets.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.js';
 import { createProgress } from '../src/shared/progress.js';
 

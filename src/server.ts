@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './app-deps.js';
 import { CredentialResolver } from './auth/credentials.js';
-import { ProjectDirectory } from './auth/project-directory.js';
+import { ProjectDirectory } from './modules/projects/project-directory.js';
 import { ListCache, detectTextOrder } from './modules/contents/list-cache/list-cache.js';
 import { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { Config } from './config/config.js';

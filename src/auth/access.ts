@@ -8,7 +8,8 @@ import {
   type Workspace,
   type WorkspaceRole,
 } from '../modules/workspaces/workspace.entity.js';
-import { effectiveProjectRole, projectRoleAtLeast, workspaceRoleAtLeast } from './roles.js';
+import { effectiveProjectRole, projectRoleAtLeast } from '../modules/projects/project-roles.js';
+import { workspaceRoleAtLeast } from '../modules/workspaces/workspace-roles.js';
 
 export interface WorkspaceAccess {
   workspace: Workspace;

@@ -20,14 +20,6 @@ export const apiKeyByHash = (digest: Buffer): SqlQuery => ({
   values: [digest],
 });
 
-/** A live project (of a live workspace) by id. */
-export const liveProject = (projectId: string): SqlQuery => ({
-  text: `select p.id, p.workspace_id, p.locales, p.default_locale
-           from project p join workspace w on w.id = p.workspace_id and w.deleted_at is null
-          where p.id = $1 and p.deleted_at is null`,
-  values: [projectId],
-});
-
 
 /** Records that a credential was just used. */
 export const touchCredential = (kind: 'account' | 'apiKey', id: string): SqlQuery => ({

@@ -4,7 +4,7 @@ import { unauthorized } from '../errors/app-error.js';
 import { accountTokenByHash, apiKeyByHash, touchCredential } from './auth.sql.js';
 import type { ApiKeyPermission, Principal } from './principal.js';
 import { TtlCache } from '../shared/ttl-cache.js';
-import { ACCOUNT_TOKEN_PREFIX, SECRET_SHAPE, sameDigest, sha256 } from './secrets.js';
+import { ACCOUNT_TOKEN_PREFIX, SECRET_SHAPE, sameDigest, sha256 } from '../shared/secrets.js';
 
 /** Trusted for CREDENTIAL_CACHE_MS; the credential itself is valid until `validUntil`. */
 interface CacheEntry extends Resolved {

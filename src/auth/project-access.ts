@@ -7,8 +7,8 @@ import { WorkspaceMemberSchema } from '../modules/workspaces/workspace.entity.js
 import { projectRoleOf } from './access.js';
 import { originRefusal } from './allowed-hosts.js';
 import type { Principal } from './principal.js';
-import type { ProjectDirectory, ProjectInfo } from './project-directory.js';
-import { projectRoleAtLeast } from './roles.js';
+import type { ProjectDirectory, ProjectInfo } from '../modules/projects/project-directory.js';
+import { projectRoleAtLeast } from '../modules/projects/project-roles.js';
 
 /**
  * What a `/{projectId}/...` procedure needs (SPEC §4 table):

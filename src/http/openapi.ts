@@ -4,12 +4,12 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { AnyRouter } from '@trpc/server';
 import type { z } from 'zod';
 import type { Meta } from '../trpc/trpc.js';
-import { errorsOf } from './openapi/error-rules.js';
-import { addJsonExample, hintsOf, localResolver } from './openapi/examples.js';
-import { completeParameters, type Parameter } from './openapi/parameters.js';
-import { commonHeaders, ERROR_SCHEMA, errorResponse, RESPONSE_HEADERS, type HeaderName } from './openapi/responses.js';
-import { pruneUnusedComponents } from './openapi/prune.js';
-import { documentTags } from './openapi/tags.js';
+import { errorsOf } from '../openapi/error-rules.js';
+import { addJsonExample, hintsOf, localResolver } from '../openapi/examples.js';
+import { completeParameters, type Parameter } from '../openapi/parameters.js';
+import { commonHeaders, ERROR_SCHEMA, errorResponse, RESPONSE_HEADERS, type HeaderName } from '../openapi/responses.js';
+import { pruneUnusedComponents } from '../openapi/prune.js';
+import { documentTags } from '../openapi/tags.js';
 
 type MediaTypes = Record<string, { schema?: unknown; example?: unknown }>;
 interface Operation {

@@ -11,7 +11,7 @@ import {
 } from '../auth/access.js';
 import type { AccountPrincipal, Principal } from '../auth/principal.js';
 import { authorizeProject, type ProjectAccessLevel, type ProjectScope } from '../auth/project-access.js';
-import type { TableDef } from '../modules/columns/column.types.js';
+import type { TableDef } from '../modules/tables/table-def.js';
 import type { Context } from './context.js';
 import type { ProjectRole } from '../modules/projects/project.entity.js';
 import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';

@@ -24,10 +24,15 @@ export function importGraph(root: string, dirs: string[]): Map<string, string[]>
   return graph;
 }
 
-/** The folder a file belongs to for layering: `src/http`, `src/trpc`, `src/modules/<name>`, … */
+/**
+ * The unit a file belongs to for layering: its folder (`src/http`, `src/modules/<name>`, …), but a
+ * module's `<domain>.router.ts`, its tRPC procedures, belongs to the trpc layer that composes
+ * them into the app router.
+ */
 export function unitOf(file: string): string {
   const parts = file.split(path.sep);
-  return parts[1] === 'modules' ? parts.slice(0, 3).join('/') : parts.slice(0, 2).join('/');
+  if (parts[1] !== 'modules') return parts.slice(0, 2).join('/');
+  return file.endsWith('.router.ts') ? 'src/trpc' : parts.slice(0, 3).join('/');
 }
 
 /** Strongly connected components with more than one member (Tarjan): the import cycles. */

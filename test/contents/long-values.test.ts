@@ -3,7 +3,7 @@ import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../src/trpc/router.js';
 import { storageLimitField } from '../../src/modules/contents/uniqueness.js';
-import type { TableDef } from '../../src/modules/columns/column.types.js';
+import type { TableDef } from '../../src/modules/tables/table-def.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import {
   buildWorld,

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js';
+import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.js';
 import { loadConfig } from '../../src/config/config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
 import { MAX_LINE_BYTES } from '../../src/shared/log-safety.js';

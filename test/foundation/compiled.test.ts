@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js';
+import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.js';
 import { nodeVersionProblem } from '../../src/node-version.js';
 import { freePort, root } from '../helpers/child.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';

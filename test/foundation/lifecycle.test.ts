@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js';
+import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.js';
 import { freePort, root } from '../helpers/child.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { commandOf, killAll, processTree, stillRunning } from '../helpers/process-tree.js';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js';
+import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.js';
 import { until } from '../helpers/until.js';
 
 /**

@@ -1,5 +1,5 @@
 import { loadConfig, type Config } from '../../src/config/config.js';
-import { generateSecret, ACCOUNT_TOKEN_PREFIX } from '../../src/auth/secrets.js';
+import { generateSecret, ACCOUNT_TOKEN_PREFIX } from '../../src/shared/secrets.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startApi, type RunningApi } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';

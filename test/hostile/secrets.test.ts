@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js';
+import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startApi, type RunningApi } from '../../src/server.js';

@@ -1,4 +1,4 @@
-import type { ColumnDef, ColumnSettings, ColumnType, TableDef } from '../../src/modules/columns/column.types.js';
+import type { ColumnDef, ColumnSettings, ColumnType, TableDef } from '../../src/modules/tables/table-def.js';
 
 let n = 0;
 const column = (name: string, type: ColumnType, settings: ColumnSettings = {}): ColumnDef => {

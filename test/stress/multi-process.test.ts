@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/auth/secrets.js';
+import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { clientFor, type CallResult } from '../helpers/api.js';
 import { freePort, startReceiver, WEBHOOK_ENV, type Receiver } from './processes.js';

@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
-import { ACCOUNT_TOKEN_PREFIX, DISPLAY_PREFIX_LENGTH, generateSecret, sha256 } from '../../auth/secrets.js';
+import { ACCOUNT_TOKEN_PREFIX, DISPLAY_PREFIX_LENGTH, generateSecret, sha256 } from '../../shared/secrets.js';
 import { conflict, notFound } from '../../errors/app-error.js';
 import { iso } from '../../shared/schemas.js';
 import { AccountSchema, AccountTokenSchema, type Account } from './account.entity.js';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config/config.js';
-import { sha256 } from '../../auth/secrets.js';
+import { sha256 } from '../../shared/secrets.js';
 import type { Logger } from '../../shared/logger.js';
 import { AccountSchema, AccountTokenSchema } from './account.entity.js';
 import { addAccountToken, findOrCreateAccount } from './account.service.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { API_KEY_PREFIX, DISPLAY_PREFIX_LENGTH, generateSecret, sha256 } from '../../auth/secrets.js';
+import { API_KEY_PREFIX, DISPLAY_PREFIX_LENGTH, generateSecret, sha256 } from '../../shared/secrets.js';
 import { findPage } from '../../db/find-page.js';
 import { fieldInvalid, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { checkValue } from '../contents/value-rules.js';
 import { columnExpression } from '../contents/query/index.js';
-import { isLocalized, type ColumnDef } from './column.types.js';
+import { isLocalized, type ColumnDef } from '../tables/table-def.js';
 
 /** How many offending row ids a 409 names (SPEC §6: "the first offending row ids"). */
 const SHOWN = 10;

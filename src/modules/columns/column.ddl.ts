@@ -1,5 +1,5 @@
 import { columnExpression, columnSortExpression, columnUniqueExpression } from '../contents/query/index.js';
-import { isLocalized, isMultiple, STRING_TYPES, type ColumnDef } from './column.types.js';
+import { isLocalized, isMultiple, STRING_TYPES, type ColumnDef } from '../tables/table-def.js';
 
 /*
  * Per-column indexes on the shared `contents` table, each partial on its table. The indexed

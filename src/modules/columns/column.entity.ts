@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { uuidv7 } from '../../shared/ids.js';
 import { TableSchema } from '../tables/table.entity.js';
-import { COLUMN_TYPES, type ColumnSettings } from './column.types.js';
+import { COLUMN_TYPES, type ColumnSettings } from '../tables/table-def.js';
 import { createdAtOf } from '../../db/timestamps.js';
 
 export const ColumnSchema = defineEntity({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDate, jsonObject, pathId } from '../../shared/schemas.js';
 import { listOf, pageParams } from '../../shared/pagination.js';
-import { COLUMN_NAME, COLUMN_TYPES } from './column.types.js';
+import { COLUMN_NAME, COLUMN_TYPES } from '../tables/table-def.js';
 
 export const columnType = z.enum(COLUMN_TYPES);
 

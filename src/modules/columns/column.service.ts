@@ -7,7 +7,7 @@ import { QUEUES } from '../../jobs/queues.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
 import type { PageParams } from '../../shared/pagination.js';
-import type { ProjectInfo } from '../../auth/project-directory.js';
+import type { ProjectInfo } from '../projects/project-directory.js';
 import { checkValue } from '../contents/value-rules.js';
 import { storedDefault } from '../contents/validate.js';
 import { resolveTableRefs } from '../tables/table-refs.js';
@@ -16,7 +16,7 @@ import { ColumnSchema, type ContentColumn } from './column.entity.js';
 import type { ColumnOutput, CreateColumnInput, UpdateColumnInput } from './column.schema.js';
 import { checkSettings } from './column.settings.js';
 import { findViolations } from './column-violations.js';
-import { isLocalized, type ColumnDef, type ColumnSettings, type ColumnType } from './column.types.js';
+import { isLocalized, type ColumnDef, type ColumnSettings, type ColumnType } from '../tables/table-def.js';
 
 export const toColumnOutput = (c: ContentColumn): ColumnOutput => ({
   id: c.id,

@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors/app-error.js';
-import type { ColumnSettings, ColumnType } from './column.types.js';
+import type { ColumnSettings, ColumnType } from '../tables/table-def.js';
 
 type Kind = 'boolean' | 'count' | 'number' | 'string' | 'options' | 'any';
 

@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import type { ProjectInfo } from '../../auth/project-directory.js';
+import type { ProjectInfo } from '../projects/project-directory.js';
 import { sqlOn, type SqlQuery } from '../../db/sql.js';
-import type { TableDef } from '../columns/column.types.js';
-import { isLocalized } from '../columns/column.types.js';
+import type { TableDef } from '../tables/table-def.js';
+import { isLocalized } from '../tables/table-def.js';
 import { parseSnapshot, type RowImage } from './list-cache/change-log.js';
 import type { ListCache, Lookup, PagePatch, PageResult } from './list-cache/list-cache.js';
 import { sortKeysOf } from './list-cache/list-effects.js';

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { sqlOn } from '../../db/sql.js';
 import { invalidQuery, notFound } from '../../errors/app-error.js';
-import type { ProjectInfo } from '../../auth/project-directory.js';
-import type { TableDef } from '../columns/column.types.js';
+import type { ProjectInfo } from '../projects/project-directory.js';
+import type { TableDef } from '../tables/table-def.js';
 import { findRow } from './contents.write.js';
 import { toContentsOutput } from './contents.row.js';
 import type { ContentsOutput } from './contents.schema.js';

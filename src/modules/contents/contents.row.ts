@@ -1,5 +1,5 @@
-import type { ColumnDef, TableDef } from '../columns/column.types.js';
-import { isLocalized } from '../columns/column.types.js';
+import type { ColumnDef, TableDef } from '../tables/table-def.js';
+import { isLocalized } from '../tables/table-def.js';
 import type { ContentStatus } from '../tables/table.entity.js';
 import type { ContentsOutput } from './contents.schema.js';
 

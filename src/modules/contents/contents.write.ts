@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { conflict, notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
-import type { ProjectInfo } from '../../auth/project-directory.js';
+import type { ProjectInfo } from '../projects/project-directory.js';
 import { sqlOn, transaction, type Sql } from '../../db/sql.js';
 import { emitEvents, newEvent, outboxOfClient, type DomainEvent, type EventType } from '../../jobs/outbox.js';
 import { isUuid, uuidv7 } from '../../shared/ids.js';
-import type { TableDef } from '../columns/column.types.js';
+import type { TableDef } from '../tables/table-def.js';
 import { recordChange } from './counts.js';
 import { insertRow, insertRowBatched, type NewRow } from './contents.insert.js';
 import { CONTENTS_COLUMNS, toContentsOutput, toDate, type ContentsRow } from './contents.row.js';

@@ -1,5 +1,5 @@
 import type { Sql } from '../../db/sql.js';
-import type { TableDef } from '../columns/column.types.js';
+import type { TableDef } from '../tables/table-def.js';
 
 /**
  * The `data.<column>` a unique violation is about, from the name of the index PostgreSQL

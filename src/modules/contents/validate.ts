@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../../errors/app-error.js';
-import { isLocalized, type ColumnDef, type TableDef } from '../columns/column.types.js';
+import { isLocalized, type ColumnDef, type TableDef } from '../tables/table-def.js';
 import { checkValue } from './value-rules.js';
 
 export interface Locales {

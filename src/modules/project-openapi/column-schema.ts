@@ -1,4 +1,4 @@
-import { isLocalized, isMultiple, type ColumnDef } from '../columns/column.types.js';
+import { isLocalized, isMultiple, type ColumnDef } from '../tables/table-def.js';
 import { SLUG } from '../contents/value-rules.js';
 
 /*

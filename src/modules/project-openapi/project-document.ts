@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { addJsonExample, localResolver } from '../../http/openapi/examples.js';
-import { pruneUnusedComponents } from '../../http/openapi/prune.js';
-import { ERROR_SCHEMA, RESPONSE_HEADERS } from '../../http/openapi/responses.js';
+import { addJsonExample, localResolver } from '../../openapi/examples.js';
+import { pruneUnusedComponents } from '../../openapi/prune.js';
+import { ERROR_SCHEMA, RESPONSE_HEADERS } from '../../openapi/responses.js';
 import { CONTENT_STATUSES } from '../tables/table.entity.js';
 import type { SchemaContext } from './column-schema.js';
 import { tablePaths, tableSchemaNames, tableSchemas, type DocTable, type TableNames } from './table-paths.js';

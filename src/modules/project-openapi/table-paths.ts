@@ -1,5 +1,5 @@
-import { errorsOf } from '../../http/openapi/error-rules.js';
-import { commonHeaders, errorResponse } from '../../http/openapi/responses.js';
+import { errorsOf } from '../../openapi/error-rules.js';
+import { commonHeaders, errorResponse } from '../../openapi/responses.js';
 import { FIELDS_DESCRIPTION, OP_DESCRIPTION, tableFilterDescription, tableSortDescription } from '../contents/query/describe.js';
 import { dataSchema, type DocColumn, type JsonSchema, type SchemaContext } from './column-schema.js';
 

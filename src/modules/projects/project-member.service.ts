@@ -55,3 +55,8 @@ export async function removeProjectMember(em: EntityManager, projectId: string, 
   const member = await findMember(em, projectId, memberId);
   await em.remove(member).flush();
 }
+
+/** An account's memberships in every project of a workspace (it left the workspace). */
+export async function removeWorkspaceProjectMemberships(em: EntityManager, workspaceId: string, accountId: string): Promise<void> {
+  await em.nativeDelete(ProjectMemberSchema, { account: accountId, project: { workspace: workspaceId } });
+}

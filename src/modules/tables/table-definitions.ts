@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Orm } from '../../db/orm.js';
 import { isUuid } from '../../shared/ids.js';
 import { TtlCache } from '../../shared/ttl-cache.js';
-import type { ColumnDef, TableDef } from '../columns/column.types.js';
+import type { ColumnDef, TableDef } from './table-def.js';
 
 /** Same window as credentials and projects: other processes see schema changes within it. */
 const TABLE_CACHE_MS = 500;

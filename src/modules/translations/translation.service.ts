@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
-import type { ProjectInfo } from '../../auth/project-directory.js';
+import type { ProjectInfo } from '../projects/project-directory.js';
 import { findPage } from '../../db/find-page.js';
 import { conflict, fieldInvalid, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';

@@ -3,6 +3,7 @@ import { rawPathParam } from '../../auth/access.js';
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { workspaceProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
+import { removeWorkspaceProjectMemberships } from '../projects/project-member.service.js';
 import {
   invitedMemberOutput,
   inviteMemberInput,
@@ -65,7 +66,7 @@ export const workspaceMemberRouter = router({
     .input(workspaceMemberIdInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await removeWorkspaceMember(ctx.em, ctx.workspace, { accountId: ctx.principal.accountId, role: ctx.workspaceRole }, input.memberId);
+      await removeWorkspaceMember(ctx.em, ctx.workspace, { accountId: ctx.principal.accountId, role: ctx.workspaceRole }, input.memberId, removeWorkspaceProjectMemberships);
       markNoContent(ctx);
     }),
 });

@@ -4,9 +4,8 @@ import { conflict, forbidden, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
 import type { PageParams } from '../../shared/pagination.js';
-import { workspaceRoleAtLeast } from '../../auth/roles.js';
+import { workspaceRoleAtLeast } from './workspace-roles.js';
 import { addAccountToken, findOrCreateAccount } from '../accounts/account.service.js';
-import { ProjectMemberSchema } from '../projects/project.entity.js';
 import { WorkspaceMemberSchema, type Workspace, type WorkspaceMember, type WorkspaceRole } from './workspace.entity.js';
 import type { InviteMemberInput } from './workspace.schema.js';
 
@@ -115,12 +114,19 @@ export async function changeWorkspaceMemberRole(
   });
 }
 
-/** ADMIN+ may remove members; anyone may leave. Project memberships in the workspace go too. */
+/** Removes what an account holds inside the workspace's projects, in the removal's transaction. */
+export type LeaveProjects = (tx: EntityManager, workspaceId: string, accountId: string) => Promise<void>;
+
+/**
+ * ADMIN+ may remove members; anyone may leave. The account's project memberships in the workspace
+ * go too, through `leaveProjects` (the projects module's; workspaces sit below projects).
+ */
 export async function removeWorkspaceMember(
   em: EntityManager,
   workspace: Workspace,
   actor: { accountId: string; role: WorkspaceRole },
   memberId: string,
+  leaveProjects: LeaveProjects,
 ): Promise<void> {
   await em.transactional(async (tx) => {
     const member = await lockedMember(tx, workspace.id, memberId);
@@ -128,7 +134,7 @@ export async function removeWorkspaceMember(
     if (!leaving && !workspaceRoleAtLeast(actor.role, 'ADMIN')) throw forbidden('Requires workspace role ADMIN or higher');
     if (!leaving) requireOwnerFor(actor.role, member.role);
     await requireAnotherOwner(tx, member);
-    await tx.nativeDelete(ProjectMemberSchema, { account: member.account.id, project: { workspace: workspace.id } });
+    await leaveProjects(tx, workspace.id, member.account.id);
     tx.remove(member);
   });
 }

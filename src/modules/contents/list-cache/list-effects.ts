@@ -6,7 +6,7 @@
  * folding outside ASCII, text order under an unknown collation, values of an unexpected JSON
  * type); the caller then recomputes. So a wrong "unaffected" needs a wrong mirror, never a guess.
  */
-import { isLocalized, isMultiple } from '../../columns/column.types.js';
+import { isLocalized, isMultiple } from '../../tables/table-def.js';
 import { fieldIsMultiple, fieldIsNullable, fieldKind, hasTextKey, textKey } from '../query/expressions.js';
 import { parseInstant } from '../query/coerce.js';
 import type { FieldRef, Filter, ListQuery, Scalar, SortKey } from '../query/types.js';

@@ -1,5 +1,5 @@
 import { invalidQuery } from '../../../errors/app-error.js';
-import type { TableDef } from '../../columns/column.types.js';
+import type { TableDef } from '../../tables/table-def.js';
 import { isSortableColumn } from './expressions.js';
 import { describeField, parseJsonArray, resolveFieldRef } from './parse-common.js';
 import type { ProjectLocales, SortKey } from './types.js';

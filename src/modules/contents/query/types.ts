@@ -1,4 +1,4 @@
-import type { ColumnDef } from '../../columns/column.types.js';
+import type { ColumnDef } from '../../tables/table-def.js';
 
 /** The list parameters as the router hands them over (strings straight from the query string). */
 export interface RawListParams {

@@ -1,11 +1,7 @@
-import type { ProjectRole } from '../modules/projects/project.entity.js';
-import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
+import type { WorkspaceRole } from '../workspaces/workspace.entity.js';
+import type { ProjectRole } from './project.entity.js';
 
-const WORKSPACE_RANK: Record<WorkspaceRole, number> = { MEMBER: 1, ADMIN: 2, OWNER: 3 };
 const PROJECT_RANK: Record<ProjectRole, number> = { VIEWER: 1, EDITOR: 2, ADMIN: 3 };
-
-export const workspaceRoleAtLeast = (role: WorkspaceRole | null, min: WorkspaceRole): boolean =>
-  role !== null && WORKSPACE_RANK[role] >= WORKSPACE_RANK[min];
 
 export const projectRoleAtLeast = (role: ProjectRole | null, min: ProjectRole): boolean =>
   role !== null && PROJECT_RANK[role] >= PROJECT_RANK[min];

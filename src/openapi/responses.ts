@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../errors/app-error.js';
+import type { ErrorCode } from '../errors/app-error.js';
 import type { SpecificError } from './error-rules.js';
 
 /*

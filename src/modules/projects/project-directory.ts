@@ -1,7 +1,7 @@
-import type { Orm } from '../db/orm.js';
-import { runSqlOnPool } from '../db/sql.js';
-import { TtlCache } from '../shared/ttl-cache.js';
-import { liveProject } from './auth.sql.js';
+import type { Orm } from '../../db/orm.js';
+import { runSqlOnPool } from '../../db/sql.js';
+import { TtlCache } from '../../shared/ttl-cache.js';
+import { liveProject } from './project.sql.js';
 
 /** What every `/{projectId}/...` request needs to know about its project. */
 export interface ProjectInfo {

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../errors/app-error.js';
+import type { ErrorCode } from '../errors/app-error.js';
 
 /** What the error rules need to know about one operation. */
 export interface OperationFacts {

@@ -1,6 +1,8 @@
 /**
- * Column types and settings (SPEC §6), shared by the columns module (definition, DDL), the
- * contents module (validation) and the list query engine (filters, sorts, projections).
+ * A table's definition: its column types and settings (SPEC §6), read by the columns module
+ * (definition, DDL), the contents module (validation) and the list query engine (filters, sorts,
+ * projections). It lives here, below both columns and contents, so that neither imports the other
+ * for it.
  */
 export const COLUMN_TYPES = [
   'text',

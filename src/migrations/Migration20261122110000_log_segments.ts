@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
-import { buildSegments } from '../../modules/logs/log-segment.js';
-import type { RequestLogEntry } from '../../modules/logs/log-buffer.js';
+import { buildSegments } from '../modules/logs/log-segment.js';
+import type { RequestLogEntry } from '../modules/logs/log-buffer.js';
 
 /**
  * Request logs are stored as segments (see log-segment.ts): one row per project per hand-over of
