@@ -2,8 +2,6 @@ import express, { type ErrorRequestHandler } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AppDeps } from '../app-deps.js';
 import { runSqlOnPool } from '../db/sql.js';
-import { documentFileRoutes, fileOpenApiPaths, fileRouteEntries } from '../modules/files/files.openapi.js';
-import { filesHttpRouter } from '../modules/files/files.http.js';
 import { SharedTokenBuckets } from '../rate-limit/token-bucket.js';
 import { noRoute } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
@@ -11,16 +9,18 @@ import { createContextFactory } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
 import { chain } from './chain.js';
 import { cors } from './cors.js';
+import { filesHttpRouter } from './file-routes.js';
+import { documentFileRoutes, fileOpenApiPaths, fileRouteEntries } from './file-routes.openapi.js';
 import { buildOpenApiDocument, docsPage } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { securityHeaders } from './security-headers.js';
 import { logRequests } from './request-log.js';
-import { trackRequests } from './request-facts.js';
+import { factsOf, trackRequests } from './request-facts.js';
 import { createOperatorMetrics } from './prometheus.js';
-import { buildRouteIndex } from './route-index.js';
 import { sendError } from './send-error.js';
-import { createV1Handlers } from './v1.js';
+import { createV1Handler } from './v1.js';
+import { buildV1Routes } from './v1-routes.js';
 
 /** Answers within this time or reports not ready. */
 const READY_TIMEOUT_MS = 2000;
@@ -58,13 +58,13 @@ export function createApp(deps: AppDeps): express.Express {
     ratePerSecond: deps.config.RATE_LIMIT_PER_SECOND,
     burst: deps.config.RATE_LIMIT_BURST,
   }));
-  const routes = buildRouteIndex(appRouter, [{ method: 'GET', path: '/openapi.json' }, ...fileRouteEntries]);
+  const routes = buildV1Routes(appRouter, [{ method: 'GET', path: '/openapi.json' }, ...fileRouteEntries]);
   // Multipart uploads and downloads are plain express routes, ahead of the procedures.
   const operatorMetrics = createOperatorMetrics(deps);
   app.get('/metrics', operatorMetrics.serve);
   // Observed and logged first, so that refused requests (401, 429) count too.
   const observe = trackRequests([operatorMetrics.observe, ...(deps.requestLogs ? [logRequests(deps.requestLogs)] : [])]);
-  app.use('/v1', chain([observe, limiter, filesHttpRouter(deps), ...createV1Handlers(deps, appRouter, routes)]));
+  app.use('/v1', chain([observe, limiter, filesHttpRouter(deps), createV1Handler(deps, appRouter, routes)]));
 
   const createContext = createContextFactory(deps);
   app.use(
@@ -74,7 +74,7 @@ export function createApp(deps: AppDeps): express.Express {
       limiter,
       createExpressMiddleware({
         router: appRouter,
-        createContext,
+        createContext: ({ req, res }) => createContext({ req, res, facts: factsOf(res) }),
         maxBodySize: deps.config.BODY_MAX_BYTES,
         onError: ({ error, path }) => {
           if (describeError(error).internal) deps.logger.error({ err: error, path }, 'trpc request failed');

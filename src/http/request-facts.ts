@@ -1,24 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { CredentialResolver } from '../auth/credentials.js';
 import type { Principal } from '../auth/principal.js';
 import { isUuid } from '../shared/ids.js';
+import { newRequestFacts, type RequestFacts } from '../trpc/request-facts.js';
 
-/**
- * What the layers of one `/v1` or `/trpc` request learn about it, for the request log and the
- * operator metrics: the projects it names, who called, and the procedures it reached.
+/*
+ * Each `/v1` and `/trpc` request's facts (trpc/request-facts.ts), kept by its response from
+ * arrival to close: the rate limiter notes the caller, the context of the procedures receives
+ * the record (factsOf), and the request log and metrics read it at the end.
  */
-export interface RequestFacts {
-  /** `performance.now()` at arrival, for durations. */
-  started: number;
-  /** `Date.now()` at arrival, for the log's `createdAt`. */
-  arrivedAt: number;
-  projects: Set<string>;
-  principal: Principal | null;
-  /** tRPC procedure paths (`contents.get`); a tRPC batch reaches several. */
-  procedures: string[];
-}
-
 const facts = new WeakMap<ServerResponse, RequestFacts>();
 
 /** `/v1/{projectId}/...` and `/v1/workspaces/{workspaceId}/projects/{projectId}...` name a project. */
@@ -42,7 +33,7 @@ export type RequestDone = (req: Request, res: Response, facts: RequestFacts) => 
  */
 export function trackRequests(done: RequestDone[]): RequestHandler {
   return (req, res, next) => {
-    const state: RequestFacts = { started: performance.now(), arrivedAt: Date.now(), projects: new Set(), principal: null, procedures: [] };
+    const state = newRequestFacts();
     const fromPath = projectInPath(req.originalUrl);
     if (fromPath) state.projects.add(fromPath.toLowerCase());
     facts.set(res, state);
@@ -53,10 +44,8 @@ export function trackRequests(done: RequestDone[]): RequestHandler {
   };
 }
 
-/** Records that the request addresses this project (procedures call it; tRPC names it in the input). */
-export function noteProject(res: ServerResponse, projectId: unknown): void {
-  if (typeof projectId === 'string' && isUuid(projectId)) facts.get(res)?.projects.add(projectId.toLowerCase());
-}
+/** The request's facts; a fresh record, seen by no one, for a request that is not tracked. */
+export const factsOf = (res: ServerResponse): RequestFacts => facts.get(res) ?? newRequestFacts();
 
 /** Records the caller (the rate limiter resolves it for every request). */
 export function notePrincipal(res: ServerResponse, principal: Principal | null): void {
@@ -68,11 +57,6 @@ export function notePrincipal(res: ServerResponse, principal: Principal | null):
  * The caller of this request: the principal the rate limiter resolved moments ago, or, when it
  * found none (or the request did not pass it), the credential resolved again for the exact 401.
  */
-export async function principalOf(credentials: CredentialResolver, req: IncomingMessage, res: ServerResponse): Promise<Principal> {
+export async function principalOf(credentials: CredentialResolver, req: { headers: { authorization?: string } }, res: ServerResponse): Promise<Principal> {
   return facts.get(res)?.principal ?? credentials.resolve(req.headers.authorization);
-}
-
-/** Records a procedure the request reached. */
-export function noteProcedure(res: ServerResponse, path: string): void {
-  facts.get(res)?.procedures.push(path);
 }

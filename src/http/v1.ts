@@ -1,116 +1,84 @@
-import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
 import type { AppDeps } from '../app-deps.js';
-import { badRequest, invalidJson, methodNotAllowed, noRoute, payloadTooLarge, unsupportedMediaType } from '../errors/app-error.js';
+import type { AppError } from '../errors/app-error.js';
+import { methodNotAllowed, noRoute } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
-import { createContextFactory } from '../trpc/context.js';
+import { createContextFactory, type Context } from '../trpc/context.js';
 import type { AppRouter } from '../trpc/router.js';
-import { describeJsonProblem, findJsonProblem } from '../shared/json-guard.js';
-import { deferBodyError } from './deferred-body-error.js';
-import { mediaType, mediaTypeCharset } from './media-type.js';
-import { allowedMethods, type RouteEntry } from './route-index.js';
+import { factsOf } from './request-facts.js';
 import { sendError } from './send-error.js';
-import { viaAdapter } from './v1-adapter.js';
-import { v1Dispatch } from './v1-dispatch.js';
+import { jsonBodyReader } from './v1-body.js';
+import { readQuery } from './v1-query.js';
+import type { V1Route, V1RouteTable } from './v1-routes.js';
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-
-const hasBody = (req: IncomingMessage) =>
-  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-
-/**
- * JSON is UTF-8 (RFC 8259 §8.1): bytes that are not are refused rather than silently replaced by
- * U+FFFD. An empty body is no JSON text either, where body-parser would make it `{}`.
- */
-const NOT_UTF8 = 'tabula.body.not-utf8';
-const EMPTY = 'tabula.body.empty';
-const checkBytes = (_req: IncomingMessage, _res: ServerResponse, body: Buffer) => {
-  if (body.length === 0) throw Object.assign(new Error('body is empty'), { reason: EMPTY });
-  if (!isUtf8(body)) throw Object.assign(new Error('body is not UTF-8'), { reason: NOT_UTF8 });
-};
-
-const EMPTY_JSON_MESSAGE = 'Request body is empty, which is not JSON; send {} for no fields, or no Content-Type and no body';
-
-/**
- * Reads JSON bodies for `/v1`. Failures (415, 413, 400 INVALID_JSON, a body that is not an
- * object, a value PostgreSQL cannot store) are deferred to the procedure so that 401/403/404
- * still win (SPEC §3 order).
- *
- * A request with neither body nor Content-Type (an action without options: `POST .../rotate`)
- * is an empty object. One that names a type but sends nothing is judged as that type: an empty
- * `application/json` body is not JSON (400 INVALID_JSON), any other type is 415.
- */
-function jsonBody(limit: number): RequestHandler {
-  const parse = express.json({ limit, strict: false, type: () => true, verify: checkBytes });
-  return (req, res, next) => {
-    if (!BODY_METHODS.has(req.method)) return next();
-    const given = mediaType(req);
-    if (!hasBody(req) && given === '') {
-      req.headers['content-type'] = 'application/json';
-      req.body = {};
-      return next();
-    }
-    const givenCharset = mediaTypeCharset(req);
-    if (given !== 'application/json' || (givenCharset !== null && givenCharset !== 'utf-8' && givenCharset !== 'utf8')) {
-      req.headers['content-type'] = 'application/json';
-      const message = given === 'application/json' ? 'JSON bodies must be UTF-8' : 'Content-Type must be application/json';
-      deferBodyError(req, unsupportedMediaType(message));
-      req.resume();
-      return next();
-    }
-    if (!hasBody(req)) {
-      req.headers['content-type'] = 'application/json';
-      deferBodyError(req, invalidJson(EMPTY_JSON_MESSAGE));
-      return next();
-    }
-    parse(req, res, (error?: unknown) => {
-      // trpc-to-openapi refuses anything but application/json itself, before authentication.
-      req.headers['content-type'] = 'application/json';
-      if (error) {
-        const { type, reason } = error as { type?: string; reason?: string };
-        if (type === 'entity.too.large') {
-          deferBodyError(req, payloadTooLarge(`Request body exceeds ${limit} bytes`));
-        } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-          deferBodyError(req, unsupportedMediaType('Unsupported body encoding or charset'));
-        } else if (reason === EMPTY) {
-          deferBodyError(req, invalidJson(EMPTY_JSON_MESSAGE));
-        } else if (reason === NOT_UTF8) {
-          deferBodyError(req, invalidJson('Request body is not valid UTF-8'));
-        } else {
-          deferBodyError(req, invalidJson('Request body is not valid JSON'));
-        }
-        req.resume();
-      } else if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
-        deferBodyError(req, badRequest('Request body must be a JSON object'));
-      } else {
-        // Now, not in the procedure: the adapter re-serialises the body recursively before any
-        // procedure runs, and a hostile depth overflowed its stack.
-        const problem = findJsonProblem(req.body);
-        if (problem) deferBodyError(req, badRequest(`Invalid request: ${describeJsonProblem(problem)}`));
-      }
-      next();
-    });
-  };
-}
-
-/**
- * The `/v1` face: bodies are read (and their failures deferred), then each request goes straight
- * to its procedure (v1-dispatch.ts). `direct: false` serves them through trpc-to-openapi's own
- * adapter instead, which is the reference the dispatcher is tested against.
- */
-export function createV1Handlers(deps: AppDeps, appRouter: AppRouter, routes: RouteEntry[], { direct = true } = {}): RequestHandler[] {
-  const createContext = createContextFactory(deps);
-  const dispatch = direct ? v1Dispatch(deps, appRouter, createContext) : viaAdapter(deps, appRouter, createContext);
-  return [jsonBody(deps.config.BODY_MAX_BYTES), dispatch, unmatched(routes) as (req: Request, res: Response, next: NextFunction) => void];
+/** The answer as trpc-to-openapi's adapter writes it: JSON with its length; 204 without a body. */
+function sendData(res: ServerResponse, ctx: Context, data: unknown): void {
+  res.statusCode = ctx.response.status ?? 200;
+  for (const [name, value] of Object.entries(ctx.response.headers)) res.setHeader(name, value);
+  if (res.statusCode === 204) {
+    res.end();
+    return;
+  }
+  const body = JSON.stringify(data) ?? '';
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 /** 405 with Allow for a known path and another method, 404 otherwise. */
-const unmatched = (routes: RouteEntry[]) => (req: Request, res: Response) => {
-  const allowed = allowedMethods(routes, req.path);
-  if (allowed.length > 0) {
-    sendError(res, describeError(methodNotAllowed(req.method, allowed)));
-    return;
-  }
-  sendError(res, describeError(noRoute(req.method, `/v1${req.path}`)));
-};
+function sendUnmatched(routes: V1RouteTable, req: Request, res: Response): void {
+  if (!req.complete) req.resume();
+  const allowed = routes.allowedMethods(req.path);
+  sendError(res, describeError(allowed.length > 0 ? methodNotAllowed(req.method, allowed) : noRoute(req.method, `/v1${req.path}`)));
+}
+
+/**
+ * The `/v1` face: each request goes straight to its tRPC procedure, with the routes, path
+ * patterns and input assembly of trpc-to-openapi, the same procedure, middlewares, zod input and
+ * output, and the same answers as through its adapter (test/hostile/direct-dispatch.test.ts
+ * compares them operation by operation, with every kind of caller), without the adapter's
+ * per-request costs: a WHATWG Request (with a body stream for writes) built only to obtain an
+ * AbortSignal no procedure reads, a walk over the input schema, a proxy per call and a linear
+ * scan of every route. One deliberate difference: query strings are read strictly (v1-query.ts)
+ * where the adapter coerces them with `Number()`.
+ *
+ * The input is the JSON body (writes) or the query string (reads), with the path parameters
+ * over it. Input that cannot be read becomes the path parameters alone, and the failure travels
+ * on the context to be raised after the access checks (trpc/input-errors.ts).
+ */
+export function createV1Handler(deps: AppDeps, appRouter: AppRouter, routes: V1RouteTable): RequestHandler {
+  const createContext = createContextFactory(deps);
+  const readBody = jsonBodyReader(deps.config.BODY_MAX_BYTES);
+
+  const run = (req: Request, res: Response, route: V1Route, input: unknown, inputError?: AppError) => {
+    const ctx = createContext({ req, res, facts: factsOf(res), inputError });
+    const { type, path } = route;
+    route.procedure({ path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 }).then(
+      (data) => sendData(res, ctx, data),
+      (error: unknown) => {
+        const described = describeError(error, type);
+        if (described.internal) deps.logger.error({ err: error, path, requestId: ctx.requestId }, 'request failed');
+        sendError(res, described);
+      },
+    );
+  };
+
+  return (req, res) => {
+    const found = routes.match(req.method, new URL(`http://127.0.0.1${req.url}`).pathname);
+    if (!found) return sendUnmatched(routes, req, res);
+    const { route, params } = found;
+    if (route.query === null) {
+      // No input at all: a body, if any, is not read.
+      if (!req.complete) req.resume();
+      return run(req, res, route, undefined);
+    }
+    if (!route.takesBody) {
+      const read = readQuery((req.query ?? {}) as Record<string, unknown>, route.query);
+      return 'error' in read ? run(req, res, route, { ...params }, read.error) : run(req, res, route, { ...read.input, ...params });
+    }
+    return readBody(req, res).then((read) =>
+      read.error ? run(req, res, route, { ...params }, read.error) : run(req, res, route, { ...read.body, ...params }),
+    );
+  };
+}

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../app-deps.js';
+import type { AppError } from '../errors/app-error.js';
+import type { RequestFacts } from './request-facts.js';
 
 /** What a procedure may set on the HTTP response of the `/v1` face (status, Location...). */
 export interface ResponseMeta {
@@ -16,6 +18,18 @@ export interface Context {
   res: ServerResponse;
   requestId: string;
   response: ResponseMeta;
+  /** What the request log and metrics learn from the procedures (see request-facts.ts). */
+  facts: RequestFacts;
+  /** Input the `/v1` layer could not read, raised after the access checks (see input-errors.ts). */
+  inputError?: AppError;
+}
+
+/** What the web layer knows of a request when it hands it to a procedure. */
+export interface RequestArrival {
+  req: IncomingMessage;
+  res: ServerResponse;
+  facts: RequestFacts;
+  inputError?: AppError;
 }
 
 /**
@@ -41,13 +55,15 @@ function lazyFork(parent: EntityManager): EntityManager {
 }
 
 export function createContextFactory(deps: AppDeps) {
-  return ({ req, res }: { req: IncomingMessage; res: ServerResponse }): Context => ({
+  return ({ req, res, facts, inputError }: RequestArrival): Context => ({
     deps,
     em: lazyFork(deps.orm.em),
     req,
     res,
     requestId: String(res.getHeader('x-request-id') ?? ''),
     response: { headers: {} },
+    facts,
+    inputError,
   });
 }
 

@@ -1,6 +1,4 @@
 import { forbidden, notFound } from '../errors/app-error.js';
-import { raiseInputErrors } from '../http/deferred-body-error.js';
-import { noteProcedure, noteProject, principalOf } from '../http/request-facts.js';
 import { publicProcedure } from './trpc.js';
 import {
   loadProjectAccess,
@@ -13,6 +11,8 @@ import type { AccountPrincipal, Principal } from '../auth/principal.js';
 import { authorizeProject, type ProjectAccessLevel, type ProjectScope } from '../auth/project-access.js';
 import type { TableDef } from '../modules/tables/table-def.js';
 import type { Context } from './context.js';
+import { raiseInputErrors } from './input-errors.js';
+import { noteProject } from './request-facts.js';
 import type { ProjectRole } from '../modules/projects/project.entity.js';
 import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
 
@@ -31,17 +31,20 @@ interface Arrival {
   getRawInput: () => Promise<unknown>;
 }
 
-/** Any valid credential (401 otherwise), resolved once per request (see principalOf). */
-const authenticate = (ctx: Context): Promise<Principal> => principalOf(ctx.deps.credentials, ctx.req, ctx.res);
+/**
+ * Any valid credential (401 otherwise), resolved once per request: the rate limiter's result, or
+ * when it found none (or the request did not pass it), resolved again for the exact 401.
+ */
+const authenticate = async (ctx: Context): Promise<Principal> => ctx.facts.principal ?? ctx.deps.credentials.resolve(ctx.req.headers.authorization);
 
 /**
  * `/{projectId}/...`: the request is noted for the project's logs (refused ones too, SPEC §9),
  * then the credential and its right on the project are checked.
  */
 async function projectScope({ ctx, path }: Arrival, input: unknown, level: ProjectAccessLevel) {
-  noteProcedure(ctx.res, path);
+  ctx.facts.procedures.push(path);
   const projectId = rawPathParam(input, 'projectId');
-  noteProject(ctx.res, projectId);
+  noteProject(ctx.facts, projectId);
   const principal = await authenticate(ctx);
   const scope = await authorizeProject(ctx.em, ctx.deps.projects, principal, ctx.req.headers, projectId, level);
   return { principal, scope };
@@ -62,7 +65,7 @@ export const projectProcedure = (level: ProjectAccessLevel) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
     const { principal, scope } = await projectScope(opts, input, level);
-    raiseInputErrors(input, opts.type);
+    raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, scope } });
   });
 
@@ -83,7 +86,7 @@ export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: P
     const input = await opts.getRawInput();
     const { principal, scope } = await projectScope(opts, input, level);
     const item = await load({ em: opts.ctx.em, deps: opts.ctx.deps, scope }, input);
-    raiseInputErrors(input, opts.type);
+    raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, scope, item } });
   });
 
@@ -93,7 +96,7 @@ export const tableProcedure = (level: ProjectAccessLevel) =>
     const input = await opts.getRawInput();
     const { principal, scope } = await projectScope(opts, input, level);
     const table = await tableOf(opts.ctx, scope, input);
-    raiseInputErrors(input, opts.type);
+    raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, scope, table } });
   });
 
@@ -115,7 +118,7 @@ export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: Tabl
     const { principal, scope } = await projectScope(opts, input, level);
     const table = await tableOf(opts.ctx, scope, input);
     await exists({ em: opts.ctx.em, deps: opts.ctx.deps, scope, table }, input);
-    raiseInputErrors(input, opts.type);
+    raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, scope, table } });
   });
 
@@ -128,9 +131,9 @@ async function accountOnly(ctx: Context): Promise<AccountPrincipal> {
 
 /** Account-level endpoints that address no workspace (`/accounts/me`, `/workspaces`). */
 export const accountProcedure = publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
-  noteProcedure(ctx.res, path);
+  ctx.facts.procedures.push(path);
   const principal = await accountOnly(ctx);
-  raiseInputErrors(await getRawInput(), type);
+  raiseInputErrors(ctx.inputError, await getRawInput(), type);
   return next({ ctx: { principal } });
 });
 
@@ -144,13 +147,13 @@ export type ItemCheck = (em: Context['em'], parentId: string, rawInput: unknown)
  */
 export const workspaceProcedure = (minRole: WorkspaceRole, exists?: ItemCheck) =>
   publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
-    noteProcedure(ctx.res, path);
+    ctx.facts.procedures.push(path);
     const principal = await accountOnly(ctx);
     const input = await getRawInput();
     const access = await loadWorkspaceAccess(ctx.em, rawPathParam(input, 'workspaceId'), principal.accountId);
     requireWorkspaceRole(access, minRole);
     if (exists) await exists(ctx.em, access.workspace.id, input);
-    raiseInputErrors(input, type);
+    raiseInputErrors(ctx.inputError, input, type);
     // requireWorkspaceRole guarantees a role from here on.
     return next({ ctx: { principal, workspace: access.workspace, workspaceRole: access.role as WorkspaceRole } });
   });
@@ -162,16 +165,16 @@ export const workspaceProcedure = (minRole: WorkspaceRole, exists?: ItemCheck) =
  */
 export const workspaceProjectProcedure = (minRole: ProjectRole, exists?: ItemCheck) =>
   publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
-    noteProcedure(ctx.res, path);
+    ctx.facts.procedures.push(path);
     const input = await getRawInput();
-    noteProject(ctx.res, rawPathParam(input, 'projectId'));
+    noteProject(ctx.facts, rawPathParam(input, 'projectId'));
     const principal = await accountOnly(ctx);
     const workspace = await loadWorkspaceAccess(ctx.em, rawPathParam(input, 'workspaceId'), principal.accountId);
     requireWorkspaceRole(workspace, 'MEMBER');
     const access = await loadProjectAccess(ctx.em, workspace, rawPathParam(input, 'projectId'), principal.accountId);
     requireProjectRole(access, minRole);
     if (exists) await exists(ctx.em, access.project.id, input);
-    raiseInputErrors(input, type);
+    raiseInputErrors(ctx.inputError, input, type);
     return next({
       ctx: {
         principal,

@@ -2,19 +2,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRouteIndex } from '../../src/http/route-index.js';
-import { createV1Handlers } from '../../src/http/v1.js';
+import { createV1Handler } from '../../src/http/v1.js';
+import { buildV1Routes } from '../../src/http/v1-routes.js';
 import { appRouter } from '../../src/trpc/router.js';
 import { clientFor, startTestApi, type CallOptions, type CallResult, type TestApi } from '../helpers/api.js';
+import { adapterV1Handlers } from './v1-adapter.js';
 import { buildHostileWorld, fillPath, type Credentials, type HostileWorld } from './world.js';
 
 /**
- * `/v1` requests are dispatched straight to their procedure (src/http/v1-dispatch.ts) instead of
- * through trpc-to-openapi's adapter. Both are mounted here over the same dependencies: every
- * documented operation, with every kind of caller and with hostile paths, query strings and
- * bodies, must get the same status, headers and body from both. Writes that succeed change the
- * data, so those are compared with their ids and timestamps masked. The one deliberate difference:
- * query strings are read strictly (src/http/v1-query.ts) where the adapter coerces them with
+ * `/v1` requests are dispatched straight to their procedure (src/http/v1.ts) instead of
+ * through trpc-to-openapi's adapter (./v1-adapter.ts). Both are mounted here over the same
+ * dependencies: every documented operation, with every kind of caller and with hostile paths,
+ * query strings and bodies, must get the same status, headers and body from both. Writes that
+ * succeed change the data, so those are compared with their ids and timestamps masked. The one
+ * deliberate difference: query strings are read strictly (src/http/v1-query.ts) where the adapter coerces them with
  * `Number()`; those cases are checked on their own.
  */
 
@@ -29,7 +30,8 @@ let direct: ReturnType<typeof clientFor>;
 async function mount(direct: boolean): Promise<string> {
   const app = express();
   app.set('query parser', 'simple');
-  app.use('/v1', ...createV1Handlers(t.api.deps, appRouter, buildRouteIndex(appRouter), { direct }));
+  const routes = buildV1Routes(appRouter);
+  app.use('/v1', ...(direct ? [createV1Handler(t.api.deps, appRouter, routes)] : adapterV1Handlers(t.api.deps, appRouter, routes)));
   const server = createServer(app);
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

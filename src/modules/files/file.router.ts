@@ -9,7 +9,7 @@ import { deleteFile, findFile, listFiles, toFileOutput, updateFile } from './fil
 
 /*
  * Upload (POST multipart), replace (PUT multipart) and download (GET .../content) are plain
- * express routes: see files.http.ts. Everything else about files is here.
+ * express routes: see src/http/file-routes.ts. Everything else about files is here.
  */
 
 const TAG = 'Files';

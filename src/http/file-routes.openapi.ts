@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { OpenAPIObject } from 'trpc-to-openapi';
-import { FILE_NAME_MAX, fileOutput } from './file.schema.js';
+import { FILE_NAME_MAX, fileOutput } from '../modules/files/file.schema.js';
 
 /*
- * The OpenAPI face of the plain-express file routes (files.http.ts), which the generator
+ * The OpenAPI face of the plain-express file routes (file-routes.ts), which the generator
  * cannot see: extra path items for upload and download, and the multipart body of PUT.
  */
 

@@ -2,17 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps } from '../../app-deps.js';
-import { authorizeProject, type ProjectAccessLevel, type ProjectScope } from '../../auth/project-access.js';
-import { unsupportedMediaType } from '../../errors/app-error.js';
-import { describeError } from '../../errors/describe.js';
-import { mediaType } from '../../http/media-type.js';
-import { principalOf } from '../../http/request-facts.js';
-import { sendError } from '../../http/send-error.js';
-import type { BlobStore } from '../../storage/storage.js';
-import { contentDisposition, notModified, requestedRange } from './download.js';
-import { createFile, findFile, replaceFile, toFileOutput } from './file.service.js';
-import { receiveUpload, tooLarge, type ReceivedUpload } from './multipart.js';
+import type { AppDeps } from '../app-deps.js';
+import { authorizeProject, type ProjectAccessLevel, type ProjectScope } from '../auth/project-access.js';
+import { unsupportedMediaType } from '../errors/app-error.js';
+import { describeError } from '../errors/describe.js';
+import { mediaType } from './media-type.js';
+import { principalOf } from './request-facts.js';
+import { sendError } from './send-error.js';
+import type { BlobStore } from '../storage/storage.js';
+import { contentDisposition, notModified, requestedRange } from '../modules/files/download.js';
+import { createFile, findFile, replaceFile, toFileOutput } from '../modules/files/file.service.js';
+import { receiveUpload, tooLarge, type ReceivedUpload } from '../modules/files/multipart.js';
 
 /**
  * Room for part headers and small fields around the file in a multipart body: a declared

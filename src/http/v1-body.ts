@@ -1,0 +1,74 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Request, type Response } from 'express';
+import { badRequest, invalidJson, payloadTooLarge, unsupportedMediaType, type AppError } from '../errors/app-error.js';
+import { describeJsonProblem, findJsonProblem } from '../shared/json-guard.js';
+import { mediaType, mediaTypeCharset } from './media-type.js';
+
+/** What reading a `/v1` JSON body gave: the object, or the reason it cannot be used. */
+export type BodyRead = { body: Record<string, unknown>; error?: undefined } | { body?: undefined; error: AppError };
+
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
+/**
+ * JSON is UTF-8 (RFC 8259 §8.1): bytes that are not are refused rather than silently replaced by
+ * U+FFFD. An empty body is no JSON text either, where body-parser would make it `{}`.
+ */
+const NOT_UTF8 = 'tabula.body.not-utf8';
+const EMPTY = 'tabula.body.empty';
+const checkBytes = (_req: IncomingMessage, _res: ServerResponse, body: Buffer) => {
+  if (body.length === 0) throw Object.assign(new Error('body is empty'), { reason: EMPTY });
+  if (!isUtf8(body)) throw Object.assign(new Error('body is not UTF-8'), { reason: NOT_UTF8 });
+};
+
+const EMPTY_JSON_MESSAGE = 'Request body is empty, which is not JSON; send {} for no fields, or no Content-Type and no body';
+
+/** body-parser's failure as the SPEC §3 error. */
+function parseFailure(error: { type?: string; reason?: string }, limit: number): AppError {
+  if (error.type === 'entity.too.large') return payloadTooLarge(`Request body exceeds ${limit} bytes`);
+  if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') return unsupportedMediaType('Unsupported body encoding or charset');
+  if (error.reason === EMPTY) return invalidJson(EMPTY_JSON_MESSAGE);
+  if (error.reason === NOT_UTF8) return invalidJson('Request body is not valid UTF-8');
+  return invalidJson('Request body is not valid JSON');
+}
+
+/** The parsed value as a procedure's input, or why it cannot be one. */
+function judge(value: unknown): BodyRead {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { error: badRequest('Request body must be a JSON object') };
+  const problem = findJsonProblem(value);
+  if (problem) return { error: badRequest(`Invalid request: ${describeJsonProblem(problem)}`) };
+  return { body: value as Record<string, unknown> };
+}
+
+/**
+ * Reads the JSON body of a `/v1` write. A failure (415, 413, 400 INVALID_JSON, a body that is
+ * not an object, a value PostgreSQL cannot store) is returned, not answered: the caller hands it
+ * to the procedure, which raises it after 401/403/404 (SPEC §3 order). Whatever of a refused
+ * body is still coming is read and dropped, so that the answer arrives.
+ *
+ * A request with neither body nor Content-Type (an action without options: `POST .../rotate`)
+ * is an empty object. One that names a type but sends nothing is judged as that type: an empty
+ * `application/json` body is not JSON (400 INVALID_JSON), any other type is 415.
+ */
+export function jsonBodyReader(limit: number): (req: Request, res: Response) => Promise<BodyRead> {
+  const parse = express.json({ limit, strict: false, type: () => true, verify: checkBytes });
+  return (req, res) => {
+    const given = mediaType(req);
+    if (!hasBody(req) && given === '') return Promise.resolve({ body: {} });
+    const charset = mediaTypeCharset(req);
+    if (given !== 'application/json' || (charset !== null && charset !== 'utf-8' && charset !== 'utf8')) {
+      req.resume();
+      const message = given === 'application/json' ? 'JSON bodies must be UTF-8' : 'Content-Type must be application/json';
+      return Promise.resolve({ error: unsupportedMediaType(message) });
+    }
+    if (!hasBody(req)) return Promise.resolve({ error: invalidJson(EMPTY_JSON_MESSAGE) });
+    return new Promise((resolve) => {
+      parse(req, res, (error?: unknown) => {
+        if (!error) return resolve(judge(req.body));
+        req.resume();
+        resolve({ error: parseFailure(error as { type?: string; reason?: string }, limit) });
+      });
+    });
+  };
+}
