@@ -1,5 +1,4 @@
 import type { SqlQuery } from '../../../db/sql.js';
-import type { Snapshot } from './change-log.js';
 
 /*
  * The statements of the list cache: the change log of a table (read on every list request, so
@@ -10,7 +9,7 @@ import type { Snapshot } from './change-log.js';
  * The table's totals, a new snapshot, and (after a first read) the changes it sees that `since`
  * did not, in one statement.
  */
-export const tableState = (tableId: string, since: Snapshot | null): SqlQuery =>
+export const tableState = (tableId: string, since: { xmin: number; text: string } | null): SqlQuery =>
     since
       ? {
           name: 'contents.changes',
