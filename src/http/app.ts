@@ -1,7 +1,8 @@
 import express, { type ErrorRequestHandler } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AppDeps } from '../app-deps.js';
-import { runSqlOnPool } from '../db/sql.js';
+import { databaseProbe, queueProbe } from '../db/readiness.sql.js';
+import { runSqlOnPool, type SqlQuery } from '../db/sql.js';
 import { SharedTokenBuckets } from '../rate-limit/token-bucket.js';
 import { noRoute } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
@@ -97,14 +98,14 @@ export function createApp(deps: AppDeps): express.Express {
 
 async function readiness(deps: AppDeps): Promise<{ ok: boolean; database: boolean; queue: boolean }> {
   const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS).unref());
-  const probe = async (sql: string) => {
+  const probe = async (query: SqlQuery) => {
     try {
-      await Promise.race([runSqlOnPool(deps.orm.em, { text: sql, values: [] }), timeout]);
+      await Promise.race([runSqlOnPool(deps.orm.em, query), timeout]);
       return true;
     } catch {
       return false;
     }
   };
-  const [database, queue] = await Promise.all([probe('select 1'), probe('select version from pgboss.version limit 1')]);
+  const [database, queue] = await Promise.all([probe(databaseProbe), probe(queueProbe)]);
   return { ok: database && queue, database, queue };
 }

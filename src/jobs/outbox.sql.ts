@@ -12,3 +12,14 @@ export const takeOutboxBatch = (batch: number): SqlQuery => ({
          returning seq, payload`,
   values: [batch],
 });
+
+/**
+ * Appends events (ids and JSON payloads) to the outbox in the order given: `seq` is drawn row by
+ * row as the insert consumes them, so the events of one change keep their order
+ * (contents.created before contents.published).
+ */
+export const insertOutboxEvents = (ids: string[], payloads: string[]): SqlQuery => ({
+  text: `insert into event_outbox (id, payload)
+  select id, payload from unnest($1::uuid[], $2::jsonb[]) with ordinality as e(id, payload, n) order by n`,
+  values: [ids, payloads],
+});

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { fromKysely, type PgBoss, type SendOptions } from 'pg-boss';
 import { uuidv7 } from '../shared/ids.js';
+import { insertOutboxEvents } from './outbox.sql.js';
 import type { QueueName } from './queues.js';
 
 /** Where pg-boss writes a job: the caller's transaction, whichever way it was opened. */
@@ -56,20 +57,14 @@ export interface DomainEvent {
 }
 
 /**
- * In the order given: `seq` is drawn row by row as the insert consumes them, so the events of one
- * change keep their order (contents.created before contents.published).
- */
-const OUTBOX_INSERT = `insert into event_outbox (id, payload)
-  select id, payload from unnest($1::uuid[], $2::jsonb[]) with ordinality as e(id, payload, n) order by n`;
-const outboxValues = (events: DomainEvent[]) => [events.map((e) => e.id), events.map((e) => JSON.stringify(e))];
-
-/**
  * Records events in the caller's transaction, in `event_outbox` (one cheap insert for all of
  * them); the outbox relay worker moves them into the pg-boss `events` queue. A change that rolls
  * back leaves no event; a committed one is delivered even if this process dies right after.
  */
 export async function emitEvents(db: OutboxDb, events: DomainEvent[]): Promise<void> {
-  if (events.length > 0) await db.executeSql(OUTBOX_INSERT, outboxValues(events));
+  if (events.length === 0) return;
+  const query = insertOutboxEvents(events.map((e) => e.id), events.map((e) => JSON.stringify(e)));
+  await db.executeSql(query.text, query.values);
 }
 
 export const newEvent = (type: EventType, projectId: string, tableId: string | null, data: object): DomainEvent => ({

@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { sqlOn } from '../db/sql.js';
+import { takeTokens } from './rate-limit.sql.js';
 
 export interface BucketSettings {
   /** Tokens added per second. */
@@ -70,17 +72,7 @@ export class SharedTokenBuckets {
   /** Takes up to one lease of tokens from the shared bucket; returns how many it got. */
   private async refill(key: string, lease: Lease): Promise<number> {
     const { burst, ratePerSecond } = this.settings;
-    const { rows } = await this.pool.query<{ granted: number; tokens: number }>(
-      `insert into rate_bucket as b (key, tokens, granted, updated_at)
-         values ($1, $2::float8 - least($2::float8, $4::float8), least($2::float8, $4::float8), now())
-       on conflict (key) do update set
-         granted = least(floor(least($2::float8, b.tokens + greatest(0, extract(epoch from now() - b.updated_at)) * $3::float8)), $4::float8),
-         tokens = least($2::float8, b.tokens + greatest(0, extract(epoch from now() - b.updated_at)) * $3::float8)
-                  - least(floor(least($2::float8, b.tokens + greatest(0, extract(epoch from now() - b.updated_at)) * $3::float8)), $4::float8),
-         updated_at = now()
-       returning granted, tokens`,
-      [key, burst, ratePerSecond, this.leaseSize],
-    );
+    const rows = await sqlOn(this.pool)<{ granted: number; tokens: number }>(takeTokens(key, burst, ratePerSecond, this.leaseSize));
     lease.tokens += rows[0].granted;
     lease.shared = rows[0].tokens;
     lease.until = Date.now() + LEASE_MS;

@@ -2,9 +2,10 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { runSql } from '../db/sql.js';
+import { runSql, sqlOn } from '../db/sql.js';
 import { uuidv7 } from '../shared/ids.js';
 import type { BlobStore, ByteRange } from './blob-store.js';
+import { chunkSlice, commitBlob, committedBlob, deleteBlob, insertChunk, stageBlob, staleStagedBlobs } from './postgres.sql.js';
 
 /**
  * Every chunk but the last holds exactly this many bytes, so that a byte offset names its chunk.
@@ -26,7 +27,7 @@ class ChunkWriter extends Writable {
   }
 
   private async insert(data: Buffer): Promise<void> {
-    await this.pool.query('insert into file_chunk (blob_id, seq, data) values ($1, $2, $3)', [this.blobId, this.seq++, data]);
+    await sqlOn(this.pool)(insertChunk(this.blobId, this.seq++, data));
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
@@ -62,7 +63,7 @@ export class PostgresBlobStore implements BlobStore {
 
   async stage(projectId: string, source: Readable): Promise<string> {
     const key = uuidv7();
-    await this.pool.query('insert into file_blob (id, project_id) values ($1, $2)', [key, projectId]);
+    await sqlOn(this.pool)(stageBlob(key, projectId));
     try {
       await pipeline(source, new ChunkWriter(this.pool, key));
     } catch (error) {
@@ -74,32 +75,29 @@ export class PostgresBlobStore implements BlobStore {
   }
 
   async commit(tx: EntityManager, _projectId: string, key: string): Promise<void> {
-    const rows = await runSql(tx, { text: 'update file_blob set committed = true where id = $1 returning id', values: [key] });
+    const rows = await runSql(tx, commitBlob(key));
     if (rows.length !== 1) throw new Error(`staged blob ${key} is gone`);
   }
 
   async drop(tx: EntityManager, _projectId: string, key: string): Promise<void> {
-    await runSql(tx, { text: 'delete from file_blob where id = $1', values: [key] });
+    await runSql(tx, deleteBlob(key));
   }
 
   async remove(_projectId: string, key: string): Promise<void> {
-    await this.pool.query('delete from file_blob where id = $1', [key]);
+    await sqlOn(this.pool)(deleteBlob(key));
   }
 
   async open(_projectId: string, key: string, size: number, range?: ByteRange): Promise<Readable> {
-    const found = await this.pool.query('select 1 from file_blob where id = $1 and committed', [key]);
-    if (found.rowCount !== 1) throw new Error(`blob ${key} is missing`);
+    const found = await sqlOn(this.pool)(committedBlob(key));
+    if (found.length !== 1) throw new Error(`blob ${key} is missing`);
     const { start, end } = range ?? { start: 0, end: size - 1 };
-    const pool = this.pool;
+    const sql = sqlOn(this.pool);
     async function* chunks(): AsyncGenerator<Buffer> {
       for (let seq = Math.floor(start / CHUNK_BYTES); size > 0 && seq <= Math.floor(end / CHUNK_BYTES); seq++) {
         const from = Math.max(start - seq * CHUNK_BYTES, 0);
         const to = Math.min(end - seq * CHUNK_BYTES, CHUNK_BYTES - 1);
-        // substring() is 1-based; with uncompressed storage it reads only the slice asked for.
-        const { rows } = await pool.query<{ data: Buffer }>(
-          'select substring(data from $3 for $4) as data from file_chunk where blob_id = $1 and seq = $2',
-          [key, seq, from + 1, to - from + 1],
-        );
+        // With uncompressed storage substring() reads only the slice asked for.
+        const rows = await sql<{ data: Buffer }>(chunkSlice(key, seq, from, to));
         if (rows.length !== 1) throw new Error(`chunk ${seq} of blob ${key} is missing`);
         yield rows[0].data;
       }
@@ -108,10 +106,6 @@ export class PostgresBlobStore implements BlobStore {
   }
 
   async sweep(olderThanMs: number): Promise<number> {
-    const result = await this.pool.query(
-      `delete from file_blob where not committed and created_at < now() - make_interval(secs => $1)`,
-      [olderThanMs / 1000],
-    );
-    return result.rowCount ?? 0;
+    return (await sqlOn(this.pool)(staleStagedBlobs(olderThanMs))).length;
   }
 }

@@ -2,14 +2,30 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cycles, importGraph, unitGraph, unitOf } from './imports.js';
+import { calledMethods, stringLiterals } from './literals.js';
 
 /**
  * The layering rule of docs/architecture.md, checked on the import graph of src/ and workers/:
- * modules and trpc do not import http, workers hold no SQL, and neither files nor folders import
- * each other in a cycle.
+ * modules and trpc do not import http, workers hold no SQL, SQL is written only in its homes and
+ * run only by src/db/sql.ts (the data-access rule), and neither files nor folders import each
+ * other in a cycle.
  */
 const root = path.resolve(import.meta.dirname, '../..');
 const graph = importGraph(root, ['src', 'workers']);
+
+/**
+ * Where raw SQL may be written and run (docs/architecture.md, "Data access"): the runners in
+ * src/db/, the migrations, each domain's pure `<domain>.sql.ts`, and the pure builders of the
+ * query engine and of column indexes.
+ */
+const SQL_HOMES = [/^src\/db\//, /^src\/migrations\//, /\.sql\.ts$/, /^src\/modules\/contents\/query\//, /^src\/modules\/columns\/column\.ddl\.ts$/];
+const isSqlHome = (file: string) => SQL_HOMES.some((home) => home.test(file.split(path.sep).join('/')));
+
+/** A string or template literal that starts a SQL statement. */
+const SQL_STATEMENT =
+  /^\s*(select\s+\S|insert\s+into\s|update\s+\w+(\s+as\s+\w+)?\s+set\s|delete\s+from\s|with\s+\w+\s+as\s*\(|lock\s+table\s|(release\s+|rollback\s+to\s+)?savepoint\s|set\s+transaction\s)/i;
+
+const source = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
 describe('layers', () => {
   it('reads the whole source tree', () => {
@@ -33,6 +49,25 @@ describe('layers', () => {
       .filter((file) => file.startsWith('workers'))
       .filter((file) => sql.test(readFileSync(path.join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
     expect(withSql).toEqual([]);
+  });
+
+  it('SQL literals live in *.sql.ts files, src/db/, src/migrations/ and the pure query builders only', () => {
+    const outside = [...graph.keys()]
+      .filter((file) => !isSqlHome(file))
+      .filter((file) => stringLiterals(source(file)).some((literal) => SQL_STATEMENT.test(literal)));
+    expect(outside).toEqual([]);
+  });
+
+  it('the check above sees SQL in string and template literals, not in comments or column types', () => {
+    const sample = "// select id from contents\nconst a = 'select';\nconst b = `\n  update contents set data = ${x}`;\nconst c = 'with rows as (select 1)';";
+    expect(stringLiterals(sample).filter((literal) => SQL_STATEMENT.test(literal))).toEqual(['\n  update contents set data = ${}', 'with rows as (select 1)']);
+  });
+
+  it('only src/db/ and src/migrations/ call execute (entity manager, connection, Kysely) themselves', () => {
+    const runners = [...graph.keys()]
+      .filter((file) => !/^src[\\/](db|migrations)[\\/]/.test(file))
+      .filter((file) => calledMethods(source(file)).some((name) => name === 'execute' || name === 'executeQuery'));
+    expect(runners).toEqual([]);
   });
 
   it('no files import each other in a cycle', () => {

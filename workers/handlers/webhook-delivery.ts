@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { fromKysely, type Job, type JobResult, type PgBoss } from 'pg-boss';
+import type { Job, JobResult, PgBoss } from 'pg-boss';
 import type { Config } from '../../src/config/config.js';
 import type { Orm } from '../../src/db/orm.js';
 import { QUEUES } from '../../src/jobs/queues.js';
@@ -44,7 +44,7 @@ const CHAIN_MS = 20_000;
 export function startDeliveryWorker(boss: PgBoss, orm: Orm, logger: Logger, config: Config): Promise<string> {
   const agent = createDeliveryAgent(config.WEBHOOKS_ALLOW_PRIVATE);
   boss.once('stopped', () => void agent.close().catch(() => {}));
-  const kysely = orm.em.fork().getKysely();
+  const em = orm.em.fork();
   const log = logger.child({ worker: 'webhook-delivery' });
   const queue = QUEUES.deliveries.name;
 
@@ -55,13 +55,12 @@ export function startDeliveryWorker(boss: PgBoss, orm: Orm, logger: Logger, conf
    * bounds: past them, or when the next one is not a fresh one, it is released to a job.
    */
   async function deliver(job: Job<DeliveryJob>, first: DeliveryTarget | undefined): Promise<void> {
-    const db = fromKysely(kysely);
     // Deleted webhook, disabled webhook (its pending events were cancelled), event delivered by a
     // manual retry, or a job run again after its attempt was recorded: nothing to send. A job
     // whose worker died after settling the event but before the next one of its row was sent
     // releases that one now.
     if (!first || !first.active || first.state !== 'pending' || first.nextAttempt !== job.data.attempt) {
-      if (first) await releaseAfter(db, boss, first);
+      if (first) await releaseAfter(em, boss, first);
       return;
     }
     const started = Date.now();
@@ -70,13 +69,13 @@ export function startDeliveryWorker(boss: PgBoss, orm: Orm, logger: Logger, conf
     for (let sent = 1; ; sent++) {
       const outcome = await sendOnce(target, agent, config.WEBHOOKS_ALLOW_PRIVATE, job.signal);
       if (!outcome) throw new Error('worker shut down during the request');
-      const recorded = await recordAttempt(kysely, boss, target, outcome, { kind: 'auto', attempt }, config.WEBHOOK_RETRY_DELAYS, 'caller');
+      const recorded = await recordAttempt(em, boss, target, outcome, { kind: 'auto', attempt }, config.WEBHOOK_RETRY_DELAYS, 'caller');
       if (!recorded?.releases) return;
       const { webhookId, subjectId } = target;
       const inBounds = sent < CHAIN_EVENTS && Date.now() - started < CHAIN_MS && !job.signal.aborted;
-      const nextId = inBounds ? await nextWaiting(db, webhookId, subjectId!) : undefined;
-      const next = nextId && (await loadTargets(db, [{ webhookId, eventId: nextId }])).get(targetKey(webhookId, nextId));
-      if (!next || !next.active || next.state !== 'pending' || next.nextAttempt !== 1) return releaseNext(db, boss, webhookId, subjectId!);
+      const nextId = inBounds ? await nextWaiting(em, webhookId, subjectId!) : undefined;
+      const next = nextId && (await loadTargets(em, [{ webhookId, eventId: nextId }])).get(targetKey(webhookId, nextId));
+      if (!next || !next.active || next.state !== 'pending' || next.nextAttempt !== 1) return releaseNext(em, boss, webhookId, subjectId!);
       target = next;
       attempt = 1;
     }
@@ -94,7 +93,7 @@ export function startDeliveryWorker(boss: PgBoss, orm: Orm, logger: Logger, conf
       notifyPollingIntervalSeconds: 1,
     },
     async (jobs: Job<DeliveryJob>[]): Promise<JobResult[]> => {
-      const targets = await loadTargets(fromKysely(kysely), jobs.map((job) => job.data));
+      const targets = await loadTargets(em, jobs.map((job) => job.data));
       const finished = new Map<string, JobResult>();
       const running = jobs.map((job) =>
         attempt(job, targets.get(targetKey(job.data.webhookId, job.data.eventId))).then((result) => {

@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config/config.js';
+import { runSql } from '../../db/sql.js';
 import { sha256 } from '../../shared/secrets.js';
 import type { Logger } from '../../shared/logger.js';
 import { AccountSchema, AccountTokenSchema } from './account.entity.js';
+import { lockBootstrap } from './account.sql.js';
 import { addAccountToken, findOrCreateAccount } from './account.service.js';
 
 /**
@@ -14,7 +16,7 @@ import { addAccountToken, findOrCreateAccount } from './account.service.js';
 export async function bootstrapAdmin(em: EntityManager, config: Config, logger: Logger): Promise<boolean> {
   // One start-up at a time: two processes booting together must not both create the admin.
   return em.transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(7261001)');
+    await runSql(tx, lockBootstrap());
     if (config.ADMIN_EMAIL) {
       const { account, created } = await findOrCreateAccount(tx, config.ADMIN_EMAIL, 'Admin');
       if (config.ADMIN_TOKEN) {

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runSql } from '../../db/sql.js';
 import { checkValue } from '../contents/value-rules.js';
 import { columnExpression } from '../contents/query/index.js';
 import { isLocalized, type ColumnDef } from '../tables/table-def.js';
+import { rowsMissing, rowsSharingValue, valuesAfter } from './column.sql.js';
 
 /** How many offending row ids a 409 names (SPEC §6: "the first offending row ids"). */
 const SHOWN = 10;
@@ -25,11 +27,7 @@ export async function findViolations(
   if (rule === 'required') {
     if (!column.settings.required) return [];
     const localized = isLocalized(column) && defaultLocale !== undefined;
-    const rows = await em.execute<{ id: string }[]>(
-      `select id from contents where table_id = ? and (not jsonb_exists(data, ?)${localized ? ' or not jsonb_exists(data->?::text, ?)' : ''})
-        order by id limit ?`,
-      localized ? [tableId, column.name, column.name, defaultLocale, SHOWN] : [tableId, column.name, SHOWN],
-    );
+    const rows = await runSql<{ id: string }>(em, rowsMissing(tableId, column.name, SHOWN, localized ? defaultLocale : undefined));
     return rows.map((r) => r.id);
   }
   if (rule === 'unique') {
@@ -37,12 +35,7 @@ export async function findViolations(
     const expressions = isLocalized(column) ? locales.map((l) => columnExpression(column, l)) : [columnExpression(column)];
     const ids: string[] = [];
     for (const expression of expressions) {
-      const rows = await em.execute<{ id: string }[]>(
-        `select id from contents where table_id = ? and ${expression} in (
-           select ${expression} from contents where table_id = ? and ${expression} is not null group by 1 having count(*) > 1)
-         order by ${expression}, id limit ?`,
-        [tableId, tableId, SHOWN],
-      );
+      const rows = await runSql<{ id: string }>(em, rowsSharingValue(tableId, expression, SHOWN));
       ids.push(...rows.map((r) => r.id).filter((id) => !ids.includes(id)));
     }
     return ids.slice(0, SHOWN);
@@ -55,10 +48,7 @@ async function findTypeViolations(em: EntityManager, tableId: string, column: Co
   const offending: string[] = [];
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const rows = await em.execute<{ id: string; value: unknown }[]>(
-      'select id, data->? as value from contents where table_id = ? and jsonb_exists(data, ?) and id > ? order by id limit ?',
-      [column.name, tableId, column.name, after, BATCH],
-    );
+    const rows = await runSql<{ id: string; value: unknown }>(em, valuesAfter(tableId, column.name, after, BATCH));
     for (const row of rows) {
       const values =
         isLocalized(column) && typeof row.value === 'object' && row.value !== null && !Array.isArray(row.value)

@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import { findPage } from '../../db/find-page.js';
+import { runSql } from '../../db/sql.js';
 import { conflict, fieldInvalid, notFound } from '../../errors/app-error.js';
 import { enqueue, outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
@@ -15,6 +16,7 @@ import { createIndexStatements, dropIndexesStatement } from './column.ddl.js';
 import { ColumnSchema, type ContentColumn } from './column.entity.js';
 import type { ColumnOutput, CreateColumnInput, UpdateColumnInput } from './column.schema.js';
 import { checkSettings } from './column.settings.js';
+import { ddl, fillDefault, localizeValues, lockTable, mirrorSlug, nextColumnPosition, renameSlugSource, renameValues, savepoint } from './column.sql.js';
 import { findViolations } from './column-violations.js';
 import { isLocalized, type ColumnDef, type ColumnSettings, type ColumnType } from '../tables/table-def.js';
 
@@ -76,8 +78,8 @@ async function checkSemantics(em: EntityManager, tableId: string, column: Column
 }
 
 async function applyIndexes(tx: EntityManager, tableId: string, column: ColumnDef, locales: string[]): Promise<void> {
-  await tx.execute(dropIndexesStatement(column.id));
-  for (const statement of createIndexStatements(tableId, column, locales)) await tx.execute(statement);
+  await runSql(tx, ddl(dropIndexesStatement(column.id)));
+  for (const statement of createIndexStatements(tableId, column, locales)) await runSql(tx, ddl(statement));
 }
 
 /**
@@ -85,14 +87,14 @@ async function applyIndexes(tx: EntityManager, tableId: string, column: ColumnDe
  * savepoint: a failed statement aborts the transaction, and the duplicates must still be queried.
  */
 async function withDuplicateCheck<T>(tx: EntityManager, tableId: string, column: ColumnDef, locales: string[], work: () => Promise<T>): Promise<T> {
-  await tx.execute('savepoint column_indexes');
+  await runSql(tx, savepoint('savepoint', 'column_indexes'));
   try {
     const result = await work();
-    await tx.execute('release savepoint column_indexes');
+    await runSql(tx, savepoint('release savepoint', 'column_indexes'));
     return result;
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException || (error as { code?: string }).code === '23505') {
-      await tx.execute('rollback to savepoint column_indexes');
+      await runSql(tx, savepoint('rollback to savepoint', 'column_indexes'));
       const ids = await findViolations(tx, tableId, column, 'unique', locales);
       throw conflict(`settings.unique: existing rows hold duplicate values of ${column.name}: ${ids.join(', ')}`);
     }
@@ -106,21 +108,14 @@ export async function createColumn(em: EntityManager, project: ProjectInfo, tabl
   await checkSemantics(em, tableId, def);
   return em.transactional(async (tx) => {
     // One schema change per table at a time: positions and sibling checks stay consistent.
-    await tx.execute('select id from content_table where id = ? for update', [tableId]);
+    await runSql(tx, lockTable(tableId));
     await checkSiblings(tx, tableId, input.name, input.type);
-    const [{ next }] = await tx.execute<{ next: number }[]>(
-      'select coalesce(max(position), 0) + 1 as next from content_column where table_id = ?',
-      [tableId],
-    );
+    const [{ next }] = await runSql<{ next: number }>(tx, nextColumnPosition(tableId));
     const column = tx.create(ColumnSchema, { table: tableId, name: input.name, label: input.label ?? input.name, type: input.type, settings, position: next });
     await tx.flush();
     if (settings.defaultValue !== undefined && settings.defaultValue !== null) {
       // Existing rows take the default, as a newly added column would in a SQL table.
-      // (jsonb_exists, not the `?` operator: `?` is the driver's placeholder.)
-      await tx.execute(
-        'update contents set data = data || jsonb_build_object(?::text, ?::jsonb) where table_id = ? and not jsonb_exists(data, ?)',
-        [column.name, JSON.stringify(storedDefault(def, project.defaultLocale)), tableId, column.name],
-      );
+      await runSql(tx, fillDefault(tableId, column.name, JSON.stringify(storedDefault(def, project.defaultLocale))));
     } else if (settings.required) {
       const ids = await findViolations(tx, tableId, toDef(column), 'required', project.locales, project.defaultLocale);
       if (ids.length > 0) throw conflict(`settings.required: existing rows have no value for ${column.name}: ${ids.join(', ')}`);
@@ -150,28 +145,17 @@ export async function updateColumn(em: EntityManager, project: ProjectInfo, tabl
   const next: ColumnDef = { id: column.id, name, type, settings };
   await checkSemantics(em, tableId, next);
   return em.transactional(async (tx) => {
-    await tx.execute('select id from content_table where id = ? for update', [tableId]);
+    await runSql(tx, lockTable(tableId));
     // After the lock: a concurrent change of this table is then visible (409, not a 500 from the index).
     if (name !== column.name || type !== column.type) await checkSiblings(tx, tableId, name, type, column.id);
     if (name !== column.name) {
-      await tx.execute(
-        'update contents set data = (data - ?::text) || jsonb_build_object(?::text, data->?::text) where table_id = ? and jsonb_exists(data, ?)',
-        [column.name, name, column.name, tableId, column.name],
-      );
+      await runSql(tx, renameValues(tableId, column.name, name));
       // A slug derived from this column keeps following it.
-      await tx.execute(
-        `update content_column set settings = jsonb_set(settings, '{source}', to_jsonb(?::text))
-          where table_id = ? and deleted_at is null and type = 'slug' and settings->>'source' = ?`,
-        [name, tableId, column.name],
-      );
+      await runSql(tx, renameSlugSource(tableId, column.name, name));
     }
     if (isLocalized(next) && !isLocalized(toDef(column))) {
       // SPEC §7: a plain value of a localized column is the default locale's.
-      await tx.execute(
-        `update contents set data = jsonb_set(data, array[?::text], jsonb_build_object(?::text, data->?::text))
-          where table_id = ? and jsonb_exists(data, ?) and jsonb_typeof(data->?::text) <> 'object'`,
-        [name, project.defaultLocale, name, tableId, name, name],
-      );
+      await runSql(tx, localizeValues(tableId, name, project.defaultLocale));
     }
     for (const rule of ['type', 'required'] as const) {
       const ids = await findViolations(tx, tableId, next, rule, project.locales, project.defaultLocale);
@@ -180,11 +164,7 @@ export async function updateColumn(em: EntityManager, project: ProjectInfo, tabl
     await withDuplicateCheck(tx, tableId, next, project.locales, () => applyIndexes(tx, tableId, next, project.locales));
     if (type !== column.type && (type === 'slug' || column.type === 'slug')) {
       // `contents.slug` (lookups, uniqueness) mirrors the slug column's values (SPEC §5, §6).
-      await withDuplicateCheck(tx, tableId, next, project.locales, () =>
-        type === 'slug'
-          ? tx.execute('update contents set slug = data->>?::text where table_id = ?', [name, tableId])
-          : tx.execute('update contents set slug = null where table_id = ?', [tableId]),
-      );
+      await withDuplicateCheck(tx, tableId, next, project.locales, () => runSql(tx, mirrorSlug(tableId, type === 'slug' ? name : null)));
     }
     const managed = await tx.findOneOrFail(ColumnSchema, { id: column.id });
     Object.assign(managed, { name, type, settings, label: input.label ?? managed.label });
@@ -197,9 +177,9 @@ export async function deleteColumn(em: EntityManager, boss: PgBoss, tableId: str
   const column = await findColumn(em, tableId, columnId);
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(ColumnSchema, { id: column.id }, { deletedAt: new Date() });
-    await tx.execute(dropIndexesStatement(column.id));
+    await runSql(tx, ddl(dropIndexesStatement(column.id)));
     // SPEC §5: `slug` is null when the table has no slug column; old slugs must not block new ones.
-    if (column.type === 'slug') await tx.execute('update contents set slug = null where table_id = ?', [tableId]);
+    if (column.type === 'slug') await runSql(tx, mirrorSlug(tableId, null));
     await enqueue(outboxOfEm(tx), boss, QUEUES.purge.name, { kind: 'column', id: column.id });
   });
 }

@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../../jobs/outbox.js';
 import type { ColumnDef, TableDef } from '../tables/table-def.js';
 import { isLocalized } from '../tables/table-def.js';
 import type { ContentStatus } from '../tables/table.entity.js';
@@ -17,6 +18,13 @@ export interface ContentsRow {
   updated_at: Timestamp;
   published_at: Timestamp | null;
   publish_at: Timestamp | null;
+}
+
+/** A row to create, with the events it emits (built before the insert: every value is known). */
+export interface NewRow {
+  row: ContentsRow;
+  projectId: string;
+  events: DomainEvent[];
 }
 
 export const toDate = (t: Timestamp): Date => (t instanceof Date ? t : new Date(t));

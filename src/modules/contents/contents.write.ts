@@ -6,8 +6,9 @@ import { emitEvents, newEvent, outboxOfClient, type DomainEvent, type EventType 
 import { isUuid, uuidv7 } from '../../shared/ids.js';
 import type { TableDef } from '../tables/table-def.js';
 import { recordChange } from './counts.js';
-import { insertRow, insertRowBatched, type NewRow } from './contents.insert.js';
-import { CONTENTS_COLUMNS, toContentsOutput, toDate, type ContentsRow } from './contents.row.js';
+import { insertRow, insertRowBatched } from './contents.insert.js';
+import { toContentsOutput, toDate, type ContentsRow, type NewRow } from './contents.row.js';
+import { deleteRow, existingContents, filesOfColumnProject, lockSlug, rowByIdOrSlug, updateRow } from './contents.sql.js';
 import type { CreateContentsInput, UpdateContentsInput } from './contents.schema.js';
 import { assertTransition, planStatus } from './status.js';
 import { validateData, type ValidatedData } from './validate.js';
@@ -35,22 +36,13 @@ const SLUG_ATTEMPTS = 5;
 /** SPEC §7: references and files must exist in the project (422). */
 async function checkLookups(sql: Sql, validated: ValidatedData, details: ErrorDetail[]): Promise<void> {
   for (const ref of validated.references) {
-    const found = await sql<{ id: string }>({
-      text: 'select id from contents where table_id = $1 and id = any($2::uuid[])',
-      values: [ref.tableId, ref.ids],
-    });
+    const found = await sql<{ id: string }>(existingContents(ref.tableId, ref.ids));
     const missing = ref.ids.filter((id) => !found.some((f) => f.id === id));
     if (missing.length > 0) details.push({ field: `data.${ref.column.name}`, message: `unknown contents id(s): ${missing.join(', ')}` });
   }
   for (const file of validated.files) {
     // Files of the project that owns the column's table.
-    const found = await sql<{ id: string }>({
-      text: `select f.id from file f
-               join content_column c on c.id = $1
-               join content_table t on t.id = c.table_id
-              where f.project_id = t.project_id and f.id = any($2::uuid[])`,
-      values: [file.column.id, file.ids.filter(isUuid)],
-    });
+    const found = await sql<{ id: string }>(filesOfColumnProject(file.column.id, file.ids.filter(isUuid)));
     const missing = file.ids.filter((id) => !found.some((f) => f.id === id));
     if (missing.length > 0) details.push({ field: `data.${file.column.name}`, message: `unknown file id(s): ${missing.join(', ')}` });
   }
@@ -62,11 +54,7 @@ const slugColumnOf = (table: TableDef) => table.columns.find((c) => c.type === '
 export async function findRow(sql: Sql, table: TableDef, contentsId: string, forUpdate = false): Promise<ContentsRow> {
   const byId = isUuid(contentsId);
   if (!byId && !slugColumnOf(table)) throw notFound('Contents');
-  const [row] = await sql<ContentsRow>({
-    name: `contents.find.${byId ? 'id' : 'slug'}${forUpdate ? '.lock' : ''}`,
-    text: `select ${CONTENTS_COLUMNS} from contents where table_id = $1 and ${byId ? 'id = $2::uuid' : 'slug = $2'}${forUpdate ? ' for update' : ''}`,
-    values: [table.id, byId ? contentsId.toLowerCase() : contentsId],
-  });
+  const [row] = await sql<ContentsRow>(rowByIdOrSlug(table.id, byId ? contentsId.toLowerCase() : contentsId, byId, forUpdate));
   if (!row) throw notFound('Contents');
   return row;
 }
@@ -126,7 +114,7 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
       return await mapWriteFailures(table, () =>
         transaction(pool, async (tx, client) => {
           // Writers deriving the same slug queue here, so each one sees the slugs the others took.
-          await tx({ text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [`slug:${table.id}:${base}`] });
+          await tx(lockSlug(table.id, base));
           return insertRow(client, newRow({ ...validated.data, [slugColumn.name]: await nextFreeSlug(tx, table.id, base) }));
         }),
       );
@@ -158,12 +146,7 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
         if (derived !== current.slug) validated.data[slugColumn.name] = await nextFreeSlug(sql, table.id, derived);
       }
       const slug = slugColumn ? ((validated.data[slugColumn.name] as string | undefined) ?? null) : null;
-      const [row] = await sql<ContentsRow>({
-        text: `update contents set data = $2, status = $3, slug = $4, publish_at = $5,
-                 published_at = case when $6 then now() else published_at end, updated_at = now()
-               where id = $1 returning ${CONTENTS_COLUMNS}`,
-        values: [current.id, validated.data, plan.status, slug, plan.publishAt, plan.publishes],
-      });
+      const [row] = await sql<ContentsRow>(updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, plan.publishes));
       await recordChange(sql, table.id, current.status, plan.status);
       await emitRowEvents(scope, client, row, [
         'contents.updated',
@@ -179,7 +162,7 @@ export async function deleteContents(scope: WriteScope, contentsId: string): Pro
   const { pool, table } = scope;
   return transaction(pool, async (sql, client) => {
     const row = await findRow(sql, table, contentsId, true);
-    await sql({ text: 'delete from contents where id = $1', values: [row.id] });
+    await sql(deleteRow(row.id));
     await recordChange(sql, table.id, row.status, null);
     await emitRowEvents(scope, client, row, ['contents.deleted']);
     return row;

@@ -1,4 +1,5 @@
 import type { Sql } from '../../db/sql.js';
+import { addToCounters } from './contents.sql.js';
 import type { ContentStatus } from '../tables/table.entity.js';
 
 /*
@@ -13,18 +14,6 @@ const SHARDS = 16;
 
 export const randomShard = () => Math.floor(Math.random() * SHARDS);
 
-const ADD_TO_COUNTER = `insert into contents_count (table_id, status, shard, count, version)`;
-const ON_COUNTER = `on conflict (table_id, status, shard) do update
-         set count = contents_count.count + excluded.count, version = contents_count.version + 1`;
-
-/**
- * Counts the rows of `relation` (a CTE of new rows) in, on shard `shard` (a parameter). Counter
- * rows are taken in one order, so two batches that span the same tables cannot deadlock on them.
- */
-export const countNewRows = (relation: string, shard: string) =>
-  `${ADD_TO_COUNTER} select table_id, status, ${shard}, count(*), 1 from ${relation}
-     group by table_id, status order by table_id, status ${ON_COUNTER}`;
-
 /**
  * Records `rows` rows moving from one status to another (null: did not exist / no longer exists)
  * in one statement, on one shard, taking the counter rows in status order. Taken one by one on
@@ -35,9 +24,5 @@ export async function recordChange(sql: Sql, tableId: string, from: ContentStatu
   const deltas = new Map<ContentStatus, number>();
   if (from !== null) deltas.set(from, -rows);
   if (to !== null) deltas.set(to, (deltas.get(to) ?? 0) + rows);
-  await sql({
-    text: `${ADD_TO_COUNTER} select $1::uuid, status, $2::int, delta, 1 from unnest($3::text[], $4::int[]) as change(status, delta)
-             order by status ${ON_COUNTER}`,
-    values: [tableId, randomShard(), [...deltas.keys()], [...deltas.values()]],
-  });
+  await sql(addToCounters(tableId, randomShard(), [...deltas.keys()], [...deltas.values()]));
 }

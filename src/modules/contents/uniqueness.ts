@@ -1,5 +1,6 @@
 import type { Sql } from '../../db/sql.js';
 import type { TableDef } from '../tables/table-def.js';
+import { slugsLike } from './contents.sql.js';
 
 /**
  * The `data.<column>` a unique violation is about, from the name of the index PostgreSQL
@@ -35,10 +36,7 @@ export function storageLimitField(table: TableDef, error: unknown): string | nul
 
 /** `base`, or `base-N` with the smallest N ≥ 2 above every taken suffix (SPEC §6). */
 export async function nextFreeSlug(sql: Sql, tableId: string, base: string): Promise<string> {
-  const taken = await sql<{ slug: string }>({
-    text: `select slug from contents where table_id = $1 and (slug = $2 or slug ~ ('^' || $3 || '-[0-9]+$'))`,
-    values: [tableId, base, base.replace(/[^a-z0-9-]/g, '')],
-  });
+  const taken = await sql<{ slug: string }>(slugsLike(tableId, base));
   if (!taken.some((t) => t.slug === base)) return base;
   let max = 1;
   for (const { slug } of taken) {

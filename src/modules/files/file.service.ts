@@ -8,6 +8,7 @@ import { emitEvents, newEvent, outboxOfEm, type EventType } from '../../jobs/out
 import type { Logger } from '../../shared/logger.js';
 import type { BlobStore, Storage } from '../../storage/storage.js';
 import { FileSchema, type FileRecord } from './file.entity.js';
+import { fileReferenceCount } from './file.sql.js';
 import type { FileOutput, ListFilesInput, UpdateFileInput } from './file.schema.js';
 
 export const contentPath = (projectId: string, fileId: string) => `/v1/${projectId}/files/${fileId}/content`;
@@ -67,15 +68,7 @@ export async function updateFile(em: EntityManager, file: FileRecord, input: Upd
 
 /** Rows of live tables whose live `file` columns hold `fileId` (alone or in a `multiple` array). */
 export async function countFileReferences(em: EntityManager, projectId: string, fileId: string): Promise<number> {
-  const [row] = await runSql<{ n: number }>(em, {
-    text: `select count(distinct r.id)::int as n
-             from content_table t
-             join content_column c on c.table_id = t.id and c.type = 'file' and c.deleted_at is null
-             join contents r on r.table_id = t.id
-            where t.project_id = $1 and t.deleted_at is null
-              and (r.data -> c.name = to_jsonb($2::text) or r.data -> c.name @> jsonb_build_array($2::text))`,
-    values: [projectId, fileId],
-  });
+  const [row] = await runSql<{ n: number }>(em, fileReferenceCount(projectId, fileId));
   return row?.n ?? 0;
 }
 

@@ -2,8 +2,8 @@ import type pg from 'pg';
 import { transaction, type Sql } from '../../db/sql.js';
 import { paginationOf, pageWindow, wantsCount } from '../../shared/pagination.js';
 import { HOUR_MS, readSegment, type EntryFilter, type StoredLogEntry } from './log-segment.js';
-import { FACET_ROWS, FACETS } from './log-store.js';
 import type { ListLogsInput, RequestLogOutput } from './log.schema.js';
+import { countWholeHours, countWithinHour, repeatableReadOnly, rollupState, segmentsById, segmentsNewestFirst } from './log.sql.js';
 
 /**
  * Segments read per round trip while walking a project's logs newest first: few at first (a
@@ -38,23 +38,6 @@ const matches =
     (q.input.method === undefined || method === q.input.method) &&
     (q.input.apiKeyId === undefined || apiKeyId === q.input.apiKeyId);
 
-/**
- * The `status`/`method`/`apiKeyId` filters as SQL on facets (`f`) or rollups (`r`), numbered after
- * the statement's `fixed` parameters.
- */
-function filterSql(input: ListLogsInput, fixed: number, on: 'f' | 'r'): { where: string; values: unknown[] } {
-  const columns = on === 'f' ? { status: 'f.s', method: 'f.m', apiKeyId: 'f.k' } : { status: 'r.status', method: 'r.method', apiKeyId: 'r.api_key_id' };
-  const parts: string[] = [];
-  const values: unknown[] = [];
-  for (const name of ['status', 'method', 'apiKeyId'] as const) {
-    if (input[name] === undefined) continue;
-    values.push(input[name]);
-    parts.push(`and ${columns[name]} = $${fixed + values.length}`);
-  }
-  return { where: parts.join(' '), values };
-}
-
-const hasFilters = (input: ListLogsInput) => input.status !== undefined || input.method !== undefined || input.apiKeyId !== undefined;
 /** The start of the clock hour after the one holding `t`. */
 const nextHour = (t: number) => Math.floor(t / HOUR_MS) * HOUR_MS + HOUR_MS;
 const ms = (value: number) => (Number.isFinite(value) ? new Date(value).toISOString() : value > 0 ? 'infinity' : '-infinity');
@@ -68,11 +51,8 @@ const ms = (value: number) => (Number.isFinite(value) ? new Date(value).toISOStr
 export async function listLogs(pool: pg.Pool, projectId: string, input: ListLogsInput) {
   const { offset, limit } = pageWindow(input);
   return transaction(pool, async (sql) => {
-    await sql({ text: 'set transaction isolation level repeatable read, read only', values: [] });
-    const [state] = await sql<{ watermark: string; retained_from: number }>({
-      text: `select watermark, extract(epoch from retained_from) * 1000 as retained_from from request_rollup_state where id = 1`,
-      values: [],
-    });
+    await sql(repeatableReadOnly());
+    const [state] = await sql<{ watermark: string; retained_from: number }>(rollupState());
     const q: LogQuery = {
       projectId,
       from: Math.max(input.from?.getTime() ?? -Infinity, Number(state.retained_from)),
@@ -87,8 +67,6 @@ export async function listLogs(pool: pg.Pool, projectId: string, input: ListLogs
 }
 
 async function pageOf(sql: Sql, q: LogQuery, offset: number, limit: number): Promise<StoredLogEntry[]> {
-  const filters = filterSql(q.input, 4, 'f');
-  const facetFilter = hasFilters(q.input) ? `and exists (select 1 from ${FACET_ROWS} where true ${filters.where})` : '';
   const keep = matches(q);
   const page: StoredLogEntry[] = [];
   let pending: StoredLogEntry[] = [];
@@ -97,13 +75,9 @@ async function pageOf(sql: Sql, q: LogQuery, offset: number, limit: number): Pro
   // an entry before `to` ends after that hour does.
   let after: { lastAt: string; id: string } | null = null;
   for (;;) {
-    const segments: { id: string; last_text: string; last_ms: number; payload: Buffer }[] = await sql({
-      text: `select id, last_at::text as last_text, extract(epoch from last_at) * 1000 as last_ms, payload from request_log_segment s
-              where project_id = $1 and last_at >= $2 and last_at < $3 and first_at < $4 ${facetFilter}
-                ${after ? `and (last_at, id) < ($${5 + filters.values.length}::timestamptz, $${6 + filters.values.length}::uuid)` : ''}
-              order by s.last_at desc, s.id desc limit ${after ? SEGMENTS_PER_READ : FIRST_READ}`,
-      values: [q.projectId, ms(q.from), ms(nextHour(q.to)), ms(q.to), ...filters.values, ...(after ? [after.lastAt, after.id] : [])],
-    });
+    const segments: { id: string; last_text: string; last_ms: number; payload: Buffer }[] = await sql(
+      segmentsNewestFirst(q, { lastFrom: ms(q.from), lastTo: ms(nextHour(q.to)), to: ms(q.to) }, after, after ? SEGMENTS_PER_READ : FIRST_READ),
+    );
     for (const segment of segments) {
       // Every entry newer than this segment's last one is in its place: none can follow.
       const horizon = Number(segment.last_ms);
@@ -141,16 +115,7 @@ async function pageOf(sql: Sql, q: LogQuery, offset: number, limit: number): Pro
 async function countLogs(sql: Sql, q: LogQuery, watermark: string): Promise<number> {
   const lo = Math.ceil(q.from / HOUR_MS) * HOUR_MS;
   const hi = Math.max(lo, Math.floor(q.to / HOUR_MS) * HOUR_MS);
-  const rollupFilters = filterSql(q.input, 4, 'r');
-  const facetFilters = filterSql(q.input, 4, 'f');
-  const [whole] = await sql<{ n: string }>({
-    text: `select (select coalesce(sum(requests), 0) from request_rollup r
-                    where project_id = $1 and bucket >= $2 and bucket < $3 ${rollupFilters.where})
-                + (select coalesce(sum(f.n), 0) from request_log_segment s ${FACETS}
-                    where s.project_id = $1 and s.last_at >= $2 and s.last_at < $3 and s.tx >= $4 ${facetFilters.where})
-             as n`,
-    values: [q.projectId, ms(lo), ms(hi), watermark, ...facetFilters.values],
-  });
+  const [whole] = await sql<{ n: string }>(countWholeHours(q, ms(lo), ms(hi), watermark));
   let total = Number(whole.n);
   // The partial hours: [from, lo) and [hi, to), each within one clock hour.
   for (const [a, b] of [
@@ -165,18 +130,10 @@ async function countLogs(sql: Sql, q: LogQuery, watermark: string): Promise<numb
 
 /** Matching entries in [a, b), an interval within one clock hour. */
 async function countWithin(sql: Sql, q: LogQuery, a: number, b: number): Promise<number> {
-  const filters = filterSql(q.input, 3, 'f');
-  const hourEnd = nextHour(a);
-  const [edge] = await sql<{ inside: string; straddling: string[] | null }>({
-    text: `select coalesce(sum(f.n) filter (where s.first_at >= $2 and s.last_at < $3), 0) as inside,
-                  array_agg(distinct s.id) filter (where not (s.first_at >= $2 and s.last_at < $3)) as straddling
-             from request_log_segment s ${FACETS}
-            where s.project_id = $1 and s.last_at >= $2 and s.last_at < $${4 + filters.values.length} and s.first_at < $3 ${filters.where}`,
-    values: [q.projectId, ms(a), ms(b), ...filters.values, ms(hourEnd)],
-  });
+  const [edge] = await sql<{ inside: string; straddling: string[] | null }>(countWithinHour(q, ms(a), ms(b), ms(nextHour(a))));
   let total = Number(edge.inside);
   if (edge.straddling?.length) {
-    const segments = await sql<{ id: string; payload: Buffer }>({ text: 'select id, payload from request_log_segment where id = any($1)', values: [edge.straddling] });
+    const segments = await sql<{ id: string; payload: Buffer }>(segmentsById(edge.straddling));
     const keep = matches({ ...q, from: a, to: b });
     for (const segment of segments) total += (await readSegment(segment.id, segment.payload, keep)).length;
   }

@@ -3,6 +3,7 @@ import { invalidQuery } from '../../errors/app-error.js';
 import { sqlOn } from '../../db/sql.js';
 import { mergeHistogram, quantile, type Histogram } from './histogram.js';
 import { MAX_BUCKETS, type MetricsInput, type MetricsOutput } from './metrics.schema.js';
+import { latencySlots, projectFigures, requestsByKey, requestsByProject, requestSeries, type RollupRange } from './metrics.sql.js';
 
 const HOUR_MS = 3_600_000;
 const BUCKET_MS = { hour: HOUR_MS, day: 24 * HOUR_MS } as const;
@@ -33,43 +34,13 @@ const counts = (row: { requests: string; errors: string } | undefined) => ({
 export async function workspaceMetrics(pool: pg.Pool, workspaceId: string, input: MetricsInput): Promise<MetricsOutput> {
   const { from, to } = rangeOf(input);
   const sql = sqlOn(pool);
-  const scope = `r.project_id in (select id from project where workspace_id = $1 and deleted_at is null)
-                 and r.bucket >= $2 and r.bucket < $3`;
-  const range = [workspaceId, from.toISOString(), to.toISOString()];
+  const range: RollupRange = { workspaceId, from: from.toISOString(), to: to.toISOString() };
   const [projects, byProject, byKey, series, slots] = await Promise.all([
-    sql<{ id: string; name: string; contents: string; files: string; bytes: string }>({
-      text: `select p.id, p.name,
-                    (select coalesce(sum(c.count), 0) from contents_count c join content_table t on t.id = c.table_id
-                      where t.project_id = p.id and t.deleted_at is null) as contents,
-                    (select count(*) from file f where f.project_id = p.id) as files,
-                    (select coalesce(sum(f.size), 0) from file f where f.project_id = p.id) as bytes
-               from project p where p.workspace_id = $1 and p.deleted_at is null order by p.created_at, p.id`,
-      values: [workspaceId],
-    }),
-    sql<{ project_id: string; requests: string; errors: string }>({
-      text: `select r.project_id, sum(r.requests) as requests, coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors
-               from request_rollup r where ${scope} group by r.project_id`,
-      values: range,
-    }),
-    sql<{ api_key_id: string; project_id: string; name: string | null; requests: string; errors: string }>({
-      text: `select r.api_key_id, r.project_id, k.name, sum(r.requests) as requests,
-                    coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors
-               from request_rollup r left join api_key k on k.id = r.api_key_id
-              where ${scope} and r.api_key_id is not null
-              group by r.api_key_id, r.project_id, k.name order by requests desc, r.api_key_id`,
-      values: range,
-    }),
-    sql<{ bucket: string; requests: string; errors: string }>({
-      text: `select date_trunc('${input.granularity}', r.bucket) as bucket, sum(r.requests) as requests,
-                    coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors
-               from request_rollup r where ${scope} group by 1`,
-      values: range,
-    }),
-    sql<{ bucket: string; slot: string; count: string }>({
-      text: `select date_trunc('${input.granularity}', r.bucket) as bucket, h.key as slot, sum(h.value::bigint) as count
-               from request_rollup r, jsonb_each_text(r.histogram) as h where ${scope} group by 1, 2`,
-      values: range,
-    }),
+    sql<{ id: string; name: string; contents: string; files: string; bytes: string }>(projectFigures(workspaceId)),
+    sql<{ project_id: string; requests: string; errors: string }>(requestsByProject(range)),
+    sql<{ api_key_id: string; project_id: string; name: string | null; requests: string; errors: string }>(requestsByKey(range)),
+    sql<{ bucket: string; requests: string; errors: string }>(requestSeries(range, input.granularity)),
+    sql<{ bucket: string; slot: string; count: string }>(latencySlots(range, input.granularity)),
   ]);
 
   const projectCounts = new Map(byProject.map((row) => [row.project_id, counts(row)]));

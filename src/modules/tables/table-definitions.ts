@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Orm } from '../../db/orm.js';
-import { isUuid } from '../../shared/ids.js';
+import { runSqlOnPool } from '../../db/sql.js';
 import { TtlCache } from '../../shared/ttl-cache.js';
 import type { ColumnDef, TableDef } from './table-def.js';
+import { columnsOfTable, liveTable } from './table.sql.js';
 
 /** Same window as credentials and projects: other processes see schema changes within it. */
 const TABLE_CACHE_MS = 500;
@@ -33,18 +34,9 @@ export class TableDefinitions {
   }
 
   private async load(projectId: string, tableIdOrKey: string): Promise<TableDef | null> {
-    const connection = this.orm.em.getConnection();
-    const [table] = await connection.execute<{ id: string; key: string; default_status: TableDef['defaultStatus'] }[]>(
-      `select id, key, default_status from content_table
-        where project_id = ? and deleted_at is null and ${isUuid(tableIdOrKey) ? 'id = ?' : 'key = ?'}`,
-      [projectId, tableIdOrKey],
-    );
+    const [table] = await runSqlOnPool<{ id: string; key: string; default_status: TableDef['defaultStatus'] }>(this.orm.em, liveTable(projectId, tableIdOrKey));
     if (!table) return null;
-    const columns = await connection.execute<(ColumnDef & { deleted: boolean })[]>(
-      `select id, name, type, settings, deleted_at is not null as deleted from content_column
-        where table_id = ? order by position, id`,
-      [table.id],
-    );
+    const columns = await runSqlOnPool<ColumnDef & { deleted: boolean }>(this.orm.em, columnsOfTable(table.id));
     const live = columns.filter((c) => !c.deleted).map(({ deleted: _d, ...c }) => c);
     const hiddenKeys = columns.filter((c) => c.deleted).map((c) => c.name);
     return {

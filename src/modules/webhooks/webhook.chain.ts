@@ -1,6 +1,10 @@
-import type { Db, PgBoss } from 'pg-boss';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PgBoss } from 'pg-boss';
+import { runSql } from '../../db/sql.js';
+import { outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
 import { deliveryJobInsert } from './webhook.jobs.js';
+import { oldestPendingEvent } from './webhook.sql.js';
 
 /*
  * Order of deliveries. The events of one subject (contents row, file, table) for one webhook form
@@ -21,14 +25,9 @@ import { deliveryJobInsert } from './webhook.jobs.js';
  */
 
 /** The oldest pending event of a chain, and whether it was ever attempted (a job of its own). */
-async function oldestPending(db: Db, webhookId: string, subjectId: string): Promise<{ event_id: string; attempts: number } | undefined> {
-  const { rows } = await db.executeSql(
-    `select event_id, attempts from webhook_event
-      where webhook_id = $1 and subject_id = $2 and state = 'pending'
-      order by sequence limit 1`,
-    [webhookId, subjectId],
-  );
-  return rows[0] as { event_id: string; attempts: number } | undefined;
+async function oldestPending(em: EntityManager, webhookId: string, subjectId: string): Promise<{ event_id: string; attempts: number } | undefined> {
+  const [event] = await runSql<{ event_id: string; attempts: number }>(em, oldestPendingEvent(webhookId, subjectId));
+  return event;
 }
 
 /**
@@ -36,9 +35,9 @@ async function oldestPending(db: Db, webhookId: string, subjectId: string): Prom
  * was settled and had a successor. Idempotent: a job that runs again (its worker died after the
  * settling committed) releases the same event, whose job id is already taken.
  */
-export async function releaseNext(db: Db, boss: PgBoss, webhookId: string, subjectId: string): Promise<void> {
-  const next = await oldestPending(db, webhookId, subjectId);
-  if (next) await boss.insert(QUEUES.deliveries.name, [deliveryJobInsert({ webhookId, eventId: next.event_id, attempt: 1 })], { db });
+export async function releaseNext(em: EntityManager, boss: PgBoss, webhookId: string, subjectId: string): Promise<void> {
+  const next = await oldestPending(em, webhookId, subjectId);
+  if (next) await boss.insert(QUEUES.deliveries.name, [deliveryJobInsert({ webhookId, eventId: next.event_id, attempt: 1 })], { db: outboxOfEm(em) });
 }
 
 /**
@@ -46,8 +45,8 @@ export async function releaseNext(db: Db, boss: PgBoss, webhookId: string, subje
  * releasing it (which costs a job and a wake-up of the workers): the oldest pending one, if it
  * was never attempted (it has no job of its own then).
  */
-export async function nextWaiting(db: Db, webhookId: string, subjectId: string): Promise<string | undefined> {
-  const next = await oldestPending(db, webhookId, subjectId);
+export async function nextWaiting(em: EntityManager, webhookId: string, subjectId: string): Promise<string | undefined> {
+  const next = await oldestPending(em, webhookId, subjectId);
   return next && next.attempts === 0 ? next.event_id : undefined;
 }
 
@@ -62,6 +61,6 @@ export interface ChainLink {
 export const isReleasing = (link: ChainLink): boolean =>
   link.subjectId !== null && link.hasSuccessor && (link.state === 'delivered' || link.state === 'exhausted');
 
-export async function releaseAfter(db: Db, boss: PgBoss, link: ChainLink & { webhookId: string }): Promise<void> {
-  if (isReleasing(link)) await releaseNext(db, boss, link.webhookId, link.subjectId!);
+export async function releaseAfter(em: EntityManager, boss: PgBoss, link: ChainLink & { webhookId: string }): Promise<void> {
+  if (isReleasing(link)) await releaseNext(em, boss, link.webhookId, link.subjectId!);
 }

@@ -1,6 +1,8 @@
-import type { Kysely } from 'kysely';
-import { fromKysely, type Db, type PgBoss } from 'pg-boss';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PgBoss } from 'pg-boss';
 import { request, type Dispatcher } from 'undici';
+import { runSql } from '../../db/sql.js';
+import { outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
 import { literalAddressProblem } from '../../net/ssrf.js';
 import { uuidv7 } from '../../shared/ids.js';
@@ -9,12 +11,25 @@ import { deliveryJobId, type DeliveryJob } from './webhook.jobs.js';
 import { ATTEMPT_TIMEOUT_MS, MAX_CONSECUTIVE_FAILURES, isDelivered, isGone, judgeAttempt, parseRetryAfter, type Verdict } from './webhook.retry.js';
 import { webhookHeaders } from './webhook.signing.js';
 import type { DeliveryOutput } from './webhook.schema.js';
+import {
+  cancelPending,
+  countFailure,
+  deactivateWebhook,
+  deliveryTargets,
+  insertDelivery,
+  lockEvent,
+  lockWebhook,
+  recordAttemptOnly,
+  resetFailures,
+  updateEvent,
+  type AttemptRecord,
+} from './webhook.sql.js';
 
 /**
  * Delivering one event to one webhook: the HTTP attempt, and recording it with what follows
  * (SPEC §8). Shared by the delivery worker (automatic attempts) and the API (manual retry).
- * All SQL here goes through a pg-boss `Db` (`$n` placeholders), so it runs the same on
- * a pg-boss transaction and on a Kysely one.
+ * Statements come from webhook.sql.ts and run with `runSql` on the entity manager given: on the
+ * pool, or in the transaction of `em.transactional` (jobs are then sent in that transaction).
  */
 
 export type EventState = 'pending' | 'delivered' | 'exhausted' | 'cancelled';
@@ -83,19 +98,11 @@ function toTarget(row: TargetRow, now: number): DeliveryTarget {
 }
 
 /** The targets of several (webhook, event) pairs in one statement, by `targetKey`. */
-export async function loadTargets(db: Db, pairs: { webhookId: string; eventId: string }[]): Promise<Map<string, DeliveryTarget>> {
+export async function loadTargets(em: EntityManager, pairs: { webhookId: string; eventId: string }[]): Promise<Map<string, DeliveryTarget>> {
   if (pairs.length === 0) return new Map();
-  const { rows } = await db.executeSql(
-    `select w.id as webhook_id, w.project_id, w.url, w.active, w.secret, w.previous_secret, w.previous_secret_until,
-            w.consecutive_failures, e.event_id, e.type, e.body, e.state, e.attempts, e.next_attempt,
-            e.subject_id, e.has_successor
-       from unnest($1::uuid[], $2::uuid[]) as k(webhook_id, event_id)
-       join webhook_event e on e.webhook_id = k.webhook_id and e.event_id = k.event_id
-       join webhook w on w.id = e.webhook_id`,
-    [pairs.map((p) => p.webhookId), pairs.map((p) => p.eventId)],
-  );
+  const rows = await runSql<TargetRow>(em, deliveryTargets(pairs.map((p) => p.webhookId), pairs.map((p) => p.eventId)));
   const now = Date.now();
-  return new Map((rows as TargetRow[]).map((row) => [targetKey(row.webhook_id, row.event_id), toTarget(row, now)]));
+  return new Map(rows.map((row) => [targetKey(row.webhook_id, row.event_id), toTarget(row, now)]));
 }
 
 /** What one attempt gave: a status code, or an error when no response came. */
@@ -176,13 +183,13 @@ export const EXHAUSTED_REASON = `${MAX_CONSECUTIVE_FAILURES} consecutive events 
  * Disables a webhook and cancels its pending events: their queued jobs find them cancelled and
  * stop. Callers hold the webhook row first (see recordAttempt).
  */
-export async function disableWebhook(db: Db, webhookId: string, reason: string | null): Promise<void> {
-  await db.executeSql(`update webhook set active = false, disabled_reason = $2, updated_at = now() where id = $1 and active`, [webhookId, reason]);
-  await cancelPendingEvents(db, webhookId);
+export async function disableWebhook(em: EntityManager, webhookId: string, reason: string | null): Promise<void> {
+  await runSql(em, deactivateWebhook(webhookId, reason));
+  await cancelPendingEvents(em, webhookId);
 }
 
-export async function cancelPendingEvents(db: Db, webhookId: string): Promise<void> {
-  await db.executeSql(`update webhook_event set state = 'cancelled', updated_at = now() where webhook_id = $1 and state = 'pending'`, [webhookId]);
+export async function cancelPendingEvents(em: EntityManager, webhookId: string): Promise<void> {
+  await runSql(em, cancelPending(webhookId));
 }
 
 /**
@@ -201,33 +208,16 @@ export interface RecordedAttempt {
  * returns the event as it is after the lock, so a successor queued meanwhile is seen.
  */
 async function recordOnly(
-  db: Db,
+  em: EntityManager,
   target: DeliveryTarget,
   outcome: AttemptOutcome,
   autoAttempt: number | null,
   newState: EventState | null,
 ): Promise<RecordedAttempt | null> {
-  const now = Date.now();
-  const { rows } = await db.executeSql(
-    `with event as (
-       update webhook_event
-          set attempts = attempts + 1,
-              state = case
-                when $10::text is null then state
-                when $5::int is null or (state = 'pending' and next_attempt = $5::int) then $10::text
-                else state end,
-              updated_at = now()
-        where webhook_id = $1 and event_id = $2
-       returning attempts, state, has_successor
-     ), delivery as (
-       insert into webhook_delivery (id, webhook_id, event_id, type, attempt, status_code, duration_ms, error, created_at)
-       select $3, $1, $2, $4, event.attempts, $6, $7, $8, $9 from event
-       returning id, event_id, type, attempt, status_code, duration_ms, error, created_at
-     )
-     select delivery.*, event.state, event.has_successor from delivery, event`,
-    [target.webhookId, target.eventId, uuidv7(now), target.type, autoAttempt, outcome.statusCode, outcome.durationMs, outcome.error, new Date(now), newState],
+  const [row] = await runSql<DeliveryRow & { state: EventState; has_successor: boolean }>(
+    em,
+    recordAttemptOnly(attemptRecord(target, outcome), autoAttempt, newState),
   );
-  const row = rows[0] as (DeliveryRow & { state: EventState; has_successor: boolean }) | undefined;
   if (!row) return null;
   return { delivery: toDeliveryOutput(row), releases: isReleasing({ subjectId: target.subjectId, state: row.state, hasSuccessor: row.has_successor }) };
 }
@@ -241,6 +231,13 @@ interface DeliveryRow {
   duration_ms: number;
   error: string | null;
   created_at: Date | string;
+}
+
+/** The attempt's delivery row, stamped now. */
+function attemptRecord(target: DeliveryTarget, outcome: AttemptOutcome): AttemptRecord {
+  const now = Date.now();
+  const { webhookId, eventId, type } = target;
+  return { deliveryId: uuidv7(now), webhookId, eventId, type, statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, createdAt: new Date(now) };
 }
 
 export const toDeliveryOutput = (row: DeliveryRow): DeliveryOutput => ({
@@ -273,7 +270,7 @@ export const toDeliveryOutput = (row: DeliveryRow): DeliveryOutput => ({
  * foreign-key checks of concurrent inserts free.
  */
 export async function recordAttempt(
-  kysely: Kysely<any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  em: EntityManager,
   boss: PgBoss,
   target: DeliveryTarget,
   outcome: AttemptOutcome,
@@ -287,21 +284,14 @@ export async function recordAttempt(
   // The common case (delivered, nothing else to change; or a failed manual retry): one statement.
   if ((verdict.kind === 'delivered' || verdict.kind === 'failed') && !changesWebhook) {
     const newState: EventState | null = verdict.kind === 'delivered' ? 'delivered' : null;
-    const db = fromKysely(kysely);
-    const recorded = await recordOnly(db, target, outcome, mode.kind === 'auto' ? mode.attempt : null, newState);
-    if (recorded?.releases && handOver === 'release') await releaseNext(db, boss, target.webhookId, target.subjectId!);
+    const recorded = await recordOnly(em, target, outcome, mode.kind === 'auto' ? mode.attempt : null, newState);
+    if (recorded?.releases && handOver === 'release') await releaseNext(em, boss, target.webhookId, target.subjectId!);
     return recorded;
   }
-  return kysely.transaction().execute(async (trx) => {
-    const db = fromKysely(trx);
+  return em.transactional(async (tx) => {
     const { webhookId, eventId } = target;
-    if (changesWebhook) await db.executeSql('select 1 from webhook where id = $1 for no key update', [webhookId]);
-    const {
-      rows: [event],
-    } = await db.executeSql(
-      'select state, attempts, next_attempt, has_successor from webhook_event where webhook_id = $1 and event_id = $2 for update',
-      [webhookId, eventId],
-    );
+    if (changesWebhook) await runSql(tx, lockWebhook(webhookId));
+    const [event] = await runSql<{ state: EventState; attempts: number; next_attempt: number; has_successor: boolean }>(tx, lockEvent(webhookId, eventId));
     // The webhook (and with it the event) was deleted while the request was in flight.
     if (!event) return null;
     let state: EventState = event.state;
@@ -312,10 +302,10 @@ export async function recordAttempt(
         case 'delivered':
           state = 'delivered';
           // Only with the webhook row held (see changesWebhook): never lock it after the event row.
-          if (changesWebhook) await db.executeSql('update webhook set consecutive_failures = 0 where id = $1 and consecutive_failures <> 0', [webhookId]);
+          if (changesWebhook) await runSql(tx, resetFailures(webhookId));
           break;
         case 'gone':
-          await disableWebhook(db, webhookId, GONE_REASON);
+          await disableWebhook(tx, webhookId, GONE_REASON);
           state = 'cancelled';
           break;
         case 'retry': {
@@ -325,35 +315,23 @@ export async function recordAttempt(
             id: deliveryJobId(next),
             startAfter: new Date(Date.now() + verdict.delayMs),
             group: { id: webhookId },
-            db,
+            db: outboxOfEm(tx),
           });
           break;
         }
         case 'exhausted': {
-          const { rows } = await db.executeSql(
-            'update webhook set consecutive_failures = consecutive_failures + 1 where id = $1 returning consecutive_failures',
-            [webhookId],
-          );
-          if (rows[0]?.consecutive_failures >= MAX_CONSECUTIVE_FAILURES) await disableWebhook(db, webhookId, EXHAUSTED_REASON);
+          const [webhook] = await runSql<{ consecutive_failures: number }>(tx, countFailure(webhookId));
+          if (webhook?.consecutive_failures >= MAX_CONSECUTIVE_FAILURES) await disableWebhook(tx, webhookId, EXHAUSTED_REASON);
           state = 'exhausted';
           break;
         }
       }
     }
     const attempt = event.attempts + 1;
-    await db.executeSql(
-      'update webhook_event set attempts = $3, state = $4, next_attempt = $5, updated_at = now() where webhook_id = $1 and event_id = $2',
-      [webhookId, eventId, attempt, state, nextAttempt],
-    );
+    await runSql(tx, updateEvent(webhookId, eventId, attempt, state, nextAttempt));
     const releases = isReleasing({ subjectId: target.subjectId, state, hasSuccessor: event.has_successor });
-    if (releases && handOver === 'release') await releaseNext(db, boss, webhookId, target.subjectId!);
-    const now = Date.now();
-    const { rows } = await db.executeSql(
-      `insert into webhook_delivery (id, webhook_id, event_id, type, attempt, status_code, duration_ms, error, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       returning id, event_id, type, attempt, status_code, duration_ms, error, created_at`,
-      [uuidv7(now), webhookId, eventId, target.type, attempt, outcome.statusCode, outcome.durationMs, outcome.error, new Date(now)],
-    );
-    return { delivery: toDeliveryOutput(rows[0] as DeliveryRow), releases };
+    if (releases && handOver === 'release') await releaseNext(tx, boss, webhookId, target.subjectId!);
+    const [delivery] = await runSql<DeliveryRow>(tx, insertDelivery(attemptRecord(target, outcome), attempt));
+    return { delivery: toDeliveryOutput(delivery), releases };
   });
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { fromKysely, type PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import { findPage } from '../../db/find-page.js';
 import { runSql } from '../../db/sql.js';
 import { notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
@@ -117,7 +117,7 @@ export async function updateWebhook(em: EntityManager, deps: WebhookDeps, webhoo
     if (deactivated) managed.active = false;
     // The webhook row first, then its events: the lock order of every writer (see recordAttempt).
     await tx.flush();
-    if (deactivated) await cancelPendingEvents(fromKysely(tx.getKysely()), managed.id);
+    if (deactivated) await cancelPendingEvents(tx, managed.id);
     return toWebhookOutput(managed);
   });
 }
@@ -159,15 +159,14 @@ export async function findWebhookOfDelivery(em: EntityManager, deliveryId: strin
 export async function retryDelivery(em: EntityManager, deps: WebhookDeps, webhook: Webhook, deliveryId: string): Promise<DeliveryOutput> {
   const delivery = isUuid(deliveryId) ? await em.findOne(WebhookDeliverySchema, { id: deliveryId, webhook: webhook.id }) : null;
   if (!delivery) throw notFound('Delivery');
-  const kysely = em.getKysely();
-  const targets = await loadTargets(fromKysely(kysely), [{ webhookId: webhook.id, eventId: delivery.eventId }]);
+  const targets = await loadTargets(em, [{ webhookId: webhook.id, eventId: delivery.eventId }]);
   const target = targets.get(targetKey(webhook.id, delivery.eventId));
   if (!target) throw notFound('Delivery');
   const agent = createDeliveryAgent(deps.allowPrivate);
   try {
     // Without a shutdown signal there is always an outcome.
     const outcome = await sendOnce(target, agent, deps.allowPrivate);
-    const recorded = outcome && (await recordAttempt(kysely, deps.boss, target, outcome, { kind: 'manual' }, deps.retryDelays));
+    const recorded = outcome && (await recordAttempt(em, deps.boss, target, outcome, { kind: 'manual' }, deps.retryDelays));
     // Null only when the webhook was deleted while the request was in flight.
     if (!recorded) throw notFound('Webhook');
     return recorded.delivery;

@@ -1,10 +1,12 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { findPage } from '../../db/find-page.js';
+import { runSql } from '../../db/sql.js';
 import { conflict, forbidden, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
 import type { PageParams } from '../../shared/pagination.js';
 import { workspaceRoleAtLeast } from './workspace-roles.js';
+import { lockWorkspace } from './workspace.sql.js';
 import { addAccountToken, findOrCreateAccount } from '../accounts/account.service.js';
 import { WorkspaceMemberSchema, type Workspace, type WorkspaceMember, type WorkspaceRole } from './workspace.entity.js';
 import type { InviteMemberInput } from './workspace.schema.js';
@@ -78,7 +80,7 @@ async function addWorkspaceMember(em: EntityManager, workspaceId: string, input:
  * both pass the last-OWNER check.
  */
 async function lockedMember(tx: EntityManager, workspaceId: string, memberId: string): Promise<WorkspaceMember> {
-  await tx.execute('select id from workspace where id = ? for update', [workspaceId]);
+  await runSql(tx, lockWorkspace(workspaceId));
   const member = isUuid(memberId)
     ? await tx.findOne(WorkspaceMemberSchema, { id: memberId, workspace: workspaceId }, { populate: ['account'] })
     : null;

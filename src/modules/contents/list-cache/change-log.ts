@@ -1,4 +1,5 @@
 import type { Sql } from '../../../db/sql.js';
+import { deleteChangesBefore, oldestRunningXid, tableState } from './list-cache.sql.js';
 
 /*
  * Reading the change log (migration Migration20261125010000_contents_changes): the rows of
@@ -64,25 +65,7 @@ export interface TableState {
  */
 export async function readTableState(sql: Sql, tableId: string, since: Snapshot | null): Promise<TableState> {
   const [row] = await sql<{ snapshot: string; total: string | null; published: string | null; changes: [string, RowImage | null, RowImage | null][] | null }>(
-    since
-      ? {
-          name: 'contents.changes',
-          text: `select pg_current_snapshot()::text as snapshot,
-                        (select sum(count) from contents_count where table_id = $1) as total,
-                        (select sum(count) from contents_count where table_id = $1 and status = 'PUBLISHED') as published,
-                        (select jsonb_agg(jsonb_build_array(c.xid::text, c.old, c.new))
-                           from contents_change c
-                          where c.table_id = $1 and c.xid >= $2::xid8 and not pg_visible_in_snapshot(c.xid, $3::pg_snapshot)) as changes`,
-          values: [tableId, String(since.xmin), since.text],
-        }
-      : {
-          name: 'contents.changes.first',
-          text: `select pg_current_snapshot()::text as snapshot,
-                        (select sum(count) from contents_count where table_id = $1) as total,
-                        (select sum(count) from contents_count where table_id = $1 and status = 'PUBLISHED') as published,
-                        null::jsonb as changes`,
-          values: [tableId],
-        },
+    tableState(tableId, since),
   );
   return {
     snapshot: parseSnapshot(row.snapshot),
@@ -97,15 +80,12 @@ export async function readTableState(sql: Sql, tableId: string, since: Snapshot 
  * retention period ago): every reader that has read its table since then has seen them.
  */
 export async function deleteSeenChanges(sql: Sql, horizon: number): Promise<number> {
-  const rows = await sql<{ n: string }>({
-    text: `with deleted as (delete from contents_change where xid < $1::xid8 returning 1) select count(*) as n from deleted`,
-    values: [String(horizon)],
-  });
+  const rows = await sql<{ n: string }>(deleteChangesBefore(horizon));
   return Number(rows[0].n);
 }
 
 /** The oldest transaction still running (or the next to start): the horizon to keep for later. */
 export async function currentXmin(sql: Sql): Promise<number> {
-  const [row] = await sql<{ xmin: string }>({ text: `select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`, values: [] });
+  const [row] = await sql<{ xmin: string }>(oldestRunningXid());
   return asXid(row.xmin);
 }

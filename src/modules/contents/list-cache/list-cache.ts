@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { sqlOn, type SqlQuery } from '../../../db/sql.js';
+import { codePointOrderProbe } from './list-cache.sql.js';
 import { visibleIn, type RowChange, type RowImage, type Snapshot } from './change-log.js';
 import { countDelta, pageUnaffected, rowMatches, type ListShape, type PageBounds, type TextOrder } from './list-effects.js';
 import type { SortedRow } from './page-patch.js';
@@ -69,10 +70,7 @@ export interface Lookup {
  * loaded again on any change of a matching row.
  */
 export async function detectTextOrder(pool: pg.Pool): Promise<TextOrder> {
-  const [row] = await sqlOn(pool)<{ codepoint: boolean }>({
-    text: `select 'B' < 'a' and 'Z' < '_' and 'z' < 'é' and 'é' < '😀' and 'a' < 'ab' as codepoint`,
-    values: [],
-  });
+  const [row] = await sqlOn(pool)<{ codepoint: boolean }>(codePointOrderProbe());
   return row.codepoint ? 'codepoint' : 'unknown';
 }
 

@@ -1,0 +1,49 @@
+import type { SqlQuery } from '../../../db/sql.js';
+
+/*
+ * The statements of the list cache: the change log of a table (read on every list request, so
+ * named and prepared once per connection), its cleanup, and the collation probe.
+ */
+
+/**
+ * The table's totals, a new snapshot, and (after a first read) the changes it sees that `since`
+ * did not, in one statement.
+ */
+export const tableState = (tableId: string, since: { xmin: number; text: string } | null): SqlQuery =>
+    since
+      ? {
+          name: 'contents.changes',
+          text: `select pg_current_snapshot()::text as snapshot,
+                        (select sum(count) from contents_count where table_id = $1) as total,
+                        (select sum(count) from contents_count where table_id = $1 and status = 'PUBLISHED') as published,
+                        (select jsonb_agg(jsonb_build_array(c.xid::text, c.old, c.new))
+                           from contents_change c
+                          where c.table_id = $1 and c.xid >= $2::xid8 and not pg_visible_in_snapshot(c.xid, $3::pg_snapshot)) as changes`,
+          values: [tableId, String(since.xmin), since.text],
+        }
+      : {
+          name: 'contents.changes.first',
+          text: `select pg_current_snapshot()::text as snapshot,
+                        (select sum(count) from contents_count where table_id = $1) as total,
+                        (select sum(count) from contents_count where table_id = $1 and status = 'PUBLISHED') as published,
+                        null::jsonb as changes`,
+          values: [tableId],
+        };
+
+/** Deletes the changes of transactions below `horizon`; returns how many. */
+export const deleteChangesBefore = (horizon: number): SqlQuery => ({
+  text: `with deleted as (delete from contents_change where xid < $1::xid8 returning 1) select count(*) as n from deleted`,
+  values: [String(horizon)],
+});
+
+/** The oldest transaction still running (or the next to start). */
+export const oldestRunningXid = (): SqlQuery => ({
+  text: `select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`,
+  values: [],
+});
+
+/** True when the database orders text by code point. */
+export const codePointOrderProbe = (): SqlQuery => ({
+  text: `select 'B' < 'a' and 'Z' < '_' and 'z' < 'é' and 'é' < '😀' and 'a' < 'ab' as codepoint`,
+  values: [],
+});

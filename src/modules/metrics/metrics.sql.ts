@@ -1,0 +1,56 @@
+import type { SqlQuery } from '../../db/sql.js';
+import type { MetricsInput } from './metrics.schema.js';
+
+/** A workspace and a time range of the hourly rollups (`to` exclusive), ISO strings. */
+export interface RollupRange {
+  workspaceId: string;
+  from: string;
+  to: string;
+}
+
+/** Rollups `r` of the live projects of the workspace, within the range. */
+const SCOPE = `r.project_id in (select id from project where workspace_id = $1 and deleted_at is null)
+                 and r.bucket >= $2 and r.bucket < $3`;
+const rangeValues = (range: RollupRange) => [range.workspaceId, range.from, range.to];
+
+/** Live projects of a workspace with their contents, file and storage counts. */
+export const projectFigures = (workspaceId: string): SqlQuery => ({
+  text: `select p.id, p.name,
+                (select coalesce(sum(c.count), 0) from contents_count c join content_table t on t.id = c.table_id
+                  where t.project_id = p.id and t.deleted_at is null) as contents,
+                (select count(*) from file f where f.project_id = p.id) as files,
+                (select coalesce(sum(f.size), 0) from file f where f.project_id = p.id) as bytes
+           from project p where p.workspace_id = $1 and p.deleted_at is null order by p.created_at, p.id`,
+  values: [workspaceId],
+});
+
+export const requestsByProject = (range: RollupRange): SqlQuery => ({
+  text: `select r.project_id, sum(r.requests) as requests, coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors
+           from request_rollup r where ${SCOPE} group by r.project_id`,
+  values: rangeValues(range),
+});
+
+/** Requests per API key (with its name, while the key exists), busiest first. */
+export const requestsByKey = (range: RollupRange): SqlQuery => ({
+  text: `select r.api_key_id, r.project_id, k.name, sum(r.requests) as requests,
+                coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors
+           from request_rollup r left join api_key k on k.id = r.api_key_id
+          where ${SCOPE} and r.api_key_id is not null
+          group by r.api_key_id, r.project_id, k.name order by requests desc, r.api_key_id`,
+  values: rangeValues(range),
+});
+
+/** Requests per bucket of `granularity` (a validated enum, so safe to inline). */
+export const requestSeries = (range: RollupRange, granularity: MetricsInput['granularity']): SqlQuery => ({
+  text: `select date_trunc('${granularity}', r.bucket) as bucket, sum(r.requests) as requests,
+                coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors
+           from request_rollup r where ${SCOPE} group by 1`,
+  values: rangeValues(range),
+});
+
+/** The latency histograms' slots summed per bucket of `granularity`. */
+export const latencySlots = (range: RollupRange, granularity: MetricsInput['granularity']): SqlQuery => ({
+  text: `select date_trunc('${granularity}', r.bucket) as bucket, h.key as slot, sum(h.value::bigint) as count
+           from request_rollup r, jsonb_each_text(r.histogram) as h where ${SCOPE} group by 1, 2`,
+  values: rangeValues(range),
+});
