@@ -41,7 +41,7 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
     scope.cache.page(lookup(compiled.select), () => loadPage(scope.pool, query, compiled.select), patchFor(query)),
     !query.withCount
       ? null
-      : query.filters.length === 0 || !compiled.count
+      : (query.filters.length === 0 && !query.search) || !compiled.count
         ? scope.publicOnly
           ? synced.publishedTotal
           : synced.total

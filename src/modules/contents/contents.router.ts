@@ -1,6 +1,7 @@
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { rawPathParam } from '../../auth/access.js';
 import { sqlOn } from '../../db/sql.js';
+import { notFound } from '../../errors/app-error.js';
 import { tableItemProcedure, tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { z } from 'zod';
@@ -14,9 +15,12 @@ import {
   deleteContentsInput,
   getContentsInput,
   listContentsInput,
+  referrersInput,
+  referrersOutput,
   updateContentsInput,
 } from './contents.schema.js';
 import { createContents, deleteContents, findRow, updateContents } from './contents.write.js';
+import { referrersOf } from './references.js';
 
 const TAG = 'Contents';
 const collection = '/{projectId}/tables/{tableId}/contents' as const;
@@ -66,6 +70,28 @@ export const contentsRouter = router({
       getContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic }, input.contentsId, input.locale),
     ),
 
+  referrers: tableProcedure('read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: `${item}/referrers`,
+        tags: [TAG],
+        summary: 'Where a row is referenced',
+        description:
+          'For each reference column that holds this row’s id, the number of rows that hold it: what a delete would clear (onDelete setNull), delete (cascade) or be refused for (restrict).',
+        protect: true,
+      },
+    })
+    .input(referrersInput)
+    .output(referrersOutput)
+    .query(async ({ ctx, input }) => {
+      const sql = sqlOn(ctx.deps.pool);
+      const publicOnly = !ctx.scope.seesNonPublic;
+      const row = await findRow(sql, ctx.table, input.contentsId);
+      if (publicOnly && row.status !== 'PUBLISHED') throw notFound('Contents');
+      return referrersOf(sql, ctx.scope.project.id, ctx.table.id, row.id, publicOnly);
+    }),
+
   update: rowWriteProcedure
     .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update contents (data merged; status transitions checked)', protect: true } })
     .input(updateContentsInput)
@@ -80,7 +106,8 @@ export const contentsRouter = router({
     .input(deleteContentsInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project }, input.contentsId);
+      const tables = (tableId: string) => ctx.deps.tables.get(ctx.scope.project.id, tableId);
+      await deleteContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project, tables }, input.contentsId);
       markNoContent(ctx);
     }),
 });

@@ -60,13 +60,16 @@ export function columnKind(column: ColumnDef): ValueKind {
 }
 
 export const fieldKind = (field: FieldRef): ValueKind =>
-  field.source === 'system' ? SYSTEM_KINDS[field.name] : columnKind(field.column);
+  field.source === 'system' ? SYSTEM_KINDS[field.name] : field.source === 'relevance' ? 'number' : columnKind(field.column);
 
 export const fieldIsMultiple = (field: FieldRef): boolean => field.source === 'column' && isMultiple(field.column);
 
 /** Whether the field's expression can be SQL NULL (every column can; some system fields cannot). */
 export const fieldIsNullable = (field: FieldRef): boolean =>
-  field.source === 'column' || !NOT_NULL_SYSTEM.has(field.name);
+  field.source === 'column' || (field.source === 'system' && !NOT_NULL_SYSTEM.has(field.name));
+
+/** The relevance of a row to the search, computed in the list statement's `search` lateral (compile.ts). */
+export const RELEVANCE_EXPRESSION = 'search.rank';
 
 /**
  * The expression a column is filtered and sorted by:
@@ -143,11 +146,11 @@ export function columnUniqueExpression(column: ColumnDef, locale?: string | null
 }
 
 export const fieldExpression = (field: FieldRef): string =>
-  field.source === 'system' ? SYSTEM_COLUMNS[field.name] : columnExpression(field.column, field.locale);
+  field.source === 'system' ? SYSTEM_COLUMNS[field.name] : field.source === 'relevance' ? RELEVANCE_EXPRESSION : columnExpression(field.column, field.locale);
 
 /** A sort key's expression (see columnSortExpression); system fields sort by their column. */
 export const fieldSortExpression = (field: FieldRef): string =>
-  field.source === 'system' ? SYSTEM_COLUMNS[field.name] : columnSortExpression(field.column, field.locale);
+  field.source === 'system' ? SYSTEM_COLUMNS[field.name] : field.source === 'relevance' ? RELEVANCE_EXPRESSION : columnSortExpression(field.column, field.locale);
 
 /** Whether a field's equality tests should also compare the text key, so the sort index serves them. */
 export const fieldHasTextKey = (field: FieldRef): boolean => field.source === 'column' && hasTextKey(field.column);

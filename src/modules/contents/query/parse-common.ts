@@ -58,4 +58,6 @@ export function resolveFieldRef(part: string, item: JsonObject, table: TableDef,
 export const describeField = (field: FieldRef): string =>
   field.source === 'system'
     ? `system field "${field.name}"`
-    : `${isMultiple(field.column) ? 'multiple ' : ''}${field.column.type} column "${field.column.name}"`;
+    : field.source === 'relevance'
+      ? 'the search relevance "_relevance"'
+      : `${isMultiple(field.column) ? 'multiple ' : ''}${field.column.type} column "${field.column.name}"`;

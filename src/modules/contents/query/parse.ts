@@ -48,6 +48,7 @@ import { decodeCursor, queryFingerprint } from './cursor.js';
 import { parseFields } from './parse-fields.js';
 import { parseFilters, parseOp } from './parse-filter.js';
 import { parseSort } from './parse-sort.js';
+import { parseSearch, searchDocument } from './search.js';
 import type { ListQuery, ProjectLocales, RawListParams } from './types.js';
 
 export const MAX_PAGE_SIZE = 1000;
@@ -76,11 +77,13 @@ export function parseListQuery(raw: RawListParams, table: TableDef, project: Pro
   }
 
   const projection = parseFields(raw.fields, table);
-  const sort = parseSort(raw.sort, table, project);
+  const search = parseSearch(raw.search);
+  const sort = parseSort(raw.sort, table, project, search !== null);
   const filters = parseFilters(raw.filter, table, project);
   const parsedOp = parseOp(raw.op);
   const op = filters.length < 2 ? 'and' : parsedOp;
-  const fingerprint = queryFingerprint(table.id, sort, filters, op);
+  const document = search ? searchDocument(table, locale) : null;
+  const fingerprint = queryFingerprint(table.id, sort, filters, op, search ? [search.text, document ?? ''] : []);
 
   let cursor = null;
   if (raw.cursor !== undefined) {
@@ -100,6 +103,8 @@ export function parseListQuery(raw: RawListParams, table: TableDef, project: Pro
     locale,
     defaultLocale: project.defaultLocale,
     cursor,
+    search,
+    searchDocument: document,
     fingerprint,
   };
 }

@@ -1,4 +1,5 @@
 import type { ColumnDef } from '../../tables/table-def.js';
+import type { Search } from './search.js';
 
 /** The list parameters as the router hands them over (strings straight from the query string). */
 export interface RawListParams {
@@ -11,6 +12,7 @@ export interface RawListParams {
   cursor?: string;
   locale?: string;
   withCount?: boolean;
+  search?: string;
 }
 
 export interface ProjectLocales {
@@ -30,7 +32,9 @@ export const STATUSES = ['DRAFT', 'SCHEDULED', 'PUBLISHED', 'ARCHIVED'] as const
 /** A field a filter or sort key addresses. `locale` is set exactly for localized columns. */
 export type FieldRef =
   | { source: 'system'; name: SystemField }
-  | { source: 'column'; column: ColumnDef; locale: string | null };
+  | { source: 'column'; column: ColumnDef; locale: string | null }
+  /** `_relevance`: how well a row matches `search` (a sort key only, with a search). */
+  | { source: 'relevance' };
 
 /**
  * What a field's values are, for operator applicability and coercion:
@@ -105,7 +109,11 @@ export interface ListQuery {
   locale: string | null;
   defaultLocale: string;
   cursor: CursorPosition | null;
-  /** Hash of table + sort + filters + op; a cursor carries it and must match. */
+  /** Full-text search (search.ts); null without one. */
+  search: Search | null;
+  /** The table's search document in the search's locale (null without a search or a searchable column). */
+  searchDocument: string | null;
+  /** Hash of table + sort + filters + op + search; a cursor carries it and must match. */
   fingerprint: string;
 }
 
