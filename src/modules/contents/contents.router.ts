@@ -2,11 +2,12 @@ import { markCreated, markNoContent } from '../../trpc/context.js';
 import { rawPathParam } from '../../auth/access.js';
 import { sqlOn } from '../../db/sql.js';
 import { notFound } from '../../errors/app-error.js';
-import { tableItemProcedure, tableProcedure } from '../../trpc/procedures.js';
+import { tableItemProcedure, tableProcedure, type TableItemContext } from '../../trpc/procedures.js';
+import type { Context } from '../../trpc/context.js';
 import { router } from '../../trpc/trpc.js';
 import { z } from 'zod';
 import { getContents } from './contents.read.js';
-import { listContents } from './contents.list.js';
+import { listContents, type ListScope } from './contents.list.js';
 import { toContentsOutput } from './contents.row.js';
 import {
   contentsListResponse,
@@ -23,6 +24,17 @@ import { createContents, deleteContents, findRow, updateContents } from './conte
 import { referrersOf } from './references.js';
 
 const TAG = 'Contents';
+
+/** What a read needs: the table, the caller's visibility, and for `expand` the project's other tables. */
+const readScope = (ctx: TableItemContext & { em: Context['em'] }): ListScope => ({
+  pool: ctx.deps.pool,
+  cache: ctx.deps.results,
+  table: ctx.table,
+  project: ctx.scope.project,
+  publicOnly: !ctx.scope.seesNonPublic,
+  tables: (tableId) => ctx.deps.tables.get(ctx.scope.project.id, tableId),
+  em: ctx.em,
+});
 const collection = '/{projectId}/tables/{tableId}/contents' as const;
 const item = '/{projectId}/tables/{tableId}/contents/{contentsId}' as const;
 
@@ -46,10 +58,7 @@ export const contentsRouter = router({
     .input(listContentsInput)
     .output(contentsListResponse)
     .query(({ ctx, input }) =>
-      listContents(
-        { pool: ctx.deps.pool, cache: ctx.deps.results, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic },
-        input,
-      ),
+      listContents(readScope(ctx), input),
     ),
 
   create: tableProcedure('write')
@@ -66,9 +75,7 @@ export const contentsRouter = router({
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read contents by id or slug', protect: true } })
     .input(getContentsInput)
     .output(contentsOutput)
-    .query(({ ctx, input }) =>
-      getContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic }, input.contentsId, input.locale),
-    ),
+    .query(({ ctx, input }) => getContents(readScope(ctx), input)),
 
   referrers: tableProcedure('read')
     .meta({

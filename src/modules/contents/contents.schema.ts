@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isoDate, jsonObject, pathId } from '../../shared/schemas.js';
 import { pageParams, paginationSchema } from '../../shared/pagination.js';
 import {
+  EXPAND_DESCRIPTION,
   FIELDS_DESCRIPTION,
   FILTER_DESCRIPTION,
   FILTER_EXAMPLE,
@@ -58,7 +59,9 @@ export type UpdateContentsInput = z.infer<typeof updateContentsInput>;
 
 const locale = z.string().max(35).optional().describe('Return localized columns as plain values in this locale (fallback: the default locale)');
 
-export const getContentsInput = z.object({ ...contentsPath, locale });
+const expand = z.string().max(1000).optional().meta({ description: EXPAND_DESCRIPTION, examples: ['author,cover'] });
+
+export const getContentsInput = z.object({ ...contentsPath, locale, expand });
 export const deleteContentsInput = z.object(contentsPath);
 export const referrersInput = z.object(contentsPath);
 
@@ -84,6 +87,7 @@ export const listContentsInput = z.object({
   cursor: z.string().max(4000).optional().describe('pagination.nextCursor of the previous page (keyset pagination; replaces page)'),
   locale,
   withCount: pageParams.withCount,
+  expand,
   search: z.string().max(MAX_SEARCH_LENGTH).optional().meta({ description: SEARCH_DESCRIPTION, examples: ['"north sea" ferry -cancelled'] }),
 });
 export type ListContentsInput = z.infer<typeof listContentsInput>;

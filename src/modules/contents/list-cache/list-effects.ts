@@ -52,8 +52,8 @@ export function utcMicros(text: string): string | null {
  */
 function valueOf(field: FieldRef, row: RowImage): Value {
   if (field.source === 'system') return row[field.name] ?? null;
-  // Text-search relevance is PostgreSQL's to compute.
-  if (field.source === 'relevance') return UNKNOWN;
+  // Text-search relevance and the fields of other tables' rows are PostgreSQL's to tell.
+  if (field.source === 'relevance' || field.source === 'related') return UNKNOWN;
   const { column } = field;
   const raw = row.data[column.name];
   if (isMultiple(column)) return raw === undefined || raw === null ? [] : Array.isArray(raw) ? raw : UNKNOWN;

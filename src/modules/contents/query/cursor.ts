@@ -14,7 +14,15 @@ import { STATUSES, type CursorPosition, type CursorValue, type FieldRef, type Fi
 /** Longest cursor string accepted (sort values of long text columns make long cursors). */
 export const MAX_CURSOR_LENGTH = 16_384;
 
-const fieldId = (f: FieldRef) => (f.source === 'system' ? f.name : f.source === 'relevance' ? '_relevance' : `data.${f.column.id}.${f.locale ?? ''}`);
+/** A field's identity: the same for the same field, whatever its spelling in the query. */
+export const fieldId = (f: FieldRef): string =>
+  f.source === 'system'
+    ? f.name
+    : f.source === 'relevance'
+      ? '_relevance'
+      : f.source === 'related'
+        ? `${f.via.map((hop) => hop.column.id).join('>')}>${fieldId(f.field)}${f.publicOnly ? ':public' : ''}`
+        : `data.${f.column.id}.${f.locale ?? ''}`;
 
 function filterSignature(f: Filter): unknown[] {
   const base = [fieldId(f.field), f.op];

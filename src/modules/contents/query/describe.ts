@@ -59,6 +59,12 @@ export const FILTER_DESCRIPTION =
   'On multiple select, reference and file columns, `eq`/`in` match rows holding the value(s) among theirs. ' +
   'Read keys only ever see PUBLISHED rows, whatever the filter.';
 
+export const EXPAND_DESCRIPTION =
+  'Comma-separated reference and file columns to return as objects instead of ids, dotted through references up to depth 3 ' +
+  '(`author,author.company,cover`). A referenced row comes as a read of it would (same `locale`); `multiple` columns give arrays in ' +
+  'stored order. Rows the caller may not see (non-PUBLISHED ones for read keys) or that no longer exist are null, or left out of arrays. ' +
+  '`fields` may name fields inside expanded paths (`fields=title,author.name`).';
+
 export const SEARCH_DESCRIPTION =
   'Full-text search over the text, longtext, slug, email and url columns (PostgreSQL text search, `simple` configuration: ' +
   'words lower-cased, no stemming). Web-search syntax: words must all occur, `"exact phrase"`, `or` between alternatives, ' +

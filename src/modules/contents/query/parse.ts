@@ -49,7 +49,7 @@ import { parseFields } from './parse-fields.js';
 import { parseFilters, parseOp } from './parse-filter.js';
 import { parseSort } from './parse-sort.js';
 import { parseSearch, searchDocument } from './search.js';
-import type { ListQuery, ProjectLocales, RawListParams } from './types.js';
+import type { ListQuery, ParseContext, RawListParams } from './types.js';
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -63,7 +63,7 @@ function positiveInteger(name: 'page' | 'size', value: number | undefined, fallb
   return value;
 }
 
-export function parseListQuery(raw: RawListParams, table: TableDef, project: ProjectLocales): ListQuery {
+export function parseListQuery(raw: RawListParams, table: TableDef, project: ParseContext): ListQuery {
   const page = positiveInteger('page', raw.page, 1, Number.MAX_SAFE_INTEGER);
   const size = positiveInteger('size', raw.size, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
   if (page * size > Number.MAX_SAFE_INTEGER) throw invalidQuery(`page: ${page} is too large`);

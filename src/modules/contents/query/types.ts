@@ -1,4 +1,4 @@
-import type { ColumnDef } from '../../tables/table-def.js';
+import type { ColumnDef, TableDef } from '../../tables/table-def.js';
 import type { Search } from './search.js';
 
 /** The list parameters as the router hands them over (strings straight from the query string). */
@@ -20,6 +20,20 @@ export interface ProjectLocales {
   defaultLocale: string;
 }
 
+/** What parsing a list query knows besides the table: the project's locales and, for dotted paths, more. */
+export interface ParseContext extends ProjectLocales {
+  /** The tables reference columns point at (dotted `i` paths, SPEC §12), by id. */
+  related?: ReadonlyMap<string, TableDef>;
+  /** Read keys: only PUBLISHED referenced rows count in a dotted filter or sort. */
+  publicOnly?: boolean;
+}
+
+/** One step of a dotted path: a reference column, and the table it points at. */
+export interface Hop {
+  column: ColumnDef;
+  table: TableDef;
+}
+
 /** Row fields that are not columns (SPEC §5 Contents), by their wire names. */
 export const SYSTEM_FIELDS = ['id', 'slug', 'status', 'createdAt', 'updatedAt', 'publishedAt', 'publishAt'] as const;
 export type SystemField = (typeof SYSTEM_FIELDS)[number];
@@ -29,10 +43,14 @@ export const OUTPUT_SYSTEM_FIELDS: readonly OutputSystemField[] = ['slug', 'stat
 
 export const STATUSES = ['DRAFT', 'SCHEDULED', 'PUBLISHED', 'ARCHIVED'] as const;
 
-/** A field a filter or sort key addresses. `locale` is set exactly for localized columns. */
+/** A field of the listed table itself. `locale` is set exactly for localized columns. */
+export type DirectField = { source: 'system'; name: SystemField } | { source: 'column'; column: ColumnDef; locale: string | null };
+
+/** A field a filter or sort key addresses. */
 export type FieldRef =
-  | { source: 'system'; name: SystemField }
-  | { source: 'column'; column: ColumnDef; locale: string | null }
+  | DirectField
+  /** `author.name`: a field of the row a reference column points at, through up to 3 hops. */
+  | { source: 'related'; via: Hop[]; field: DirectField; publicOnly: boolean }
   /** `_relevance`: how well a row matches `search` (a sort key only, with a search). */
   | { source: 'relevance' };
 
