@@ -117,7 +117,15 @@ async function uncached(table: Table, query: Query, publicOnly: boolean) {
   };
   try {
     const body = await listContents(
-      { pool, cache: new ListCache(textOrder), table: def, project: { id: w.projectId, workspaceId: w.workspaceId, locales: ['en', 'fr'], defaultLocale: 'en' }, publicOnly },
+      {
+        pool,
+        cache: new ListCache(textOrder),
+        table: def,
+        project: { id: w.projectId, workspaceId: w.workspaceId, locales: ['en', 'fr'], defaultLocale: 'en' },
+        publicOnly,
+        tables: (tableId) => new TableDefinitions(orm).get(w.projectId, tableId),
+        em: orm.em.fork(),
+      },
       input,
     );
     return { status: 200, body: JSON.parse(JSON.stringify(body)) };

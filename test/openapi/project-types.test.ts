@@ -70,9 +70,10 @@ describe('types generated from a project’s document', () => {
     expect(read).toContain('color?: "red" | "green";');
     expect(read).toContain('topics?: ("news" | "tech")[];');
     expect(read).toContain('meta?: unknown;');
-    expect(read).toContain('author?: string;');
-    expect(read).toContain('related?: string[];');
-    expect(read).toContain('gallery?: string[];');
+    // An id, or with `expand` the referenced row (typed by its table) or the File (SPEC §12).
+    expect(read).toContain('author?: string | components["schemas"]["Authors"] | null;');
+    expect(read).toContain('related?: (string | components["schemas"]["BlogPosts"])[];');
+    expect(read).toMatch(/gallery\?: \(string \| \{ id: string; name\?: string; mimeType\?: string;[^}]*\}\)\[\];/);
 
     const create = block('BlogPostsCreateData');
     expect(create).toContain('title: { en: string; fr?: string | null; } | string;');

@@ -1,5 +1,6 @@
-import { columnExpression, columnSortExpression, columnUniqueExpression } from '../contents/query/index.js';
-import { isLocalized, isMultiple, STRING_TYPES, type ColumnDef } from '../tables/table-def.js';
+import { createHash } from 'node:crypto';
+import { columnExpression, columnSortExpression, columnUniqueExpression, searchDocument, searchIndexLocales } from '../contents/query/index.js';
+import { isLocalized, isMultiple, STRING_TYPES, type ColumnDef, type TableDef } from '../tables/table-def.js';
 
 /*
  * Per-column indexes on the shared `contents` table, each partial on its table. The indexed
@@ -77,3 +78,25 @@ export const dropIndexesStatement = (columnId: string) => {
      loop execute format('drop statistics if exists %I', r.stxname); end loop;
    end $$`;
 };
+
+/**
+ * The full-text search indexes of a table (SPEC §12): a GIN index on its search document, and
+ * one per locale when a searchable column is localized (contents/query/search.ts). Each index
+ * is named after a hash of its expression, so a change that leaves the document as it was (a
+ * new number column, a new label) rebuilds nothing; indexes of a former document are dropped.
+ */
+export function searchIndexStatements(table: Pick<TableDef, 'id' | 'columns'>, locales: string[]): string[] {
+  const prefix = `s_${table.id.replace(/-/g, '')}`;
+  const wanted = searchIndexLocales(table, locales).flatMap((locale) => {
+    const document = searchDocument(table, locale);
+    if (!document) return [];
+    const name = `${prefix}_${createHash('sha256').update(document).digest('hex').slice(0, 16)}`;
+    return [{ name, create: `create index if not exists ${name} on contents using gin (${document}) where table_id = ${literal(table.id)}` }];
+  });
+  const keep = wanted.length > 0 ? wanted.map((w) => literal(w.name)).join(', ') : `''`;
+  const dropOthers = `do $$ declare r record; begin
+     for r in select indexname from pg_indexes where tablename = 'contents' and indexname like ${literal(prefix)} || '\\_%' and indexname not in (${keep})
+     loop execute format('drop index if exists %I', r.indexname); end loop;
+   end $$`;
+  return [dropOthers, ...wanted.map((w) => w.create)];
+}

@@ -70,7 +70,7 @@ export const columnRouter = router({
     .input(columnIdInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteColumn(ctx.em, ctx.deps.boss, ctx.table.id, input.columnId);
+      await deleteColumn(ctx.em, ctx.deps.boss, ctx.scope.project, ctx.table.id, input.columnId);
       forgetSchema(ctx, ctx.scope.project.id);
       markNoContent(ctx);
     }),

@@ -12,7 +12,7 @@ export const columnType = z.enum(COLUMN_TYPES);
  */
 const settingsInput = jsonObject().describe(
   'required, unique, defaultValue (any type); minText, maxText, pattern, localized (text); minText, maxText, localized (longtext); ' +
-    'min, max (number, integer); options (required), multiple (select); source (slug); table (required), multiple (reference); multiple (file); localized (url)',
+    'min, max (number, integer); options (required), multiple (select); source (slug); table (required), multiple, onDelete (setNull, the default when absent; restrict; cascade) (reference); multiple (file); localized (url)',
 );
 
 export const columnOutput = z.object({

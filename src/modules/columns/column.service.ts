@@ -12,7 +12,7 @@ import type { ProjectInfo } from '../projects/project-directory.js';
 import { checkValue } from '../contents/value-rules.js';
 import { storedDefault } from '../contents/validate.js';
 import { resolveTableRefs } from '../tables/table-refs.js';
-import { createIndexStatements, dropIndexesStatement } from './column.ddl.js';
+import { createIndexStatements, dropIndexesStatement, searchIndexStatements } from './column.ddl.js';
 import { ColumnSchema, type ContentColumn } from './column.entity.js';
 import type { ColumnOutput, CreateColumnInput, UpdateColumnInput } from './column.schema.js';
 import { checkSettings } from './column.settings.js';
@@ -83,6 +83,17 @@ async function applyIndexes(tx: EntityManager, tableId: string, column: ColumnDe
 }
 
 /**
+ * Brings the table's full-text search indexes in line with its searchable columns (unchanged
+ * when the search document is; see searchIndexStatements). `changed` is the column this
+ * transaction changes, as it will be once committed.
+ */
+async function syncSearchIndexes(tx: EntityManager, tableId: string, locales: string[], changed?: ColumnDef): Promise<void> {
+  const live = await tx.find(ColumnSchema, { table: tableId, deletedAt: null }, { orderBy: { position: 'asc' } });
+  const columns = live.map(toDef).map((column) => (changed && column.id === changed.id ? changed : column));
+  for (const statement of searchIndexStatements({ id: tableId, columns }, locales)) await runSql(tx, ddl(statement));
+}
+
+/**
  * Unique index creation fails on duplicates: report them as SPEC §6 asks. The work runs under a
  * savepoint: a failed statement aborts the transaction, and the duplicates must still be queried.
  */
@@ -121,6 +132,7 @@ export async function createColumn(em: EntityManager, project: ProjectInfo, tabl
       if (ids.length > 0) throw conflict(`settings.required: existing rows have no value for ${column.name}: ${ids.join(', ')}`);
     }
     await withDuplicateCheck(tx, tableId, toDef(column), project.locales, () => applyIndexes(tx, tableId, toDef(column), project.locales));
+    await syncSearchIndexes(tx, tableId, project.locales);
     return column;
   });
 }
@@ -166,6 +178,7 @@ export async function updateColumn(em: EntityManager, project: ProjectInfo, tabl
       // `contents.slug` (lookups, uniqueness) mirrors the slug column's values (SPEC §5, §6).
       await withDuplicateCheck(tx, tableId, next, project.locales, () => runSql(tx, mirrorSlug(tableId, type === 'slug' ? name : null)));
     }
+    await syncSearchIndexes(tx, tableId, project.locales, next);
     const managed = await tx.findOneOrFail(ColumnSchema, { id: column.id });
     Object.assign(managed, { name, type, settings, label: input.label ?? managed.label });
     return managed;
@@ -173,11 +186,12 @@ export async function updateColumn(em: EntityManager, project: ProjectInfo, tabl
 }
 
 /** Soft delete; values are removed from the rows by the purge job (SPEC §5). */
-export async function deleteColumn(em: EntityManager, boss: PgBoss, tableId: string, columnId: string): Promise<void> {
+export async function deleteColumn(em: EntityManager, boss: PgBoss, project: ProjectInfo, tableId: string, columnId: string): Promise<void> {
   const column = await findColumn(em, tableId, columnId);
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(ColumnSchema, { id: column.id }, { deletedAt: new Date() });
     await runSql(tx, ddl(dropIndexesStatement(column.id)));
+    await syncSearchIndexes(tx, tableId, project.locales);
     // SPEC §5: `slug` is null when the table has no slug column; old slugs must not block new ones.
     if (column.type === 'slug') await runSql(tx, mirrorSlug(tableId, null));
     await enqueue(outboxOfEm(tx), boss, QUEUES.purge.name, { kind: 'column', id: column.id });

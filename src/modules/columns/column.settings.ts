@@ -1,7 +1,10 @@
 import { badRequest } from '../../errors/app-error.js';
 import type { ColumnSettings, ColumnType } from '../tables/table-def.js';
 
-type Kind = 'boolean' | 'count' | 'number' | 'string' | 'options' | 'any';
+type Kind = 'boolean' | 'count' | 'number' | 'string' | 'options' | 'onDelete' | 'any';
+
+/** SPEC §12: what deleting a referenced row does to the rows that reference it. */
+export const ON_DELETE = ['setNull', 'restrict', 'cascade'] as const;
 
 const COMMON: Record<string, Kind> = { required: 'boolean', unique: 'boolean', defaultValue: 'any' };
 
@@ -19,7 +22,7 @@ const BY_TYPE: Record<ColumnType, Record<string, Kind>> = {
   select: { options: 'options', multiple: 'boolean' },
   json: {},
   slug: { source: 'string' },
-  reference: { table: 'string', multiple: 'boolean' },
+  reference: { table: 'string', multiple: 'boolean', onDelete: 'onDelete' },
   file: { multiple: 'boolean' },
 };
 
@@ -32,6 +35,7 @@ function checkKind(key: string, kind: Kind, value: unknown): void {
     (kind === 'count' && Number.isSafeInteger(value) && (value as number) >= 0) ||
     (kind === 'number' && typeof value === 'number' && Number.isFinite(value)) ||
     (kind === 'string' && typeof value === 'string' && value.length > 0 && value.length <= 1000) ||
+    (kind === 'onDelete' && (ON_DELETE as readonly unknown[]).includes(value)) ||
     (kind === 'options' &&
       Array.isArray(value) &&
       value.length > 0 &&
@@ -45,6 +49,7 @@ function checkKind(key: string, kind: Kind, value: unknown): void {
       number: 'a finite number',
       string: 'a non-empty string',
       options: 'a non-empty array of distinct non-empty strings',
+      onDelete: `one of ${ON_DELETE.join(', ')}`,
       any: 'any value',
     }[kind];
     throw badRequest(`Invalid request: settings.${key}: must be ${expected}`);

@@ -1,14 +1,18 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
+import { expandItems, type ExpandContext } from './expand/expand.js';
+import { parseExpand, type TableLoader } from './expand/parse-expand.js';
 import type { ProjectInfo } from '../projects/project-directory.js';
 import { sqlOn, type SqlQuery } from '../../db/sql.js';
 import type { TableDef } from '../tables/table-def.js';
 import { isLocalized } from '../tables/table-def.js';
-import { parseSnapshot, type RowImage } from './list-cache/change-log.js';
+import { parseSnapshot, wireInstant, type RowImage } from './list-cache/change-log.js';
 import type { ListCache, Lookup, PagePatch, PageResult } from './list-cache/list-cache.js';
 import { sortKeysOf } from './list-cache/list-effects.js';
 import { positionOf, rowsWithCreated } from './list-cache/page-patch.js';
 import type { ContentsListItem, ListContentsInput } from './contents.schema.js';
 import { compileListQuery, pageOf, parseListQuery, toListItem, type ListQuery, type ListRow } from './query/index.js';
+import { MAX_HOPS } from './query/parse-common.js';
 
 export interface ListScope {
   /** Lists read through the plain pool: no unit of work is needed, and it is the hottest path. */
@@ -17,7 +21,22 @@ export interface ListScope {
   table: TableDef;
   project: ProjectInfo;
   publicOnly: boolean;
+  /** For `expand`: the project's tables, and the entity manager that reads files. */
+  tables: TableLoader;
+  em: EntityManager;
 }
+
+/** How a read of this scope expands references and files (expand/expand.ts). */
+export const expandContext = (scope: Omit<ListScope, 'table'>, locale: string | null): ExpandContext => ({
+  sql: sqlOn(scope.pool),
+  em: scope.em,
+  rows: scope.cache.rows,
+  sync: (tableId) => scope.cache.syncTable(scope.pool, tableId),
+  projectId: scope.project.id,
+  publicOnly: scope.publicOnly,
+  locale,
+  defaultLocale: scope.project.defaultLocale,
+});
 
 /**
  * SPEC §7 list: one parameterised select for the page (size + 1 rows tell `hasNext`) and an exact
@@ -26,9 +45,14 @@ export interface ListScope {
  * read first, so a result is never older than the request.
  */
 export async function listContents(scope: ListScope, input: ListContentsInput) {
-  const query = parseListQuery(input, scope.table, scope.project);
+  const expand = await parseExpand(input.expand, input.fields, scope.table, scope.tables);
+  const related = await referencedTables(input, scope.table, scope.tables);
+  const context = { ...scope.project, related, publicOnly: scope.publicOnly };
+  const query = parseListQuery(expand ? { ...input, fields: expand.fields } : input, scope.table, context);
   const compiled = compileListQuery(query, { tableId: scope.table.id, publicOnly: scope.publicOnly });
-  const synced = await scope.cache.syncTable(scope.pool, scope.table.id);
+  // The tables a dotted filter or sort reads: synced too, so that their changes reach the cache.
+  const readsFrom = relatedTableIds(query);
+  const [synced, ...relatedSyncs] = await Promise.all([scope.table.id, ...readsFrom].map((id) => scope.cache.syncTable(scope.pool, id)));
   // The default locale shapes `locale` reads: part of the key, as the schema is.
   const lookup = (statement: SqlQuery): Lookup => ({
     tableId: scope.table.id,
@@ -36,19 +60,20 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
     variant: `${scope.table.schemaKey}:${scope.project.defaultLocale}`,
     shape: { query, publicOnly: scope.publicOnly },
     seq: synced.seq,
+    related: readsFrom.map((tableId, i) => ({ tableId, seq: relatedSyncs[i].seq })),
   });
   const [page, total] = await Promise.all([
     scope.cache.page(lookup(compiled.select), () => loadPage(scope.pool, query, compiled.select), patchFor(query)),
     !query.withCount
       ? null
-      : query.filters.length === 0 || !compiled.count
+      : (query.filters.length === 0 && !query.search) || !compiled.count
         ? scope.publicOnly
           ? synced.publishedTotal
           : synced.total
         : scope.cache.count(lookup(compiled.count), () => loadCount(scope.pool, compiled.count!)),
   ]);
   return {
-    list: page.list,
+    list: expand ? await expandItems(page.list, expand.nodes, expandContext(scope, query.locale)) : page.list,
     pagination: {
       page: query.page,
       size: query.size,
@@ -58,6 +83,36 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
       nextCursor: page.nextCursor,
     },
   };
+}
+
+/**
+ * The tables reference columns lead to from `table`, up to the depth of a dotted path, when the
+ * filter or sort may name one (a dot in it); none otherwise, at no cost.
+ */
+async function referencedTables(input: ListContentsInput, table: TableDef, load: TableLoader): Promise<Map<string, TableDef>> {
+  const tables = new Map<string, TableDef>();
+  if (!input.filter?.includes('.') && !input.sort?.includes('.')) return tables;
+  let level = [table];
+  for (let depth = 0; depth < MAX_HOPS && level.length > 0; depth++) {
+    const next: TableDef[] = [];
+    for (const column of level.flatMap((t) => t.columns).filter((c) => c.type === 'reference')) {
+      const id = column.settings.table!;
+      if (tables.has(id)) continue;
+      const found = await load(id);
+      if (found) {
+        tables.set(id, found);
+        next.push(found);
+      }
+    }
+    level = next;
+  }
+  return tables;
+}
+
+/** The other tables the compiled statement reads through dotted filters and sorts. */
+function relatedTableIds(query: ListQuery): string[] {
+  const fields = [...query.filters.map((f) => f.field), ...query.sort.map((k) => k.field)];
+  return [...new Set(fields.flatMap((f) => (f.source === 'related' ? f.via.map((hop) => hop.table.id) : [])))];
 }
 
 async function loadPage(pool: pg.Pool, query: ListQuery, select: SqlQuery): Promise<PageResult<ContentsListItem>> {
@@ -91,9 +146,6 @@ function patchFor(query: ListQuery): PagePatch<ContentsListItem> | undefined {
   };
 }
 
-/** Change-log timestamps (microseconds) in the pool's wire form (milliseconds, truncated). */
-const CHANGE_LOG_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const wireInstant = (text: string | null) => (text === null ? null : CHANGE_LOG_INSTANT.test(text) ? `${text.slice(0, 23)}Z` : undefined);
 
 /** The row the compiled select would return for `image`, or null when it cannot be built here. */
 function listRowOf(query: ListQuery, image: RowImage): ListRow | null {

@@ -1,19 +1,14 @@
-import type pg from 'pg';
 import { sqlOn } from '../../db/sql.js';
 import { invalidQuery, notFound } from '../../errors/app-error.js';
 import type { ProjectInfo } from '../projects/project-directory.js';
-import type { TableDef } from '../tables/table-def.js';
 import { findRow } from './contents.write.js';
 import { toContentsOutput } from './contents.row.js';
 import type { ContentsOutput } from './contents.schema.js';
+import { expandContext, type ListScope } from './contents.list.js';
+import { expandItems } from './expand/expand.js';
+import { parseExpand } from './expand/parse-expand.js';
 
-export interface ReadScope {
-  pool: pg.Pool;
-  table: TableDef;
-  project: ProjectInfo;
-  /** Read keys see PUBLISHED rows only (SPEC §4). */
-  publicOnly: boolean;
-}
+export type ReadScope = ListScope;
 
 export function checkLocale(project: ProjectInfo, locale: string | undefined): void {
   if (locale !== undefined && !project.locales.includes(locale)) {
@@ -21,10 +16,18 @@ export function checkLocale(project: ProjectInfo, locale: string | undefined): v
   }
 }
 
-/** One row by id or slug; non-public rows are 404 for read keys, as if they did not exist. */
-export async function getContents(scope: ReadScope, contentsId: string, locale?: string): Promise<ContentsOutput> {
+/**
+ * One row by id or slug; non-public rows are 404 for read keys, as if they did not exist.
+ * `expand` as on lists (SPEC §12).
+ */
+export async function getContents(scope: ReadScope, input: { contentsId: string; locale?: string; expand?: string }): Promise<ContentsOutput> {
+  const { contentsId, locale } = input;
   const row = await findRow(sqlOn(scope.pool), scope.table, contentsId);
   if (scope.publicOnly && row.status !== 'PUBLISHED') throw notFound('Contents');
   checkLocale(scope.project, locale);
-  return toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale });
+  const expand = await parseExpand(input.expand, undefined, scope.table, scope.tables);
+  const output = toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale });
+  if (!expand) return output;
+  const [expanded] = await expandItems([output], expand.nodes, expandContext(scope, locale ?? null));
+  return expanded;
 }

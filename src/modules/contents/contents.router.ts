@@ -1,11 +1,13 @@
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { rawPathParam } from '../../auth/access.js';
 import { sqlOn } from '../../db/sql.js';
-import { tableItemProcedure, tableProcedure } from '../../trpc/procedures.js';
+import { notFound } from '../../errors/app-error.js';
+import { tableItemProcedure, tableProcedure, type TableItemContext } from '../../trpc/procedures.js';
+import type { Context } from '../../trpc/context.js';
 import { router } from '../../trpc/trpc.js';
 import { z } from 'zod';
 import { getContents } from './contents.read.js';
-import { listContents } from './contents.list.js';
+import { listContents, type ListScope } from './contents.list.js';
 import { toContentsOutput } from './contents.row.js';
 import {
   contentsListResponse,
@@ -14,11 +16,25 @@ import {
   deleteContentsInput,
   getContentsInput,
   listContentsInput,
+  referrersInput,
+  referrersOutput,
   updateContentsInput,
 } from './contents.schema.js';
 import { createContents, deleteContents, findRow, updateContents } from './contents.write.js';
+import { referrersOf } from './references.js';
 
 const TAG = 'Contents';
+
+/** What a read needs: the table, the caller's visibility, and for `expand` the project's other tables. */
+const readScope = (ctx: TableItemContext & { em: Context['em'] }): ListScope => ({
+  pool: ctx.deps.pool,
+  cache: ctx.deps.results,
+  table: ctx.table,
+  project: ctx.scope.project,
+  publicOnly: !ctx.scope.seesNonPublic,
+  tables: (tableId) => ctx.deps.tables.get(ctx.scope.project.id, tableId),
+  em: ctx.em,
+});
 const collection = '/{projectId}/tables/{tableId}/contents' as const;
 const item = '/{projectId}/tables/{tableId}/contents/{contentsId}' as const;
 
@@ -42,10 +58,7 @@ export const contentsRouter = router({
     .input(listContentsInput)
     .output(contentsListResponse)
     .query(({ ctx, input }) =>
-      listContents(
-        { pool: ctx.deps.pool, cache: ctx.deps.results, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic },
-        input,
-      ),
+      listContents(readScope(ctx), input),
     ),
 
   create: tableProcedure('write')
@@ -62,9 +75,29 @@ export const contentsRouter = router({
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read contents by id or slug', protect: true } })
     .input(getContentsInput)
     .output(contentsOutput)
-    .query(({ ctx, input }) =>
-      getContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project, publicOnly: !ctx.scope.seesNonPublic }, input.contentsId, input.locale),
-    ),
+    .query(({ ctx, input }) => getContents(readScope(ctx), input)),
+
+  referrers: tableProcedure('read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: `${item}/referrers`,
+        tags: [TAG],
+        summary: 'Where a row is referenced',
+        description:
+          'For each reference column that holds this row’s id, the number of rows that hold it: what a delete would clear (onDelete setNull), delete (cascade) or be refused for (restrict).',
+        protect: true,
+      },
+    })
+    .input(referrersInput)
+    .output(referrersOutput)
+    .query(async ({ ctx, input }) => {
+      const sql = sqlOn(ctx.deps.pool);
+      const publicOnly = !ctx.scope.seesNonPublic;
+      const row = await findRow(sql, ctx.table, input.contentsId);
+      if (publicOnly && row.status !== 'PUBLISHED') throw notFound('Contents');
+      return referrersOf(sql, ctx.scope.project.id, ctx.table.id, row.id, publicOnly);
+    }),
 
   update: rowWriteProcedure
     .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update contents (data merged; status transitions checked)', protect: true } })
@@ -80,7 +113,8 @@ export const contentsRouter = router({
     .input(deleteContentsInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project }, input.contentsId);
+      const tables = (tableId: string) => ctx.deps.tables.get(ctx.scope.project.id, tableId);
+      await deleteContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project, tables }, input.contentsId);
       markNoContent(ctx);
     }),
 });

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { isoDate, jsonObject, pathId } from '../../shared/schemas.js';
 import { pageParams, paginationSchema } from '../../shared/pagination.js';
-import { FIELDS_DESCRIPTION, FILTER_DESCRIPTION, FILTER_EXAMPLE, OP_DESCRIPTION, SORT_DESCRIPTION, SORT_EXAMPLE } from './query/describe.js';
+import {
+  EXPAND_DESCRIPTION,
+  FIELDS_DESCRIPTION,
+  FILTER_DESCRIPTION,
+  FILTER_EXAMPLE,
+  OP_DESCRIPTION,
+  SEARCH_DESCRIPTION,
+  SORT_DESCRIPTION,
+  SORT_EXAMPLE,
+} from './query/describe.js';
+import { MAX_SEARCH_LENGTH } from './query/search.js';
 import { contentStatus } from '../tables/table.schema.js';
 
 const tablePath = { projectId: pathId('Project id'), tableId: pathId('Table id or key') };
@@ -49,8 +59,22 @@ export type UpdateContentsInput = z.infer<typeof updateContentsInput>;
 
 const locale = z.string().max(35).optional().describe('Return localized columns as plain values in this locale (fallback: the default locale)');
 
-export const getContentsInput = z.object({ ...contentsPath, locale });
+const expand = z.string().max(1000).optional().meta({ description: EXPAND_DESCRIPTION, examples: ['author,cover'] });
+
+export const getContentsInput = z.object({ ...contentsPath, locale, expand });
 export const deleteContentsInput = z.object(contentsPath);
+export const referrersInput = z.object(contentsPath);
+
+export const referrersOutput = z
+  .array(
+    z.object({
+      tableId: z.uuid(),
+      tableKey: z.string(),
+      column: z.string().describe('The reference column that holds the id'),
+      count: z.number().int().describe('Rows of that table whose column holds it (read keys: PUBLISHED rows only)'),
+    }),
+  )
+  .describe('Every live reference to the row, per referencing column; columns with none are left out');
 
 export const listContentsInput = z.object({
   ...tablePath,
@@ -63,6 +87,8 @@ export const listContentsInput = z.object({
   cursor: z.string().max(4000).optional().describe('pagination.nextCursor of the previous page (keyset pagination; replaces page)'),
   locale,
   withCount: pageParams.withCount,
+  expand,
+  search: z.string().max(MAX_SEARCH_LENGTH).optional().meta({ description: SEARCH_DESCRIPTION, examples: ['"north sea" ferry -cancelled'] }),
 });
 export type ListContentsInput = z.infer<typeof listContentsInput>;
 

@@ -13,17 +13,20 @@ import type { CreateContentsInput, UpdateContentsInput } from './contents.schema
 import { assertTransition, planStatus } from './status.js';
 import { validateData, type ValidatedData } from './validate.js';
 import { nextFreeSlug, storageLimitField, uniqueViolationField } from './uniqueness.js';
+import { applyOnDelete } from './references.js';
 
 export interface WriteScope {
   pool: pg.Pool;
   table: TableDef;
   project: ProjectInfo;
+  /** The project's other tables, for rows a delete reaches through references (onDelete). */
+  tables?: (tableId: string) => Promise<TableDef | null>;
 }
 
 /** The events of a row change; `false` entries are the ones that do not apply. */
-function rowEvents(scope: WriteScope, row: ContentsRow, types: (EventType | false)[]): DomainEvent[] {
-  const data = toContentsOutput(scope.table, row);
-  return types.filter((t): t is EventType => t !== false).map((t) => newEvent(t, scope.project.id, scope.table.id, data));
+function rowEvents(scope: WriteScope, row: ContentsRow, types: (EventType | false)[], table = scope.table): DomainEvent[] {
+  const data = toContentsOutput(table, row);
+  return types.filter((t): t is EventType => t !== false).map((t) => newEvent(t, scope.project.id, table.id, data));
 }
 
 /** Records the events of a row change in the transaction of `client`. */
@@ -33,10 +36,13 @@ const emitRowEvents = (scope: WriteScope, client: pg.PoolClient, row: ContentsRo
 /** How often a derived slug is recomputed when a concurrent writer takes it first. */
 const SLUG_ATTEMPTS = 5;
 
-/** SPEC §7: references and files must exist in the project (422). */
-async function checkLookups(sql: Sql, validated: ValidatedData, details: ErrorDetail[]): Promise<void> {
+/**
+ * SPEC §7: references and files must exist in the project (422). In the write's transaction,
+ * `lock` keeps the referenced rows from being deleted until it commits (SPEC §12).
+ */
+async function checkLookups(sql: Sql, validated: ValidatedData, details: ErrorDetail[], lock = false): Promise<void> {
   for (const ref of validated.references) {
-    const found = await sql<{ id: string }>(existingContents(ref.tableId, ref.ids));
+    const found = await sql<{ id: string }>(existingContents(ref.tableId, ref.ids, lock));
     const missing = ref.ids.filter((id) => !found.some((f) => f.id === id));
     if (missing.length > 0) details.push({ field: `data.${ref.column.name}`, message: `unknown contents id(s): ${missing.join(', ')}` });
   }
@@ -102,6 +108,16 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
     };
     return { row, projectId: project.id, events: rowEvents(scope, row, ['contents.created', plan.publishes && 'contents.published']) };
   };
+  if (validated.references.length > 0 && !derivedSlug) {
+    // The referenced rows are locked while the row is inserted: none is deleted before it commits.
+    return mapWriteFailures(table, () =>
+      transaction(pool, async (tx, client) => {
+        await checkLookups(tx, validated, details, true);
+        if (details.length > 0) throw validationError(details);
+        return insertRow(client, newRow(validated.data));
+      }),
+    );
+  }
   if (!derivedSlug) {
     // A taken unique value (null) or a failed batch: alone, the insert names what went wrong.
     const inserted = await insertRowBatched(pool, newRow(validated.data)).catch(() => null);
@@ -115,6 +131,8 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
         transaction(pool, async (tx, client) => {
           // Writers deriving the same slug queue here, so each one sees the slugs the others took.
           await tx(lockSlug(table.id, base));
+          await checkLookups(tx, validated, details, true);
+          if (details.length > 0) throw validationError(details);
           return insertRow(client, newRow({ ...validated.data, [slugColumn.name]: await nextFreeSlug(tx, table.id, base) }));
         }),
       );
@@ -135,7 +153,7 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
       const details = [...validated.details];
       const publishAt = current.publish_at === null ? null : toDate(current.publish_at);
       const plan = planStatus({ status: current.status, publishAt }, input, table.defaultStatus, details);
-      await checkLookups(sql, validated, details);
+      await checkLookups(sql, validated, details, true);
       if (details.length > 0) throw validationError(details);
       assertTransition(current.status, plan.status);
       const slugColumn = slugColumnOf(table);
@@ -158,13 +176,45 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
   );
 }
 
+/**
+ * Deletes a row, and applies `onDelete` of the reference columns that point at it (SPEC §12):
+ * cleared references (`contents.updated`), cascaded deletes (`contents.deleted`, totals kept),
+ * or a 409 that leaves everything as it was, all in the delete's transaction.
+ */
 export async function deleteContents(scope: WriteScope, contentsId: string): Promise<ContentsRow> {
   const { pool, table } = scope;
   return transaction(pool, async (sql, client) => {
     const row = await findRow(sql, table, contentsId, true);
     await sql(deleteRow(row.id));
-    await recordChange(sql, table.id, row.status, null);
-    await emitRowEvents(scope, client, row, ['contents.deleted']);
+    const effects = await applyOnDelete(sql, scope.project.id, table.id, [row.id]);
+    const deleted = [row, ...effects.deleted];
+    // One counter change per table and status, in one order: concurrent deletes cannot deadlock on them.
+    const groups = Map.groupBy(deleted, (r) => `${r.table_id} ${r.status}`);
+    for (const key of [...groups.keys()].sort()) {
+      const [first, ...rest] = groups.get(key)!;
+      await recordChange(sql, first.table_id, first.status, null, rest.length + 1);
+    }
+    const events = [
+      ...(await rowsEvents(scope, deleted, 'contents.deleted')),
+      ...(await rowsEvents(scope, effects.updated, 'contents.updated')),
+    ];
+    await emitEvents(outboxOfClient(client), events);
     return row;
   });
+}
+
+/** One event per row, each with its own table's view of it. */
+async function rowsEvents(scope: WriteScope, rows: ContentsRow[], type: EventType): Promise<DomainEvent[]> {
+  const tables = new Map<string, TableDef>([[scope.table.id, scope.table]]);
+  const events: DomainEvent[] = [];
+  for (const row of rows) {
+    let table = tables.get(row.table_id);
+    if (!table) {
+      const found = await scope.tables?.(row.table_id);
+      if (!found) throw new Error(`table ${row.table_id} of a referencing row is unknown`);
+      tables.set(row.table_id, (table = found));
+    }
+    events.push(...rowEvents(scope, row, [type], table));
+  }
+  return events;
 }

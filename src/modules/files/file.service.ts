@@ -43,6 +43,11 @@ export async function listFiles(em: EntityManager, projectId: string, params: Li
   return findPage(em, FileSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toFileOutput);
 }
 
+/** The files of the project among `ids` (UUIDs), in one query; unknown ids are left out. */
+export async function findFiles(em: EntityManager, projectId: string, ids: string[]): Promise<FileRecord[]> {
+  return ids.length === 0 ? [] : em.find(FileSchema, { id: { $in: ids }, project: projectId });
+}
+
 export async function findFile(em: EntityManager, projectId: string, fileId: string, lock = false): Promise<FileRecord> {
   const file = isUuid(fileId)
     ? await em.findOne(FileSchema, { id: fileId.toLowerCase(), project: projectId }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {})

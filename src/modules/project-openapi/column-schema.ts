@@ -19,7 +19,26 @@ export interface SchemaContext {
   defaultLocale: string;
   /** Table id → key, to name the table a reference column points at. */
   tableKeys: Map<string, string>;
+  /** The component that types an expanded row of a table (`expand`): the row, or the list item with `fields`. */
+  expandedRow?: (tableId: string, partial: boolean) => string | undefined;
 }
+
+/** A File as `expand` answers it (the same object as `GET /files/{fileId}`). */
+const EXPANDED_FILE: JsonSchema = {
+  type: 'object',
+  description: 'The File (with `expand`)',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    mimeType: { type: 'string' },
+    size: { type: 'integer' },
+    sha256: { type: 'string' },
+    url: { type: 'string', description: 'Where its bytes are served' },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+  },
+  required: ['id'],
+};
 
 /** Bounds of `integer` values (value-rules: Number.isSafeInteger). */
 const SAFE = Number.MAX_SAFE_INTEGER;
@@ -65,9 +84,26 @@ function singleValue(column: DocColumn, context: SchemaContext): JsonSchema {
   }
 }
 
+/**
+ * In an answer, a reference or file column expanded with `expand` (SPEC §12) holds the row or
+ * the File instead of the id; a row the caller may not see, or one that is gone, is null (and
+ * left out of arrays).
+ */
+function expanded(column: DocColumn, context: SchemaContext, partial: boolean): JsonSchema | null {
+  if (column.type === 'file') return EXPANDED_FILE;
+  if (column.type !== 'reference' || !column.settings.table) return null;
+  const name = context.expandedRow?.(column.settings.table, partial);
+  return name ? { $ref: `#/components/schemas/${name}` } : null;
+}
+
 /** The column's value: an array of values when `multiple`. */
-function value(column: DocColumn, context: SchemaContext): JsonSchema {
-  const single = singleValue(column, context);
+function value(column: DocColumn, context: SchemaContext, mode?: Mode, partial = false): JsonSchema {
+  let single = singleValue(column, context);
+  const row = mode === 'read' ? expanded(column, context, partial) : null;
+  if (row) {
+    const choices = isMultiple(column) ? [single, row] : [single, row, { type: 'null' }];
+    single = { anyOf: choices, description: `${single.description ?? ''}; with \`expand=${column.name}\`, the ${column.type === 'file' ? 'File' : 'row'} itself`.replace(/^; /, '') };
+  }
   return isMultiple(column) ? { type: 'array', items: single } : single;
 }
 
@@ -114,8 +150,8 @@ function localized(column: DocColumn, context: SchemaContext, mode: Mode): JsonS
 }
 
 /** The schema of one column's entry in `data`. */
-export function columnSchema(column: DocColumn, context: SchemaContext, mode: Mode): JsonSchema {
-  const shape = isLocalized(column) ? localized(column, context, mode) : value(column, context);
+export function columnSchema(column: DocColumn, context: SchemaContext, mode: Mode, partial = false): JsonSchema {
+  const shape = isLocalized(column) ? localized(column, context, mode) : value(column, context, mode, partial);
   // A required column refuses null (422); any other may be sent as null to hold no value.
   const writable = mode !== 'read' && !column.settings.required && column.type !== 'json' ? nullable(shape) : shape;
   return { ...writable, ...annotations(column, mode, writable.description) };
@@ -135,7 +171,7 @@ export function dataSchema(columns: DocColumn[], context: SchemaContext, mode: M
     partial || mode === 'update' ? [] : columns.filter((c) => (mode === 'create' ? requiredOnCreate(c) : c.settings.required)).map((c) => c.name);
   return defined({
     type: 'object',
-    properties: Object.fromEntries(columns.map((c) => [c.name, columnSchema(c, context, mode)])),
+    properties: Object.fromEntries(columns.map((c) => [c.name, columnSchema(c, context, mode, partial)])),
     required: required.length > 0 ? required : undefined,
     // Unknown columns are refused (422) and never answered.
     additionalProperties: false,

@@ -63,12 +63,16 @@ const SHARED_SCHEMAS = {
  * `/tables/<key>/contents` with the project in its base URL.
  */
 export function buildProjectDocument(project: DocProject, tables: DocTable[]): Record<string, unknown> {
+  const names = namesOf(tables);
   const context: SchemaContext = {
     locales: project.locales,
     defaultLocale: project.defaultLocale,
     tableKeys: new Map(tables.map((t) => [t.id, t.key])),
+    expandedRow: (tableId, partial) => {
+      const target = names.get(tableId);
+      return target && (partial ? target.listItem : target.row);
+    },
   };
-  const names = namesOf(tables);
   const schemas: Record<string, unknown> = { ...SHARED_SCHEMAS };
   const paths: Record<string, unknown> = {};
   for (const table of tables) {

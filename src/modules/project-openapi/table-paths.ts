@@ -1,6 +1,6 @@
 import { errorsOf } from '../../openapi/error-rules.js';
 import { commonHeaders, errorResponse } from '../../openapi/responses.js';
-import { FIELDS_DESCRIPTION, OP_DESCRIPTION, tableFilterDescription, tableSortDescription } from '../contents/query/describe.js';
+import { EXPAND_DESCRIPTION, FIELDS_DESCRIPTION, OP_DESCRIPTION, SEARCH_DESCRIPTION, tableFilterDescription, tableSortDescription } from '../contents/query/describe.js';
 import { dataSchema, type DocColumn, type JsonSchema, type SchemaContext } from './column-schema.js';
 
 /** A live table with its columns, in position order. */
@@ -41,6 +41,22 @@ export const tableSchemaNames = (base: string): TableNames => ({
 });
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** `GET .../referrers`: per referencing column, how many rows hold the id. */
+const REFERRERS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['tableId', 'tableKey', 'column', 'count'],
+    additionalProperties: false,
+    properties: {
+      tableId: { type: 'string', format: 'uuid' },
+      tableKey: { type: 'string' },
+      column: { type: 'string' },
+      count: { type: 'integer', minimum: 1 },
+    },
+  },
+};
 const timestamp = (description: string) => ({ type: 'string', format: 'date-time', description });
 const nullableTimestamp = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description });
 
@@ -103,8 +119,17 @@ function listParameters(table: DocTable, context: SchemaContext) {
     param('op', OP_DESCRIPTION, { type: 'string', enum: ['and', 'or'] }),
     param('cursor', '`pagination.nextCursor` of the previous page (keyset pagination; replaces `page`)', { type: 'string' }),
     localeParameter(context),
+    ...expandParameter(table),
+    param('search', SEARCH_DESCRIPTION, { type: 'string', maxLength: 500 }),
     param('withCount', '`false` skips counting: `total` and `pages` are then null', { type: 'string', enum: ['true', 'false'] }),
   ];
+}
+
+/** `expand`, for a table that has reference or file columns to expand. */
+function expandParameter(table: DocTable) {
+  const expandable = table.columns.filter((c) => c.type === 'reference' || c.type === 'file').map((c) => c.name);
+  if (expandable.length === 0) return [];
+  return [param('expand', `${EXPAND_DESCRIPTION}\n\nExpandable columns of this table: ${expandable.map((n) => `\`${n}\``).join(', ')}.`, { type: 'string' }, expandable.join(','))];
 }
 
 const localeParameter = (context: SchemaContext) =>
@@ -154,7 +179,7 @@ export function tablePaths(table: DocTable, names: TableNames, context: SchemaCo
       parameters: [contentsIdParameter],
       get: {
         ...operation('get', `Read a row of ${table.name} by id or slug`),
-        parameters: [localeParameter(context)],
+        parameters: [localeParameter(context), ...expandParameter(table)],
         responses: responses('get', 200, ref(names.row), true),
       },
       put: {
@@ -164,7 +189,15 @@ export function tablePaths(table: DocTable, names: TableNames, context: SchemaCo
       },
       delete: {
         ...operation('delete', `Delete a row of ${table.name}`),
+        description: 'Reference columns that point at the row apply their `onDelete`: clear it, delete their rows too, or refuse (409).',
         responses: responses('delete', 204, null, false),
+      },
+    },
+    [`/tables/${table.key}/contents/{contentsId}/referrers`]: {
+      parameters: [contentsIdParameter],
+      get: {
+        ...operation('referrersOf', `Where a row of ${table.name} is referenced`),
+        responses: responses('get', 200, REFERRERS, false),
       },
     },
   };

@@ -44,6 +44,8 @@ export interface ColumnSettings {
   source?: string;
   /** reference: the id of the referenced table in the same project (required). */
   table?: string;
+  /** reference: what deleting a referenced row does to the referencing rows (SPEC §12); absent is setNull. */
+  onDelete?: 'setNull' | 'restrict' | 'cascade';
 }
 
 /** A column as the contents module and the query engine see it. */

@@ -20,6 +20,11 @@ export interface RowImage {
   data: Record<string, unknown>;
 }
 
+/** Change-log timestamps (microseconds) in the wire form of a read (milliseconds, truncated); undefined when malformed. */
+const CHANGE_LOG_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+export const wireInstant = (text: string | null): string | null | undefined =>
+  text === null ? null : CHANGE_LOG_INSTANT.test(text) ? `${text.slice(0, 23)}Z` : undefined;
+
 /** One changed row: `old` null when created, `new` null when deleted; both null: anything may have changed. */
 export interface RowChange {
   xid: number;

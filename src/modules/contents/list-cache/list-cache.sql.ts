@@ -47,3 +47,10 @@ export const codePointOrderProbe = (): SqlQuery => ({
   text: `select 'B' < 'a' and 'Z' < '_' and 'z' < 'é' and 'é' < '😀' and 'a' < 'ab' as codepoint`,
   values: [],
 });
+
+/** Rows of a table among `ids`, as the change log records them (`contents_change_image`). */
+export const rowImages = (tableId: string, ids: string[]): SqlQuery => ({
+  name: 'contents.images',
+  text: `select contents_change_image(c) as image from contents c where c.table_id = $1 and c.id = any($2::uuid[])`,
+  values: [tableId, ids],
+});

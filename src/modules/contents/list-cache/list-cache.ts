@@ -4,6 +4,7 @@ import { codePointOrderProbe } from './list-cache.sql.js';
 import { visibleIn, type RowChange, type RowImage, type Snapshot } from './change-log.js';
 import { countDelta, pageUnaffected, rowMatches, type ListShape, type PageBounds, type TextOrder } from './list-effects.js';
 import type { SortedRow } from './page-patch.js';
+import { RowCache } from './row-cache.js';
 import { TableSync, type SyncedTable } from './table-sync.js';
 
 /*
@@ -52,7 +53,15 @@ interface CountEntry {
   /** What the count statement saw: later changes it already counted are skipped. */
   snapshot: Snapshot;
 }
-type Entry = (PageEntry | CountEntry) & { key: string; tableId: string; shape: ListShape; weight: number; loadedAt: number };
+type Entry = (PageEntry | CountEntry) & {
+  key: string;
+  tableId: string;
+  /** Other tables the result reads (dotted filters and sorts): any change of theirs drops it. */
+  related: string[];
+  shape: ListShape;
+  weight: number;
+  loadedAt: number;
+};
 
 export interface Lookup {
   tableId: string;
@@ -62,6 +71,8 @@ export interface Lookup {
   shape: ListShape;
   /** `seq` of the sync this request made before looking up. */
   seq: number;
+  /** The other tables the statement reads, each with the `seq` of its sync by this request. */
+  related?: { tableId: string; seq: number }[];
 }
 
 /**
@@ -84,11 +95,19 @@ export class ListCache {
   private readonly loading = new Map<string, { seq: number; promise: Promise<unknown> }>();
   private readonly sync: TableSync;
   private weight = 0;
+  /** Rows by id for expansions, kept exact by the same change log (row-cache.ts). */
+  readonly rows = new RowCache();
 
   constructor(private readonly textOrder: TextOrder = 'unknown') {
     this.sync = new TableSync({
-      onBatch: (tableId, batch) => this.apply(tableId, batch.changes),
-      onReset: (tableId) => this.dropTable(tableId),
+      onBatch: (tableId, batch) => {
+        this.apply(tableId, batch.changes);
+        this.rows.apply(tableId, batch.changes);
+      },
+      onReset: (tableId) => {
+        this.dropTable(tableId);
+        this.rows.drop(tableId);
+      },
     });
   }
 
@@ -127,11 +146,13 @@ export class ListCache {
     const pending = this.loading.get(key);
     if (pending && pending.seq >= lookup.seq) return pending.promise;
     const loadedAt = performance.now();
+    const related = lookup.related ?? [];
     const started = load().then(({ entry: loaded, weight }) => {
-      const fresh: Entry = { ...loaded, key, tableId: lookup.tableId, shape: lookup.shape, weight, loadedAt };
+      const fresh: Entry = { ...loaded, key, tableId: lookup.tableId, related: related.map((r) => r.tableId), shape: lookup.shape, weight, loadedAt };
       // Batches read while the load ran: the result may predate them.
       const later = this.sync.batchesSince(lookup.tableId, lookup.seq);
-      if (later && later.every((batch) => this.maintain(fresh, batch.changes))) this.set(fresh);
+      const relatedUnchanged = related.every((r) => this.sync.batchesSince(r.tableId, r.seq)?.length === 0);
+      if (later && relatedUnchanged && later.every((batch) => this.maintain(fresh, batch.changes))) this.set(fresh);
       return loaded.value;
     });
     const loading = { seq: lookup.seq, promise: started };
@@ -177,7 +198,8 @@ export class ListCache {
     }
     for (const key of [...keys]) {
       const entry = this.entries.get(key)!;
-      if (!this.maintain(entry, changes)) this.remove(key);
+      // A change in a table the result only reads through references: nothing to patch.
+      if (entry.tableId !== tableId || !this.maintain(entry, changes)) this.remove(key);
     }
   }
 
@@ -190,9 +212,11 @@ export class ListCache {
     this.remove(entry.key);
     while (this.weight + entry.weight > MAX_WEIGHT && this.entries.size > 0) this.remove(this.entries.keys().next().value!);
     this.entries.set(entry.key, entry);
-    let keys = this.byTable.get(entry.tableId);
-    if (!keys) this.byTable.set(entry.tableId, (keys = new Set()));
-    keys.add(entry.key);
+    for (const tableId of [entry.tableId, ...entry.related]) {
+      let keys = this.byTable.get(tableId);
+      if (!keys) this.byTable.set(tableId, (keys = new Set()));
+      keys.add(entry.key);
+    }
     this.weight += entry.weight;
   }
 
@@ -201,9 +225,11 @@ export class ListCache {
     if (!entry) return;
     this.entries.delete(key);
     this.weight -= entry.weight;
-    const keys = this.byTable.get(entry.tableId)!;
-    keys.delete(key);
-    if (keys.size === 0) this.byTable.delete(entry.tableId);
+    for (const tableId of [entry.tableId, ...entry.related]) {
+      const keys = this.byTable.get(tableId);
+      keys?.delete(key);
+      if (keys?.size === 0) this.byTable.delete(tableId);
+    }
   }
 }
 

@@ -17,7 +17,7 @@ export type TextOrder = 'codepoint' | 'unknown';
 
 /** What a cached list depends on: which rows match, in which order, and who reads it. */
 export interface ListShape {
-  query: Pick<ListQuery, 'filters' | 'op' | 'sort'>;
+  query: Pick<ListQuery, 'filters' | 'op' | 'sort'> & Partial<Pick<ListQuery, 'search'>>;
   publicOnly: boolean;
 }
 
@@ -52,6 +52,8 @@ export function utcMicros(text: string): string | null {
  */
 function valueOf(field: FieldRef, row: RowImage): Value {
   if (field.source === 'system') return row[field.name] ?? null;
+  // Text-search relevance and the fields of other tables' rows are PostgreSQL's to tell.
+  if (field.source === 'relevance' || field.source === 'related') return UNKNOWN;
   const { column } = field;
   const raw = row.data[column.name];
   if (isMultiple(column)) return raw === undefined || raw === null ? [] : Array.isArray(raw) ? raw : UNKNOWN;
@@ -158,6 +160,8 @@ function multipleMatches(filter: Filter, array: readonly unknown[]): boolean | n
 /** Whether `row` is in the list's matching set (filters combined by `op`, read keys PUBLISHED only). */
 export function rowMatches(shape: ListShape, row: RowImage): boolean | null {
   if (shape.publicOnly && row.status !== 'PUBLISHED') return false;
+  // Whether a row matches a text search is PostgreSQL's to tell: such lists are loaded again.
+  if (shape.query.search) return null;
   const { filters, op } = shape.query;
   let unknown = false;
   for (const filter of filters) {

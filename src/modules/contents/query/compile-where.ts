@@ -11,7 +11,9 @@ import {
   fieldKind,
   fieldSortExpression,
   textKey,
+  uuidLiteral,
 } from './expressions.js';
+import { isMultiple } from '../../tables/table-def.js';
 import type { CursorPosition, FieldRef, Filter, Scalar, SortKey } from './types.js';
 
 /** Collects values and hands out `$n` placeholders (with a cast, so no type is left to guess). */
@@ -94,7 +96,29 @@ function textEquality(field: FieldRef, values: string[], p: Params): string {
   return `${key} = any(${p.add([...new Set(values.map(textKey))], 'text[]')}) and ${e} = any(${p.add(values, 'text[]')})`;
 }
 
+/**
+ * A filter through references (`author.name eq Ada`, SPEC §12): the row's reference is among the
+ * ids of the referenced rows that match, one `in (select id ...)` per hop. PostgreSQL runs it as
+ * a semi-join: the matching referenced rows first (through their own indexes), then the rows
+ * that hold one of them (through the reference column's index). A `multiple` column matches when
+ * any of its ids does; for read keys only PUBLISHED referenced rows can match.
+ */
+function relatedPredicate(filter: Filter, field: Extract<FieldRef, { source: 'related' }>, p: Params): string {
+  let condition = filterPredicate({ ...filter, field: field.field } as Filter, p);
+  for (let i = field.via.length - 1; i >= 0; i--) {
+    const { column, table } = field.via[i];
+    const visible = field.publicOnly ? ` and status = 'PUBLISHED'` : '';
+    const ids = `select id::text from contents where table_id = ${uuidLiteral(table.id)}${visible} and ${condition}`;
+    const name = literal(column.name);
+    condition = isMultiple(column)
+      ? `exists (select 1 from jsonb_array_elements_text(case when jsonb_typeof(data->${name}) = 'array' then data->${name} end) as ref(id) where ref.id in (${ids}))`
+      : `(data->>${name}) in (${ids})`;
+  }
+  return condition;
+}
+
 export function filterPredicate(filter: Filter, p: Params): string {
+  if (filter.field.source === 'related') return relatedPredicate(filter, filter.field, p);
   if (filter.op === 'null') {
     return fieldIsMultiple(filter.field) ? multiplePredicate(filter, p) : nullTest(filter.field, filter.isNull);
   }

@@ -12,6 +12,7 @@
 import { isLocalized, type ColumnDef } from '../../tables/table-def.js';
 import { cursorPredicate, filtersClause, Params, sortsById } from './compile-where.js';
 import { fieldIsNullable, fieldKind, fieldSortExpression, literal } from './expressions.js';
+import { searchQuery } from './search.js';
 import type { ListQuery, SortKey, SqlQuery } from './types.js';
 
 export interface ListScope {
@@ -24,9 +25,19 @@ const SYSTEM_SELECT =
   'id, status, slug, created_at as "createdAt", updated_at as "updatedAt", ' +
   'published_at as "publishedAt", publish_at as "publishAt"';
 
-function whereClause(query: ListQuery, scope: ListScope, p: Params, withCursor: boolean): string {
+/**
+ * The search's tsquery, its text as one parameter used wherever the statement needs it; null
+ * without a search, or when the table has no searchable column.
+ */
+const searchTsQuery = (query: ListQuery, p: Params) =>
+  query.search && query.searchDocument ? searchQuery(p.add(query.search.text, 'text'), query.search.prefix) : null;
+
+function whereClause(query: ListQuery, scope: ListScope, p: Params, withCursor: boolean, tsquery: string | null): string {
   const parts = [`table_id = ${p.add(scope.tableId, 'uuid')}`];
   if (scope.publicOnly) parts.push(`status = 'PUBLISHED'`);
+  if (tsquery !== null) parts.push(`${query.searchDocument} @@ ${tsquery}`);
+  // A table without searchable columns has nothing a search could match.
+  else if (query.search) parts.push('false');
   const filters = filtersClause(query.filters, query.op, p);
   if (filters) parts.push(filters);
   if (withCursor && query.cursor) parts.push(cursorPredicate(query.sort, query.cursor, p));
@@ -93,8 +104,13 @@ export function compileListQuery(query: ListQuery, scope: ListScope): { select: 
   const data = dataExpression(query);
   if (data) columns.push(`${data} as data`);
   query.sort.forEach((k, i) => columns.push(`${cursorKeyExpression(k)} as "_k${i}"`));
-  const where = whereClause(query, scope, p, true);
-  let text = `select ${columns.join(', ')} from contents where ${where} order by ${orderByClause(query.sort)}`;
+  const tsquery = searchTsQuery(query, p);
+  const where = whereClause(query, scope, p, true, tsquery);
+  // The relevance of each matching row, computed once per row for the order, the cursor and `_k`.
+  const ranked = query.search && query.sort.some((k) => k.field.source === 'relevance');
+  const rank = tsquery !== null ? `ts_rank(${query.searchDocument}, ${tsquery})::float8` : '0::float8';
+  const from = ranked ? `contents cross join lateral (select ${rank} as rank) as search` : 'contents';
+  let text = `select ${columns.join(', ')} from ${from} where ${where} order by ${orderByClause(query.sort)}`;
   text += ` limit ${p.add(query.size + 1, 'int8')}`;
   if (!query.cursor) text += ` offset ${p.add((query.page - 1) * query.size, 'int8')}`;
   const select = { text, values: p.values };
@@ -104,7 +120,7 @@ export function compileListQuery(query: ListQuery, scope: ListScope): { select: 
   const c = new Params();
   // The snapshot tells the list cache which later changes the count already includes.
   const count = {
-    text: `select count(*)::float8 as total, pg_current_snapshot()::text as snapshot from contents where ${whereClause(query, scope, c, false)}`,
+    text: `select count(*)::float8 as total, pg_current_snapshot()::text as snapshot from contents where ${whereClause(query, scope, c, false, searchTsQuery(query, c))}`,
     values: c.values,
   };
   return { select, count };

@@ -14,7 +14,15 @@ import { STATUSES, type CursorPosition, type CursorValue, type FieldRef, type Fi
 /** Longest cursor string accepted (sort values of long text columns make long cursors). */
 export const MAX_CURSOR_LENGTH = 16_384;
 
-const fieldId = (f: FieldRef) => (f.source === 'system' ? f.name : `data.${f.column.id}.${f.locale ?? ''}`);
+/** A field's identity: the same for the same field, whatever its spelling in the query. */
+export const fieldId = (f: FieldRef): string =>
+  f.source === 'system'
+    ? f.name
+    : f.source === 'relevance'
+      ? '_relevance'
+      : f.source === 'related'
+        ? `${f.via.map((hop) => hop.column.id).join('>')}>${fieldId(f.field)}${f.publicOnly ? ':public' : ''}`
+        : `data.${f.column.id}.${f.locale ?? ''}`;
 
 function filterSignature(f: Filter): unknown[] {
   const base = [fieldId(f.field), f.op];
@@ -23,9 +31,14 @@ function filterSignature(f: Filter): unknown[] {
   return [...base, f.value];
 }
 
-/** Hash of what decides the order and the matching set; not `page`, `size`, `fields` or `locale`. */
-export function queryFingerprint(tableId: string, sort: SortKey[], filters: Filter[], op: 'and' | 'or'): string {
-  const canonical = JSON.stringify([tableId, sort.map((k) => [fieldId(k.field), k.direction]), filters.map(filterSignature), op]);
+/**
+ * Hash of what decides the order and the matching set; not `page`, `size` or `fields`, nor
+ * `locale` unless a search depends on it.
+ */
+export function queryFingerprint(tableId: string, sort: SortKey[], filters: Filter[], op: 'and' | 'or', search: string[] = []): string {
+  const parts: unknown[] = [tableId, sort.map((k) => [fieldId(k.field), k.direction]), filters.map(filterSignature), op];
+  if (search.length > 0) parts.push(search);
+  const canonical = JSON.stringify(parts);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
 }
 

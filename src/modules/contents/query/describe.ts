@@ -43,7 +43,8 @@ export const SORT_DESCRIPTION =
   `JSON array of up to ${MAX_SORT_KEYS} sort keys \`{ "i": field, "o": "asc" | "desc", "l"?: locale }\`. ` +
   '`i` is a column (not json or multiple) or `slug`, `status`, `createdAt`, `updatedAt`, `publishedAt`, `publishAt`, `id`; ' +
   '`o` defaults to `asc`; `l` picks the locale of a localized column (default: the project’s default locale). ' +
-  'Default `[{"i":"createdAt","o":"desc"}]`; ties are broken by `id`; nulls sort last.';
+  'Default `[{"i":"createdAt","o":"desc"}]`, or `[{"i":"_relevance","o":"desc"}]` with a `search`; ties are broken by `id`; nulls sort last. ' +
+  '`_relevance` (with `search` only) sorts by how well rows match the search.';
 
 export const FILTER_DESCRIPTION =
   `JSON array of up to ${MAX_FILTERS} conditions \`{ "i": field, "w": operator, "v": value, "l"?: locale }\`, combined by \`op\`. ` +
@@ -57,6 +58,18 @@ export const FILTER_DESCRIPTION =
   `${systemOperators()}\n\n` +
   'On multiple select, reference and file columns, `eq`/`in` match rows holding the value(s) among theirs. ' +
   'Read keys only ever see PUBLISHED rows, whatever the filter.';
+
+export const EXPAND_DESCRIPTION =
+  'Comma-separated reference and file columns to return as objects instead of ids, dotted through references up to depth 3 ' +
+  '(`author,author.company,cover`). A referenced row comes as a read of it would (same `locale`); `multiple` columns give arrays in ' +
+  'stored order. Rows the caller may not see (non-PUBLISHED ones for read keys) or that no longer exist are null, or left out of arrays. ' +
+  '`fields` may name fields inside expanded paths (`fields=title,author.name`).';
+
+export const SEARCH_DESCRIPTION =
+  'Full-text search over the text, longtext, slug, email and url columns (PostgreSQL text search, `simple` configuration: ' +
+  'words lower-cased, no stemming). Web-search syntax: words must all occur, `"exact phrase"`, `or` between alternatives, ' +
+  '`-word` to exclude; the last word also matches as a prefix (`ferr` finds ferry). Localized columns are searched in `locale` ' +
+  'when given, else in every locale. Combines with `filter` by AND; without `sort`, results come by relevance, then `id`.';
 
 export const OP_DESCRIPTION = 'How the `filter` conditions combine: `and` (default) or `or`';
 

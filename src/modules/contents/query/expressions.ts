@@ -59,14 +59,30 @@ export function columnKind(column: ColumnDef): ValueKind {
   }
 }
 
-export const fieldKind = (field: FieldRef): ValueKind =>
-  field.source === 'system' ? SYSTEM_KINDS[field.name] : columnKind(field.column);
+export function fieldKind(field: FieldRef): ValueKind {
+  switch (field.source) {
+    case 'system':
+      return SYSTEM_KINDS[field.name];
+    case 'relevance':
+      return 'number';
+    case 'related':
+      return fieldKind(field.field);
+    default:
+      return columnKind(field.column);
+  }
+}
 
 export const fieldIsMultiple = (field: FieldRef): boolean => field.source === 'column' && isMultiple(field.column);
 
-/** Whether the field's expression can be SQL NULL (every column can; some system fields cannot). */
+/**
+ * Whether the field's expression can be SQL NULL: every column can, some system fields cannot,
+ * and a field through a reference is null when there is no (visible) referenced row.
+ */
 export const fieldIsNullable = (field: FieldRef): boolean =>
-  field.source === 'column' || !NOT_NULL_SYSTEM.has(field.name);
+  field.source === 'column' || field.source === 'related' || (field.source === 'system' && !NOT_NULL_SYSTEM.has(field.name));
+
+/** The relevance of a row to the search, computed in the list statement's `search` lateral (compile.ts). */
+export const RELEVANCE_EXPRESSION = 'search.rank';
 
 /**
  * The expression a column is filtered and sorted by:
@@ -142,12 +158,63 @@ export function columnUniqueExpression(column: ColumnDef, locale?: string | null
   return hasTextKey(column) ? `md5(${e})` : e;
 }
 
-export const fieldExpression = (field: FieldRef): string =>
-  field.source === 'system' ? SYSTEM_COLUMNS[field.name] : columnExpression(field.column, field.locale);
+/** A table id inside SQL text (ids come from the schema and are UUIDs; anything else is a bug). */
+export function uuidLiteral(id: string): string {
+  if (!UUID.test(id)) throw new Error(`refusing to embed ${JSON.stringify(id)} in SQL`);
+  return `'${id}'`;
+}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** `(data->>'author')` as a uuid, or null when it holds anything else (so a cast can never fail). */
+const referenceId = (row: string, column: ColumnDef) => {
+  const value = `${row}.data->>${literal(column.name)}`;
+  return `(case when ${value} ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then (${value})::uuid end)`;
+};
+
+/**
+ * A field through references (`author.company.name`) as one correlated scalar subquery per hop,
+ * each finding the referenced row by primary key: `r1` is the row `author` points at, `r2` the
+ * one its `company` points at, and the innermost expression (bare `data`) reads the last. For
+ * read keys a row that is not PUBLISHED counts as absent (null).
+ */
+function relatedExpression(field: Extract<FieldRef, { source: 'related' }>, inner: string): string {
+  let expression = inner;
+  for (let i = field.via.length - 1; i >= 0; i--) {
+    const { column, table } = field.via[i];
+    const alias = `r${i + 1}`;
+    const from = i === 0 ? 'contents' : `r${i}`;
+    const visible = field.publicOnly ? ` and ${alias}.status = 'PUBLISHED'` : '';
+    expression = `(select ${expression} from contents ${alias} where ${alias}.table_id = ${uuidLiteral(table.id)} and ${alias}.id = ${referenceId(from, column)}${visible})`;
+  }
+  return expression;
+}
+
+export function fieldExpression(field: FieldRef): string {
+  switch (field.source) {
+    case 'system':
+      return SYSTEM_COLUMNS[field.name];
+    case 'relevance':
+      return RELEVANCE_EXPRESSION;
+    case 'related':
+      return relatedExpression(field, fieldExpression(field.field));
+    default:
+      return columnExpression(field.column, field.locale);
+  }
+}
 
 /** A sort key's expression (see columnSortExpression); system fields sort by their column. */
-export const fieldSortExpression = (field: FieldRef): string =>
-  field.source === 'system' ? SYSTEM_COLUMNS[field.name] : columnSortExpression(field.column, field.locale);
+export function fieldSortExpression(field: FieldRef): string {
+  switch (field.source) {
+    case 'system':
+      return SYSTEM_COLUMNS[field.name];
+    case 'relevance':
+      return RELEVANCE_EXPRESSION;
+    case 'related':
+      return relatedExpression(field, fieldSortExpression(field.field));
+    default:
+      return columnSortExpression(field.column, field.locale);
+  }
+}
 
 /** Whether a field's equality tests should also compare the text key, so the sort index serves them. */
 export const fieldHasTextKey = (field: FieldRef): boolean => field.source === 'column' && hasTextKey(field.column);

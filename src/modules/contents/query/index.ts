@@ -13,6 +13,7 @@ export {
 } from './expressions.js';
 export { OPERATORS_BY_KIND, MAX_FILTERS } from './parse-filter.js';
 export { MAX_SORT_KEYS } from './parse-sort.js';
+export { searchDocument, searchIndexLocales } from './search.js';
 export type {
   ListQuery,
   RawListParams,

@@ -1,7 +1,7 @@
 import { invalidQuery } from '../../../errors/app-error.js';
 import { isLocalized, isMultiple, type TableDef } from '../../tables/table-def.js';
 import { resolveName } from './parse-fields.js';
-import type { FieldRef, ProjectLocales } from './types.js';
+import type { DirectField, FieldRef, Hop, ParseContext } from './types.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -30,14 +30,41 @@ export function parseJsonArray(param: 'sort' | 'filter', raw: string | undefined
 
 const describeName = (v: unknown) => (typeof v === 'string' ? `"${v.slice(0, 100)}"` : JSON.stringify(v) ?? String(v));
 
+/** Most reference hops of a dotted path (`a.b.c.field`: three). */
+export const MAX_HOPS = 3;
+
+/**
+ * `author.company.name`: the reference columns on the way, each in the table the previous one
+ * points at, then the field of the last table (SPEC §12).
+ */
+function resolvePath(part: string, item: JsonObject, segments: string[], table: TableDef, project: ParseContext): FieldRef {
+  if (segments.length - 1 > MAX_HOPS) throw invalidQuery(`${part}.i: at most ${MAX_HOPS} references deep`);
+  const via: Hop[] = [];
+  let current = table;
+  for (const name of segments.slice(0, -1)) {
+    const column = current.columns.find((c) => c.name === name);
+    if (!column || column.type !== 'reference') {
+      throw invalidQuery(`${part}.i: ${describeName(name)} is not a reference column of table "${current.key}"`);
+    }
+    const next = project.related?.get(column.settings.table!);
+    if (!next) throw invalidQuery(`${part}.i: the table of reference column "${name}" no longer exists`);
+    via.push({ column, table: next });
+    current = next;
+  }
+  const field = resolveFieldRef(part, { ...item, i: segments.at(-1) }, current, project) as DirectField;
+  return { source: 'related', via, field, publicOnly: project.publicOnly ?? false };
+}
+
 /**
  * Resolves `i` (and `l`) of one sort or filter item at `part` (e.g. `filter[2]`). `l` applies to
  * localized columns only and must be a project locale; a localized column without `l` uses the
- * project's default locale (SPEC §7).
+ * project's default locale (SPEC §7). A dotted name goes through reference columns (SPEC §12).
  */
-export function resolveFieldRef(part: string, item: JsonObject, table: TableDef, project: ProjectLocales): FieldRef {
+export function resolveFieldRef(part: string, item: JsonObject, table: TableDef, project: ParseContext): FieldRef {
   const name = item.i;
   if (typeof name !== 'string' || name === '') throw invalidQuery(`${part}.i: must be a field name, got ${describeName(name)}`);
+  const path = name.startsWith('data.') ? name.slice('data.'.length) : name;
+  if (path.includes('.')) return resolvePath(part, item, path.split('.'), table, project);
   const resolved = resolveName(name, table);
   if (!resolved) throw invalidQuery(`${part}.i: unknown field ${describeName(name)}`);
   const l = item.l ?? null;
@@ -58,4 +85,8 @@ export function resolveFieldRef(part: string, item: JsonObject, table: TableDef,
 export const describeField = (field: FieldRef): string =>
   field.source === 'system'
     ? `system field "${field.name}"`
-    : `${isMultiple(field.column) ? 'multiple ' : ''}${field.column.type} column "${field.column.name}"`;
+    : field.source === 'relevance'
+      ? 'the search relevance "_relevance"'
+      : field.source === 'related'
+        ? `${describeField(field.field)} through ${field.via.map((h) => `"${h.column.name}"`).join(', ')}`
+        : `${isMultiple(field.column) ? 'multiple ' : ''}${field.column.type} column "${field.column.name}"`;

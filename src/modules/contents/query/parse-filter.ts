@@ -3,7 +3,7 @@ import type { TableDef } from '../../tables/table-def.js';
 import { coerceFlag, coerceScalar } from './coerce.js';
 import { fieldKind } from './expressions.js';
 import { describeField, parseJsonArray, resolveFieldRef, type JsonObject } from './parse-common.js';
-import { OPERATORS, type FieldRef, type Filter, type Operator, type ProjectLocales, type Scalar, type ValueKind } from './types.js';
+import { OPERATORS, type FieldRef, type Filter, type Operator, type ParseContext, type Scalar, type ValueKind } from './types.js';
 
 export const MAX_FILTERS = 20;
 /** Most values one `in`/`nin` takes (as many as the largest page). */
@@ -47,7 +47,7 @@ function listItems(part: string, w: 'in' | 'nin', raw: unknown): unknown[] {
   return items;
 }
 
-function parseOne(item: JsonObject, index: number, table: TableDef, project: ProjectLocales): Filter {
+function parseOne(item: JsonObject, index: number, table: TableDef, project: ParseContext): Filter {
   const part = `filter[${index}]`;
   const field = resolveFieldRef(part, item, table, project);
   const w = item.w;
@@ -88,7 +88,7 @@ function parseOne(item: JsonObject, index: number, table: TableDef, project: Pro
 }
 
 /** `filter`: a JSON array of `{ i, w, v, l? }` (SPEC §7), at most MAX_FILTERS of them. */
-export function parseFilters(raw: string | undefined, table: TableDef, project: ProjectLocales): Filter[] {
+export function parseFilters(raw: string | undefined, table: TableDef, project: ParseContext): Filter[] {
   const items = parseJsonArray('filter', raw, ['i', 'w', 'v', 'l']);
   if (items.length > MAX_FILTERS) throw invalidQuery(`filter: at most ${MAX_FILTERS} filters`);
   return items.map((item, index) => parseOne(item, index, table, project));

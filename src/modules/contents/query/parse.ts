@@ -48,7 +48,8 @@ import { decodeCursor, queryFingerprint } from './cursor.js';
 import { parseFields } from './parse-fields.js';
 import { parseFilters, parseOp } from './parse-filter.js';
 import { parseSort } from './parse-sort.js';
-import type { ListQuery, ProjectLocales, RawListParams } from './types.js';
+import { parseSearch, searchDocument } from './search.js';
+import type { ListQuery, ParseContext, RawListParams } from './types.js';
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -62,7 +63,7 @@ function positiveInteger(name: 'page' | 'size', value: number | undefined, fallb
   return value;
 }
 
-export function parseListQuery(raw: RawListParams, table: TableDef, project: ProjectLocales): ListQuery {
+export function parseListQuery(raw: RawListParams, table: TableDef, project: ParseContext): ListQuery {
   const page = positiveInteger('page', raw.page, 1, Number.MAX_SAFE_INTEGER);
   const size = positiveInteger('size', raw.size, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
   if (page * size > Number.MAX_SAFE_INTEGER) throw invalidQuery(`page: ${page} is too large`);
@@ -76,11 +77,13 @@ export function parseListQuery(raw: RawListParams, table: TableDef, project: Pro
   }
 
   const projection = parseFields(raw.fields, table);
-  const sort = parseSort(raw.sort, table, project);
+  const search = parseSearch(raw.search);
+  const sort = parseSort(raw.sort, table, project, search !== null);
   const filters = parseFilters(raw.filter, table, project);
   const parsedOp = parseOp(raw.op);
   const op = filters.length < 2 ? 'and' : parsedOp;
-  const fingerprint = queryFingerprint(table.id, sort, filters, op);
+  const document = search ? searchDocument(table, locale) : null;
+  const fingerprint = queryFingerprint(table.id, sort, filters, op, search ? [search.text, document ?? ''] : []);
 
   let cursor = null;
   if (raw.cursor !== undefined) {
@@ -100,6 +103,8 @@ export function parseListQuery(raw: RawListParams, table: TableDef, project: Pro
     locale,
     defaultLocale: project.defaultLocale,
     cursor,
+    search,
+    searchDocument: document,
     fingerprint,
   };
 }

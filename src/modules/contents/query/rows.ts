@@ -40,7 +40,7 @@ const TIMESTAMPS: ReadonlySet<OutputSystemField> = new Set(['createdAt', 'update
  * `data` holding only the asked-for live columns (so keys of deleted columns not yet purged
  * never leak); fields not asked for are absent, `data` too when no column was asked for.
  */
-export function toListItem(row: ListRow, query: ListQuery): Record<string, unknown> {
+export function toListItem(row: ListRow, query: Pick<ListQuery, 'projection'>): Record<string, unknown> {
   const { projection } = query;
   const item: Record<string, unknown> = { id: row.id };
   const system = new Set(projection.system);

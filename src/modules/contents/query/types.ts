@@ -1,4 +1,5 @@
-import type { ColumnDef } from '../../tables/table-def.js';
+import type { ColumnDef, TableDef } from '../../tables/table-def.js';
+import type { Search } from './search.js';
 
 /** The list parameters as the router hands them over (strings straight from the query string). */
 export interface RawListParams {
@@ -11,11 +12,26 @@ export interface RawListParams {
   cursor?: string;
   locale?: string;
   withCount?: boolean;
+  search?: string;
 }
 
 export interface ProjectLocales {
   locales: string[];
   defaultLocale: string;
+}
+
+/** What parsing a list query knows besides the table: the project's locales and, for dotted paths, more. */
+export interface ParseContext extends ProjectLocales {
+  /** The tables reference columns point at (dotted `i` paths, SPEC §12), by id. */
+  related?: ReadonlyMap<string, TableDef>;
+  /** Read keys: only PUBLISHED referenced rows count in a dotted filter or sort. */
+  publicOnly?: boolean;
+}
+
+/** One step of a dotted path: a reference column, and the table it points at. */
+export interface Hop {
+  column: ColumnDef;
+  table: TableDef;
 }
 
 /** Row fields that are not columns (SPEC §5 Contents), by their wire names. */
@@ -27,10 +43,16 @@ export const OUTPUT_SYSTEM_FIELDS: readonly OutputSystemField[] = ['slug', 'stat
 
 export const STATUSES = ['DRAFT', 'SCHEDULED', 'PUBLISHED', 'ARCHIVED'] as const;
 
-/** A field a filter or sort key addresses. `locale` is set exactly for localized columns. */
+/** A field of the listed table itself. `locale` is set exactly for localized columns. */
+export type DirectField = { source: 'system'; name: SystemField } | { source: 'column'; column: ColumnDef; locale: string | null };
+
+/** A field a filter or sort key addresses. */
 export type FieldRef =
-  | { source: 'system'; name: SystemField }
-  | { source: 'column'; column: ColumnDef; locale: string | null };
+  | DirectField
+  /** `author.name`: a field of the row a reference column points at, through up to 3 hops. */
+  | { source: 'related'; via: Hop[]; field: DirectField; publicOnly: boolean }
+  /** `_relevance`: how well a row matches `search` (a sort key only, with a search). */
+  | { source: 'relevance' };
 
 /**
  * What a field's values are, for operator applicability and coercion:
@@ -105,7 +127,11 @@ export interface ListQuery {
   locale: string | null;
   defaultLocale: string;
   cursor: CursorPosition | null;
-  /** Hash of table + sort + filters + op; a cursor carries it and must match. */
+  /** Full-text search (search.ts); null without one. */
+  search: Search | null;
+  /** The table's search document in the search's locale (null without a search or a searchable column). */
+  searchDocument: string | null;
+  /** Hash of table + sort + filters + op + search; a cursor carries it and must match. */
   fingerprint: string;
 }
 
