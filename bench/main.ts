@@ -21,6 +21,7 @@ import { measureLoggingPipeline, type LoggingPipelineCost } from './logging-pipe
 import { soak, type SoakReport } from './soak.js';
 import { benchLogScale, type LogScaleReport } from './log-scale.js';
 import { benchMixed, type MixedResult } from './mixed.js';
+import { coldLatencies, type ColdLatency } from './cold.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -63,6 +64,7 @@ let logScale: LogScaleReport | null = null;
 const results: { scenario: string; ours: Measurement; bare: Measurement | null; ratio: number | null; target: string }[] = [];
 let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 let mixed: MixedResult | null = null;
+let cold: ColdLatency[] = [];
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
@@ -90,6 +92,10 @@ try {
       const bareResult = scenario.bare ? await measure(scenario.bare, { duration, connections }) : null;
       const ratio = bareResult ? ours.requestsPerSecond / bareResult.requestsPerSecond : null;
       results.push({ scenario: scenario.name, ours, bare: bareResult, ratio, target: scenario.target });
+    }
+    if (!args.soak && (!wanted || wanted.some((name) => name === 'R2' || name === 'R3' || name === 'cold'))) {
+      log('cold: first-time latency of the relational filter and of search, one request at a time');
+      cold = await coldLatencies(`http://127.0.0.1:${apiPort}`, fixture);
     }
   } finally {
     await stopChild(bare);
@@ -163,6 +169,7 @@ for (const r of results) {
       `${pad(num(r.bare?.requestsPerSecond), 12)}${pad(num(r.bare?.p99, 1), 10)}${pad(num(r.ratio, 2), 8)}${r.target}`,
   );
 }
+for (const c of cold) console.log(`${c.name}: ${c.requests} distinct queries, p50 ${num(c.p50, 1)} ms, p99 ${num(c.p99, 1)} ms, max ${num(c.max, 1)} ms (target p99 < 50 ms)`);
 if (soakReport) {
   console.log(`\nsoak: ${soakReport.windows.length} windows of 30 s, mixed load`);
   console.log(`${pad('t (s)', 8)}${pad('req/s', 10)}${pad('p99 ms', 9)}${pad('errors', 8)}${pad('rss MB', 9)}heap MB`);
@@ -215,5 +222,5 @@ if (events) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, mixed, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

@@ -1,4 +1,4 @@
-import type { Fixture } from './setup.js';
+import { AUTHORS, TOPICS, type Fixture } from './setup.js';
 import type { LoadTarget } from './load.js';
 
 export interface Scenario {
@@ -50,6 +50,27 @@ export async function scenarios(env: { api: string; bare: string; fixture: Fixtu
       ours: ours(contents, { method: 'POST', next: () => ({ path: contents, body: w1Body() }) }),
       bare: { url: `${bare}/w1`, method: 'POST', next: () => ({ path: '/w1', body: w1Body() }) },
       target: '>= 2000 req/s',
+    },
+    {
+      name: 'R1-expand',
+      description: 'list page 1 (size 20) with expand=author; "bare" here is the same list without expand',
+      ours: ours(`${contents}?size=20&expand=author`),
+      bare: ours(`${contents}?size=20`),
+      target: '>= 0.60 x without expand',
+    },
+    {
+      name: 'R2',
+      description: 'filter author.name eq (one of 1,000 authors), exact total',
+      ours: ours(contents, { next: () => ({ path: contents + q({ filter: [{ i: 'author.name', w: 'eq', v: `Author ${Math.floor(Math.random() * AUTHORS)}` }] }) }) }),
+      bare: null,
+      target: 'p99 < 50 ms',
+    },
+    {
+      name: 'R3',
+      description: 'search for a word in 1 % of the rows (one of 100), exact total',
+      ours: ours(contents, { next: () => ({ path: contents + q({ search: `topic${String(Math.floor(Math.random() * TOPICS)).padStart(2, '0')}` }) }) }),
+      bare: null,
+      target: 'p99 < 50 ms',
     },
     { name: 'page-1', description: 'keyset: page 1 (size 10)', ours: ours(`${contents}?size=10&withCount=false`), bare: null, target: 'baseline for page 10,000' },
     {

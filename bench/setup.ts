@@ -111,7 +111,14 @@ export interface Fixture {
   tableId: string;
   writeKey: string;
   ids: string[];
+  /** `authors` (AUTHORS rows, `name` = `Author <n>`): every article's `author` references one. */
+  authorsTableId: string;
 }
+
+/** Authors the articles reference (SPEC §12 scenarios); article i references author i % AUTHORS. */
+export const AUTHORS = 1000;
+/** Article i's body holds the word `topic<i % TOPICS, two digits>`: each word is in 1 % of the rows. */
+export const TOPICS = 100;
 
 async function call(base: string, token: string, method: string, url: string, body?: unknown) {
   const res = await fetch(base + url, {
@@ -141,9 +148,21 @@ export async function seed(api: string, databaseUrl: string, rows: number, progr
     { name: 'body', type: 'longtext' },
   ];
   for (const column of columns) await call(api, adminToken, 'POST', `/v1/${project.id}/tables/${table.id}/columns`, column);
+  const authors = await call(api, adminToken, 'POST', `/v1/${project.id}/tables`, { key: 'authors', name: 'Authors' });
+  await call(api, adminToken, 'POST', `/v1/${project.id}/tables/${authors.id}/columns`, { name: 'name', type: 'text' });
+  await call(api, adminToken, 'POST', `/v1/${project.id}/tables/${table.id}/columns`, { name: 'author', type: 'reference', settings: { table: authors.id } });
 
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  const authorIds = (
+    await client.query<{ id: string }>(
+      `insert into contents (id, project_id, table_id, status, data, created_at, updated_at, published_at)
+       select gen_random_uuid(), $1, $2, 'PUBLISHED', jsonb_build_object('name', 'Author ' || i), now(), now(), now()
+         from generate_series(0, $3::int - 1) as i order by i returning id`,
+      [project.id, authors.id, AUTHORS],
+    )
+  ).rows.map((r) => r.id);
+  await client.query(`insert into contents_count (table_id, status, count) values ($1, 'PUBLISHED', $2)`, [authors.id, AUTHORS]);
   // Large enough for bulk speed, small enough that progress moves every second or so.
   const batch = 20_000;
   for (let start = 0; start < rows; start += batch) {
@@ -152,10 +171,12 @@ export async function seed(api: string, databaseUrl: string, rows: number, progr
       `insert into contents (id, project_id, table_id, status, data, created_at, updated_at, published_at)
        select gen_random_uuid(), $1, $2, 'PUBLISHED',
               jsonb_build_object('title', 'lorem ' || i, 'category', (array['a','b','c','d','e'])[1 + i % 5],
-                                 'price', (i::bigint * 7919) % 1000, 'qty', i % 100, 'body', 'Some body text for row ' || i),
+                                 'price', (i::bigint * 7919) % 1000, 'qty', i % 100,
+                                 'body', 'Some body text for row ' || i || ' topic' || lpad((i % $7::int)::text, 2, '0'),
+                                 'author', ($6::text[])[1 + i % array_length($6::text[], 1)]),
               now() - make_interval(secs => ($4 - i) / 1000.0), now(), now()
          from generate_series($3::int, $5::int - 1) as i`,
-      [project.id, table.id, start, rows, end],
+      [project.id, table.id, start, rows, end, authorIds, TOPICS],
     );
     progress.update(end);
   }
@@ -166,5 +187,5 @@ export async function seed(api: string, databaseUrl: string, rows: number, progr
   await client.query('vacuum (analyze) contents');
   const ids = (await client.query<{ id: string }>('select id from contents where table_id = $1 order by random() limit 1000', [table.id])).rows.map((r) => r.id);
   await client.end();
-  return { projectId: project.id, tableId: table.id, writeKey: String(key.key), ids };
+  return { projectId: project.id, tableId: table.id, writeKey: String(key.key), ids, authorsTableId: authors.id };
 }

@@ -13,6 +13,7 @@ import { Migration20261122060000_webhooks } from './Migration20261122060000_webh
 import { Migration20261123020000_event_order } from './Migration20261123020000_event_order.js';
 import { Migration20261125000000_text_keys } from './Migration20261125000000_text_keys.js';
 import { Migration20261125010000_contents_changes } from './Migration20261125010000_contents_changes.js';
+import { Migration20261125020000_search } from './Migration20261125020000_search.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the folder) so that the
@@ -34,4 +35,5 @@ export const migrations = [
   { name: 'Migration20261123020000_event_order', class: Migration20261123020000_event_order },
   { name: 'Migration20261125000000_text_keys', class: Migration20261125000000_text_keys },
   { name: 'Migration20261125010000_contents_changes', class: Migration20261125010000_contents_changes },
+  { name: 'Migration20261125020000_search', class: Migration20261125020000_search },
 ];

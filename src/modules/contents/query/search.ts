@@ -19,15 +19,10 @@
 import { invalidQuery } from '../../../errors/app-error.js';
 import { isLocalized, STRING_TYPES, type ColumnDef, type TableDef } from '../../tables/table-def.js';
 import { literal } from './expressions.js';
+import type { Search } from './types.js';
 
 export const MAX_SEARCH_LENGTH = 500;
 
-export interface Search {
-  /** The text as given (trimmed). */
-  text: string;
-  /** Whether the last word also matches as a prefix (not after a closing quote). */
-  prefix: boolean;
-}
 
 export const isSearchable = (column: ColumnDef): boolean => STRING_TYPES.has(column.type);
 
@@ -41,11 +36,15 @@ export function parseSearch(raw: string | undefined): Search | null {
   return { text, prefix: !text.endsWith('"') };
 }
 
+/**
+ * A column's part of the document: `contents_search_text` (migration
+ * Migration20261125020000_search) gives a string's text, or every locale's of a localized
+ * column, cut to 100,000 characters so that the tsvector stays within PostgreSQL's 1 MB.
+ */
 function columnDocument(column: ColumnDef, locale: string | null): string {
   const name = literal(column.name);
-  if (!isLocalized(column)) return `to_tsvector('simple', coalesce(data->>${name}, ''))`;
-  if (locale) return `to_tsvector('simple', coalesce(data->${name}->>${literal(locale)}, ''))`;
-  return `jsonb_to_tsvector('simple', coalesce(data->${name}, '{}'::jsonb), '["string"]')`;
+  const value = isLocalized(column) && locale ? `data->${name}->${literal(locale)}` : `data->${name}`;
+  return `to_tsvector('simple', coalesce(contents_search_text(${value}), ''))`;
 }
 
 /**

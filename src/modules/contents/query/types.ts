@@ -1,5 +1,4 @@
 import type { ColumnDef, TableDef } from '../../tables/table-def.js';
-import type { Search } from './search.js';
 
 /** The list parameters as the router hands them over (strings straight from the query string). */
 export interface RawListParams {
@@ -13,6 +12,14 @@ export interface RawListParams {
   locale?: string;
   withCount?: boolean;
   search?: string;
+}
+
+/** `search` (search.ts). */
+export interface Search {
+  /** The text as given (trimmed). */
+  text: string;
+  /** Whether the last word also matches as a prefix (not after a closing quote). */
+  prefix: boolean;
 }
 
 export interface ProjectLocales {
