@@ -1,13 +1,14 @@
 import { Migration } from '@mikro-orm/migrations';
-import { searchIndexStatements } from '../modules/columns/column.ddl.js';
+import { createIndexStatements, searchIndexStatements } from '../modules/columns/column.ddl.js';
 import type { ColumnDef } from '../modules/tables/table-def.js';
 
 /**
- * Full-text search (SPEC §12). `contents_search_text` is the text a column contributes to a
- * row's search document: a plain string, or every locale's value of a localized one, cut to
- * 100,000 characters (a tsvector holds at most 1 MB, and a text value may be as long as a
- * request body). Then every live table gets the GIN indexes of its search document, as the
- * columns module keeps them from now on (searchIndexStatements).
+ * Full-text search (SPEC §12). `contents_search_text` is the text a localized column
+ * contributes to a row's search document: every locale's value, cut to 100,000 characters (a
+ * tsvector holds at most 1 MB, and a text value may be as long as a request body). Then every
+ * live table gets the GIN indexes of its search document, as the columns module keeps them from
+ * now on (searchIndexStatements), and every single reference column the statistics the planner
+ * needs for filters through it (createIndexStatements).
  */
 export class Migration20261125020000_search extends Migration {
   override name = 'Migration20261125020000_search';
@@ -33,6 +34,10 @@ export class Migration20261125020000_search extends Migration {
     )) as { id: string; locales: string[]; columns: ColumnDef[] }[];
     for (const table of tables) {
       for (const statement of searchIndexStatements(table, table.locales)) await this.execute(statement);
+      // Only what is missing is created: every statement is `if not exists`.
+      for (const column of table.columns.filter((c) => c.type === 'reference' || c.type === 'file')) {
+        for (const statement of createIndexStatements(table.id, column, table.locales)) await this.execute(statement);
+      }
     }
   }
 

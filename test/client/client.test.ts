@@ -102,6 +102,20 @@ describe('createTabulaClient', () => {
     expect(ok).toMatchObject({ status: 'fulfilled', value: { key: 'products' } });
     expect(failed).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND', status: 404 } });
   });
+
+  it('searches, expands references and lists referrers, typed (SPEC §12)', async () => {
+    await admin.tables.create.mutate({ projectId, key: 'reviews', name: 'Reviews' });
+    await admin.columns.create.mutate({ projectId, tableId: 'reviews', name: 'product', type: 'reference', settings: { table: 'products', onDelete: 'restrict' } });
+    const client = createTabulaClient({ baseUrl: t.url, token: writeKey });
+    const lamp = (await client.contents.list.query({ projectId, tableId: 'products', search: 'lam' })).list;
+    expect(lamp.map((row) => row.data?.name)).toEqual(['Lamp']);
+    const review = await client.contents.create.mutate({ projectId, tableId: 'reviews', data: { product: lamp[0].id } });
+    const expanded = await client.contents.get.query({ projectId, tableId: 'reviews', contentsId: review.id, expand: 'product' });
+    expect(expanded.data.product).toMatchObject({ id: lamp[0].id, data: { name: 'Lamp' } });
+    const referrers = await client.contents.referrers.query({ projectId, tableId: 'products', contentsId: lamp[0].id });
+    expect(referrers).toEqual([{ tableId: expect.stringMatching(UUID_SHAPE), tableKey: 'reviews', column: 'product', count: 1 }]);
+    await rejection(() => client.contents.delete.mutate({ projectId, tableId: 'products', contentsId: lamp[0].id }), 409, 'CONFLICT');
+  });
 });
 
 describe('errors are TabulaErrors carrying the SPEC §3 code, status and details', () => {

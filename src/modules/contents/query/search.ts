@@ -36,26 +36,32 @@ export function parseSearch(raw: string | undefined): Search | null {
   return { text, prefix: !text.endsWith('"') };
 }
 
+/** Characters of each column's value that the document holds (a tsvector holds at most 1 MB). */
+export const SEARCH_TEXT_CHARS = 100_000;
+
 /**
- * A column's part of the document: `contents_search_text` (migration
- * Migration20261125020000_search) gives a string's text, or every locale's of a localized
- * column, cut to 100,000 characters so that the tsvector stays within PostgreSQL's 1 MB.
+ * A column's text in the document: its value, or one locale's, cut to SEARCH_TEXT_CHARS; every
+ * locale's of a localized column through `contents_search_text` (migration
+ * Migration20261125020000_search), which joins an object's values.
  */
-function columnDocument(column: ColumnDef, locale: string | null): string {
+function columnText(column: ColumnDef, locale: string | null): string {
   const name = literal(column.name);
-  const value = isLocalized(column) && locale ? `data->${name}->${literal(locale)}` : `data->${name}`;
-  return `to_tsvector('simple', coalesce(contents_search_text(${value}), ''))`;
+  if (!isLocalized(column)) return `coalesce(left(data->>${name}, ${SEARCH_TEXT_CHARS}), '')`;
+  if (locale) return `coalesce(left(data->${name}->>${literal(locale)}, ${SEARCH_TEXT_CHARS}), '')`;
+  return `coalesce(contents_search_text(data->${name}), '')`;
 }
 
 /**
  * The text-search document of a row of `table` (null when the table has no searchable column):
- * every locale's values, or one locale's when `locale` is given and a column is localized.
+ * every locale's values, or one locale's when `locale` is given and a column is localized. One
+ * `to_tsvector` over the columns' texts joined by spaces: every insert and update computes it
+ * for the search index, so it is kept to one call.
  */
 export function searchDocument(table: Pick<TableDef, 'columns'>, locale: string | null): string | null {
   const columns = table.columns.filter(isSearchable);
   if (columns.length === 0) return null;
   const perLocale = locale !== null && columns.some(isLocalized) ? locale : null;
-  return `(${columns.map((c) => columnDocument(c, perLocale)).join(' || ')})`;
+  return `to_tsvector('simple', ${columns.map((c) => columnText(c, perLocale)).join(` || ' ' || `)})`;
 }
 
 /** The locales that get a document (and an index) of their own: every one, when a searchable column is localized. */
