@@ -189,32 +189,24 @@ function relatedExpression(field: Extract<FieldRef, { source: 'related' }>, inne
   return expression;
 }
 
-export function fieldExpression(field: FieldRef): string {
+/** A field's SQL: the expression filters compare, or (`sort`) the one ORDER BY and its index use. */
+function fieldSql(field: FieldRef, sort: boolean): string {
   switch (field.source) {
     case 'system':
       return SYSTEM_COLUMNS[field.name];
     case 'relevance':
       return RELEVANCE_EXPRESSION;
     case 'related':
-      return relatedExpression(field, fieldExpression(field.field));
+      return relatedExpression(field, fieldSql(field.field, sort));
     default:
-      return columnExpression(field.column, field.locale);
+      return sort ? columnSortExpression(field.column, field.locale) : columnExpression(field.column, field.locale);
   }
 }
 
+export const fieldExpression = (field: FieldRef): string => fieldSql(field, false);
+
 /** A sort key's expression (see columnSortExpression); system fields sort by their column. */
-export function fieldSortExpression(field: FieldRef): string {
-  switch (field.source) {
-    case 'system':
-      return SYSTEM_COLUMNS[field.name];
-    case 'relevance':
-      return RELEVANCE_EXPRESSION;
-    case 'related':
-      return relatedExpression(field, fieldSortExpression(field.field));
-    default:
-      return columnSortExpression(field.column, field.locale);
-  }
-}
+export const fieldSortExpression = (field: FieldRef): string => fieldSql(field, true);
 
 /** Whether a field's equality tests should also compare the text key, so the sort index serves them. */
 export const fieldHasTextKey = (field: FieldRef): boolean => field.source === 'column' && hasTextKey(field.column);
