@@ -14,6 +14,7 @@ import { Migration20261123020000_event_order } from './Migration20261123020000_e
 import { Migration20261125000000_text_keys } from './Migration20261125000000_text_keys.js';
 import { Migration20261125010000_contents_changes } from './Migration20261125010000_contents_changes.js';
 import { Migration20261125020000_search } from './Migration20261125020000_search.js';
+import { Migration20261125030000_revisions } from './Migration20261125030000_revisions.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the folder) so that the
@@ -36,4 +37,5 @@ export const migrations = [
   { name: 'Migration20261125000000_text_keys', class: Migration20261125000000_text_keys },
   { name: 'Migration20261125010000_contents_changes', class: Migration20261125010000_contents_changes },
   { name: 'Migration20261125020000_search', class: Migration20261125020000_search },
+  { name: 'Migration20261125030000_revisions', class: Migration20261125030000_revisions },
 ];

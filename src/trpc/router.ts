@@ -5,6 +5,7 @@ import { projectRouter } from '../modules/projects/project.router.js';
 import { workspaceMemberRouter } from '../modules/workspaces/workspace-member.router.js';
 import { columnRouter } from '../modules/columns/column.router.js';
 import { contentsRouter } from '../modules/contents/contents.router.js';
+import { revisionsRouter } from '../modules/contents/revisions.router.js';
 import { tableRouter } from '../modules/tables/table.router.js';
 import { workspaceRouter } from '../modules/workspaces/workspace.router.js';
 import { categoryRouter } from '../modules/categories/category.router.js';
@@ -32,6 +33,7 @@ export const appRouter = router({
   tables: tableRouter,
   columns: columnRouter,
   contents: contentsRouter,
+  revisions: revisionsRouter,
   categories: categoryRouter,
   variables: variableRouter,
   translations: translationRouter,

@@ -20,10 +20,21 @@ import {
   referrersOutput,
   updateContentsInput,
 } from './contents.schema.js';
-import { createContents, deleteContents, findRow, updateContents } from './contents.write.js';
+import { createContents, deleteContents, findRow, updateContents, type WriteScope } from './contents.write.js';
+import { actorOf } from './revision-types.js';
+import type { Principal } from '../../auth/principal.js';
 import { referrersOf } from './references.js';
 
 const TAG = 'Contents';
+
+/** What a write needs: the table, the project's other tables (onDelete) and who writes (revisions). */
+const writeScope = (ctx: TableItemContext & { principal: Principal }): WriteScope => ({
+  pool: ctx.deps.pool,
+  table: ctx.table,
+  project: ctx.scope.project,
+  tables: (tableId) => ctx.deps.tables.get(ctx.scope.project.id, tableId),
+  actor: actorOf(ctx.principal),
+});
 
 /** What a read needs: the table, the caller's visibility, and for `expand` the project's other tables. */
 const readScope = (ctx: TableItemContext & { em: Context['em'] }): ListScope => ({
@@ -66,7 +77,7 @@ export const contentsRouter = router({
     .input(createContentsInput)
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const row = await createContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project }, input);
+      const row = await createContents(writeScope(ctx), input);
       markCreated(ctx, row.id);
       return toContentsOutput(ctx.table, row);
     }),
@@ -104,7 +115,7 @@ export const contentsRouter = router({
     .input(updateContentsInput)
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const row = await updateContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project }, input);
+      const row = await updateContents(writeScope(ctx), input);
       return toContentsOutput(ctx.table, row);
     }),
 
@@ -113,8 +124,7 @@ export const contentsRouter = router({
     .input(deleteContentsInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      const tables = (tableId: string) => ctx.deps.tables.get(ctx.scope.project.id, tableId);
-      await deleteContents({ pool: ctx.deps.pool, table: ctx.table, project: ctx.scope.project, tables }, input.contentsId);
+      await deleteContents(writeScope(ctx), input.contentsId);
       markNoContent(ctx);
     }),
 });

@@ -3,6 +3,7 @@ import type { ColumnDef, TableDef } from '../tables/table-def.js';
 import { isLocalized } from '../tables/table-def.js';
 import type { ContentStatus } from '../tables/table.entity.js';
 import type { ContentsOutput } from './contents.schema.js';
+import type { Actor } from './revision-types.js';
 
 /** Timestamps arrive as ISO strings from the plain pool (see db/pool.ts), as Date elsewhere. */
 type Timestamp = Date | string;
@@ -25,6 +26,8 @@ export interface NewRow {
   row: ContentsRow;
   projectId: string;
   events: DomainEvent[];
+  /** Who creates it, for its first revision. */
+  actor: Actor | null;
 }
 
 export const toDate = (t: Timestamp): Date => (t instanceof Date ? t : new Date(t));

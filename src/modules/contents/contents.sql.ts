@@ -1,4 +1,6 @@
 import type { SqlQuery } from '../../db/sql.js';
+import type { Actor, RevisionAction } from './revision-types.js';
+import { lastActor, reviseRows } from './revisions.sql.js';
 import type { ContentStatus } from '../tables/table.entity.js';
 import { CONTENTS_COLUMNS, type NewRow } from './contents.row.js';
 
@@ -22,8 +24,11 @@ export const dueScheduledContents = (batch: number): SqlQuery => ({
 
 /** Publishes one scheduled row now; returns it. */
 export const publishScheduledContents = (id: string): SqlQuery => ({
-  text: `update contents set status = 'PUBLISHED', published_at = now(), publish_at = null, updated_at = now()
-          where id = $1 returning ${CONTENTS_COLUMNS}`,
+  text: `with published as (
+           update contents set status = 'PUBLISHED', published_at = now(), publish_at = null, updated_at = now(), version = version + 1
+            where id = $1 returning ${CONTENTS_COLUMNS}, version
+         ), revised as (${reviseRows('published', `'published'`, lastActor('published.id', 'actor_type'), lastActor('published.id', 'actor_id'))})
+         select ${CONTENTS_COLUMNS} from published`,
   values: [id],
 });
 
@@ -65,7 +70,10 @@ export const slugsLike = (tableId: string, base: string): SqlQuery => ({
   values: [tableId, base, base.replace(/[^a-z0-9-]/g, '')],
 });
 
-/** Replaces a row's data, status and slug; `publishes` stamps `published_at`. Returns the row. */
+/**
+ * Replaces a row's data, status and slug (`publishes` stamps `published_at`), counts its version
+ * up and records the revision, in one statement. Returns the row.
+ */
 export const updateRow = (
   id: string,
   data: Record<string, unknown>,
@@ -73,11 +81,15 @@ export const updateRow = (
   slug: string | null,
   publishAt: Date | null,
   publishes: boolean,
+  revision: { action: RevisionAction; actor: Actor | null },
 ): SqlQuery => ({
-  text: `update contents set data = $2, status = $3, slug = $4, publish_at = $5,
-                 published_at = case when $6 then now() else published_at end, updated_at = now()
-               where id = $1 returning ${CONTENTS_COLUMNS}`,
-  values: [id, data, status, slug, publishAt, publishes],
+  text: `with updated as (
+           update contents set data = $2, status = $3, slug = $4, publish_at = $5,
+                 published_at = case when $6 then now() else published_at end, updated_at = now(), version = version + 1
+            where id = $1 returning ${CONTENTS_COLUMNS}, version
+         ), revised as (${reviseRows('updated', '$7', '$8', '$9::uuid')})
+         select ${CONTENTS_COLUMNS} from updated`,
+  values: [id, data, status, slug, publishAt, publishes, revision.action, revision.actor?.type ?? null, revision.actor?.id ?? null],
 });
 
 export const deleteRow = (id: string): SqlQuery => ({ text: 'delete from contents where id = $1', values: [id] });
@@ -117,19 +129,27 @@ export function insertContents(rows: NewRow[], skipTaken: boolean, shard: number
     text: `with input as (
              select * from jsonb_to_recordset($1::jsonb) as r(
                id uuid, project_id uuid, table_id uuid, status text, slug text, data jsonb,
-               publish_at timestamptz, published_at timestamptz, created_at timestamptz, events jsonb)
+               publish_at timestamptz, published_at timestamptz, created_at timestamptz, events jsonb,
+               actor_type text, actor_id uuid)
            ), inserted as (
              insert into contents (id, project_id, table_id, status, slug, data, publish_at, published_at, created_at, updated_at)
              select id, project_id, table_id, status, slug, data, publish_at, published_at, created_at, created_at from input
              ${skipTaken ? 'on conflict do nothing' : ''}
              returning ${CONTENTS_COLUMNS}
            ), counted as (${countNewRows('inserted', '$2')}
+           ), revised as (
+             insert into contents_revision (row_id, version, action, status, data, actor_type, actor_id, created_at)
+             select id, 1, 'created', inserted.status, inserted.data, input.actor_type, input.actor_id, inserted.created_at
+               from inserted join input using (id)
            ), outboxed as (
              insert into event_outbox (id, payload)
              select (e.event->>'id')::uuid, e.event
                from input join inserted using (id) cross join jsonb_array_elements(input.events) as e(event)
            )
            select * from inserted`,
-    values: [JSON.stringify(rows.map(({ row, projectId, events }) => ({ ...row, project_id: projectId, events }))), shard],
+    values: [
+      JSON.stringify(rows.map(({ row, projectId, events, actor }) => ({ ...row, project_id: projectId, events, actor_type: actor?.type, actor_id: actor?.id }))),
+      shard,
+    ],
   };
 }

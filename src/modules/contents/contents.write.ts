@@ -14,6 +14,8 @@ import { assertTransition, planStatus } from './status.js';
 import { validateData, type ValidatedData } from './validate.js';
 import { nextFreeSlug, storageLimitField, uniqueViolationField } from './uniqueness.js';
 import { applyOnDelete } from './references.js';
+import type { Actor } from './revision-types.js';
+import { updateAction } from './revisions.js';
 
 export interface WriteScope {
   pool: pg.Pool;
@@ -21,6 +23,8 @@ export interface WriteScope {
   project: ProjectInfo;
   /** The project's other tables, for rows a delete reaches through references (onDelete). */
   tables?: (tableId: string) => Promise<TableDef | null>;
+  /** Who writes, for the revisions (SPEC §13). */
+  actor: Actor | null;
 }
 
 /** The events of a row change; `false` entries are the ones that do not apply. */
@@ -106,7 +110,7 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
       published_at: plan.publishes ? now : null,
       publish_at: plan.publishAt,
     };
-    return { row, projectId: project.id, events: rowEvents(scope, row, ['contents.created', plan.publishes && 'contents.published']) };
+    return { row, projectId: project.id, events: rowEvents(scope, row, ['contents.created', plan.publishes && 'contents.published']), actor: scope.actor };
   };
   if (validated.references.length > 0 && !derivedSlug) {
     // The referenced rows are locked while the row is inserted: none is deleted before it commits.
@@ -164,7 +168,8 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
         if (derived !== current.slug) validated.data[slugColumn.name] = await nextFreeSlug(sql, table.id, derived);
       }
       const slug = slugColumn ? ((validated.data[slugColumn.name] as string | undefined) ?? null) : null;
-      const [row] = await sql<ContentsRow>(updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, plan.publishes));
+      const revision = { action: updateAction(current.status, plan.status), actor: scope.actor };
+      const [row] = await sql<ContentsRow>(updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, plan.publishes, revision));
       await recordChange(sql, table.id, current.status, plan.status);
       await emitRowEvents(scope, client, row, [
         'contents.updated',
@@ -186,7 +191,7 @@ export async function deleteContents(scope: WriteScope, contentsId: string): Pro
   return transaction(pool, async (sql, client) => {
     const row = await findRow(sql, table, contentsId, true);
     await sql(deleteRow(row.id));
-    const effects = await applyOnDelete(sql, scope.project.id, table.id, [row.id]);
+    const effects = await applyOnDelete(sql, scope.project.id, table.id, [row.id], scope.actor);
     const deleted = [row, ...effects.deleted];
     // One counter change per table and status, in one order: concurrent deletes cannot deadlock on them.
     const groups = Map.groupBy(deleted, (r) => `${r.table_id} ${r.status}`);

@@ -2,6 +2,8 @@ import type { SqlQuery } from '../../db/sql.js';
 import { isUuid } from '../../shared/ids.js';
 import { literal } from './query/expressions.js';
 import { CONTENTS_COLUMNS } from './contents.row.js';
+import type { Actor } from './revision-types.js';
+import { reviseRows } from './revisions.sql.js';
 
 /*
  * The statements of referential integrity (SPEC §12): which reference columns point at a
@@ -70,16 +72,24 @@ export const referrerCountsQuery = (refs: ReferencingColumn[], id: string, publi
   values: refs.flatMap((ref) => [ref.tableId, idsParam(ref, [id])]),
 });
 
-/** `setNull`: the ids leave `column` (a single value is removed, an array loses them). */
-export function clearReferencesQuery(ref: ReferencingColumn, ids: string[]): SqlQuery {
+/**
+ * `setNull`: the ids leave `column` (a single value is removed, an array loses them); each
+ * changed row counts its version up and records an `updated` revision by `actor`.
+ */
+export function clearReferencesQuery(ref: ReferencingColumn, ids: string[], actor: Actor | null): SqlQuery {
   const name = literal(ref.column);
   const set = ref.multiple
     ? `jsonb_set(data, array[${name}], coalesce((select jsonb_agg(e order by n) from jsonb_array_elements(data->${name}) with ordinality as a(e, n)
                                                where not (e #>> '{}') = any($3::text[])), '[]'::jsonb))`
     : `data - ${name}`;
+  const actorAt = ref.multiple ? 4 : 3;
   return {
-    text: `update contents set data = ${set}, updated_at = now() where table_id = $1 and ${holds(ref, 2)} returning ${CONTENTS_COLUMNS}`,
-    values: [ref.tableId, idsParam(ref, ids), ...(ref.multiple ? [ids] : [])],
+    text: `with cleared as (
+             update contents set data = ${set}, updated_at = now(), version = version + 1
+              where table_id = $1 and ${holds(ref, 2)} returning ${CONTENTS_COLUMNS}, version
+           ), revised as (${reviseRows('cleared', `'updated'`, `$${actorAt}`, `$${actorAt + 1}::uuid`)})
+           select ${CONTENTS_COLUMNS} from cleared`,
+    values: [ref.tableId, idsParam(ref, ids), ...(ref.multiple ? [ids] : []), actor?.type ?? null, actor?.id ?? null],
   };
 }
 

@@ -1,6 +1,7 @@
 import { conflict } from '../../errors/app-error.js';
 import type { Sql } from '../../db/sql.js';
 import type { ContentsRow } from './contents.row.js';
+import type { Actor } from './revision-types.js';
 import {
   clearReferencesQuery,
   deleteReferencingQuery,
@@ -29,7 +30,7 @@ export interface DeleteEffects {
  * writer that references a row locks it `for key share` while it checks the id: a reference
  * committed concurrently is either seen here or refused there, never left dangling.
  */
-export async function applyOnDelete(sql: Sql, projectId: string, tableId: string, ids: string[]): Promise<DeleteEffects> {
+export async function applyOnDelete(sql: Sql, projectId: string, tableId: string, ids: string[], actor: Actor | null): Promise<DeleteEffects> {
   const effects: DeleteEffects = { deleted: [], updated: [] };
   const columnsOf = new Map<string, ReferencingColumn[]>();
   const queue = [{ tableId, ids }];
@@ -46,7 +47,7 @@ export async function applyOnDelete(sql: Sql, projectId: string, tableId: string
       }
     }
     for (const ref of refs) {
-      if (ref.onDelete === 'setNull') effects.updated.push(...(await sql<ContentsRow>(clearReferencesQuery(ref, next.ids))));
+      if (ref.onDelete === 'setNull') effects.updated.push(...(await sql<ContentsRow>(clearReferencesQuery(ref, next.ids, actor))));
       if (ref.onDelete !== 'cascade') continue;
       const deleted = await sql<ContentsRow>(deleteReferencingQuery(ref, next.ids));
       if (deleted.length === 0) continue;

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { sqlOn } from '../../db/sql.js';
+import { isoDate, pathId } from '../../shared/schemas.js';
+import { listOf, pageParams } from '../../shared/pagination.js';
+import { tableProcedure } from '../../trpc/procedures.js';
+import { router } from '../../trpc/trpc.js';
+import { contentStatus } from '../tables/table.schema.js';
+import { findRow } from './contents.write.js';
+import { REVISION_ACTIONS } from './revision-types.js';
+import { assertMaySeeRevisions, getRevision, listRevisions } from './revisions.js';
+
+const TAG = 'Contents';
+const revisions = '/{projectId}/tables/{tableId}/contents/{contentsId}/revisions' as const;
+const rowPath = {
+  projectId: pathId('Project id'),
+  tableId: pathId('Table id or key'),
+  contentsId: pathId('Contents id, or the value of the slug column'),
+};
+
+const revisionOutput = z.object({
+  version: z.number().int().describe('Counts from 1 per row'),
+  action: z.enum(REVISION_ACTIONS),
+  status: contentStatus.describe('The row’s status after the change'),
+  data: z.record(z.string(), z.unknown()).describe('The row’s full data after the change'),
+  actor: z
+    .object({ type: z.enum(['account', 'apiKey']), id: z.uuid() })
+    .nullable()
+    .describe('Who made the change (null for revisions recorded before revisions existed)'),
+  createdAt: isoDate,
+});
+
+const DESCRIPTION = 'Read_write keys and project members (VIEWER and up); read keys get 403.';
+
+/** SPEC §13: a row's revisions. */
+export const revisionsRouter = router({
+  list: tableProcedure('read')
+    .meta({ openapi: { method: 'GET', path: revisions, tags: [TAG], summary: 'Revisions of a row, newest first', description: DESCRIPTION, protect: true } })
+    .input(z.object({ ...rowPath, ...pageParams }))
+    .output(listOf(revisionOutput))
+    .query(async ({ ctx, input }) => {
+      assertMaySeeRevisions(ctx.principal);
+      const sql = sqlOn(ctx.deps.pool);
+      const row = await findRow(sql, ctx.table, input.contentsId);
+      return listRevisions(sql, ctx.table, row.id, input);
+    }),
+
+  get: tableProcedure('read')
+    .meta({ openapi: { method: 'GET', path: `${revisions}/{version}`, tags: [TAG], summary: 'One revision of a row', description: DESCRIPTION, protect: true } })
+    .input(z.object({ ...rowPath, version: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a version number (1, 2, …)').describe('The revision’s version') }))
+    .output(revisionOutput)
+    .query(async ({ ctx, input }) => {
+      assertMaySeeRevisions(ctx.principal);
+      const sql = sqlOn(ctx.deps.pool);
+      const row = await findRow(sql, ctx.table, input.contentsId);
+      return getRevision(sql, ctx.table, row.id, Number(input.version));
+    }),
+});

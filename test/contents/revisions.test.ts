@@ -1,0 +1,111 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/shared/logger.js';
+import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
+import { startTestApi, type TestApi } from '../helpers/api.js';
+import { until } from '../helpers/until.js';
+import { buildWorld, contentsPath, createRow, createTable, expectError, expectStatus, putRow, type Table, type World } from './fixture.js';
+
+/**
+ * SPEC §13 revisions: every kind of change records exactly one revision, in its own statement,
+ * with the row's data and status after it and who made it; they are listed newest first, read
+ * one by one, refused to read keys, and deleted with their row.
+ */
+let t: TestApi;
+let w: World;
+let workers: RunningWorkers;
+let db: pg.Client;
+let posts: Table;
+let writeKeyId: string;
+let adminId: string;
+
+beforeAll(async () => {
+  t = await startTestApi();
+  w = await buildWorld(t);
+  workers = await startWorkers(loadConfig({ LOG_LEVEL: 'silent' }), t.db.url, createLogger('silent'), ['publisher']);
+  db = new pg.Client({ connectionString: t.db.url });
+  await db.connect();
+  posts = await createTable(w, [{ name: 'title', type: 'text' }]);
+  const keys = expectStatus(await t.call('GET', `/v1/${w.projectId}/api-keys`), 200).list as { id: string; name: string }[];
+  writeKeyId = keys.find((k) => k.name === 'k-read_write')!.id;
+  adminId = expectStatus(await t.call('GET', '/v1/accounts/me'), 200).id;
+});
+afterAll(async () => {
+  await db?.end();
+  await workers?.stop();
+  await t?.close();
+});
+
+const revisionsPath = (id: string) => `${contentsPath(w, posts.id, id)}/revisions`;
+const revisionsOf = async (id: string, token = w.writeKey) => expectStatus(await t.call('GET', `${revisionsPath(id)}?size=100`, { token }), 200).list;
+const summary = (list: { version: number; action: string; status: string; actor: { type: string; id: string } | null }[]) =>
+  list.map((r) => `${r.version} ${r.action} ${r.status} ${r.actor?.type}`);
+
+describe('revisions', () => {
+  it('every change records exactly one revision with the action, the data after it and its actor', async () => {
+    const row = await createRow(w, posts.id, { title: 'One' }, { status: 'DRAFT' });
+    const asAdmin = (body: Record<string, unknown>) => putRow(w, posts.id, row.id, body, t.adminToken);
+    expectStatus(await asAdmin({ data: { title: 'Two' } }), 200);
+    expectStatus(await asAdmin({ status: 'PUBLISHED' }), 200);
+    expectStatus(await putRow(w, posts.id, row.id, { status: 'DRAFT' }), 200);
+    expectStatus(await asAdmin({ status: 'SCHEDULED', publishAt: new Date(Date.now() + 3_600_000).toISOString() }), 200);
+    expectStatus(await asAdmin({ status: 'DRAFT' }), 200);
+    expectStatus(await asAdmin({ status: 'ARCHIVED' }), 200);
+    expectStatus(await asAdmin({ status: 'DRAFT', data: { title: 'Three' } }), 200);
+    const list = await revisionsOf(row.id);
+    expect(summary(list)).toEqual([
+      '8 updated DRAFT account',
+      '7 archived ARCHIVED account',
+      '6 updated DRAFT account',
+      '5 scheduled SCHEDULED account',
+      '4 unpublished DRAFT apiKey',
+      '3 published PUBLISHED account',
+      '2 updated DRAFT account',
+      '1 created DRAFT apiKey',
+    ]);
+    expect(list.map((r: { data: { title: string } }) => r.data.title)).toEqual(['Three', 'Two', 'Two', 'Two', 'Two', 'Two', 'Two', 'One']);
+    expect(list[0].actor).toEqual({ type: 'account', id: adminId });
+    expect(list.at(-1).actor).toEqual({ type: 'apiKey', id: writeKeyId });
+    const one = expectStatus(await t.call('GET', `${revisionsPath(row.id)}/3`, { token: w.writeKey }), 200);
+    expect(one).toEqual(list[5]);
+  });
+
+  it('the scheduler publishing a row records `published` by whoever scheduled it', async () => {
+    const row = await createRow(w, posts.id, { title: 'Soon' }, { status: 'SCHEDULED', publishAt: new Date(Date.now() + 1_000).toISOString() });
+    await until(async () => (await revisionsOf(row.id)).length === 2, 15_000, 'the scheduled publish');
+    expect(summary(await revisionsOf(row.id))).toEqual(['2 published PUBLISHED apiKey', '1 created SCHEDULED apiKey']);
+  });
+
+  it('a reference cleared by onDelete is an `updated` revision by the deleter', async () => {
+    const authors = await createTable(w, [{ name: 'name', type: 'text' }]);
+    const refs = await createTable(w, [{ name: 'author', type: 'reference', settings: { table: authors.id } }]);
+    const author = await createRow(w, authors.id, { name: 'A' });
+    const row = await createRow(w, refs.id, { author: author.id });
+    expect((await t.call('DELETE', contentsPath(w, authors.id, author.id))).status).toBe(204);
+    const list = expectStatus(await t.call('GET', `${contentsPath(w, refs.id, row.id)}/revisions`, { token: w.writeKey }), 200).list;
+    expect(summary(list)).toEqual(['2 updated PUBLISHED account', '1 created PUBLISHED apiKey']);
+    expect(list[0].data).toEqual({});
+  });
+
+  it('pages newest first; unknown versions are 404; read keys get 403', async () => {
+    const row = await createRow(w, posts.id, { title: 'v1' });
+    for (let i = 2; i <= 5; i++) expectStatus(await putRow(w, posts.id, row.id, { data: { title: `v${i}` } }), 200);
+    const page = expectStatus(await t.call('GET', `${revisionsPath(row.id)}?size=2&page=2`, { token: w.writeKey }), 200);
+    expect(page.list.map((r: { version: number }) => r.version)).toEqual([3, 2]);
+    expect(page.pagination).toEqual({ page: 2, size: 2, total: 5, pages: 3, hasNext: true });
+    expectError(await t.call('GET', `${revisionsPath(row.id)}/6`, { token: w.writeKey }), 404, 'NOT_FOUND');
+    expectError(await t.call('GET', revisionsPath(row.id), { token: w.readKey }), 403, 'FORBIDDEN');
+    expectError(await t.call('GET', `${revisionsPath(row.id)}/1`, { token: w.readKey }), 403, 'FORBIDDEN');
+    expectError(await t.call('GET', revisionsPath('0190b0a0-0000-7000-8000-00000000c0de'), { token: w.writeKey }), 404, 'NOT_FOUND');
+  });
+
+  it('deleting a row deletes its revisions', async () => {
+    const row = await createRow(w, posts.id, { title: 'Gone' });
+    expectStatus(await putRow(w, posts.id, row.id, { data: { title: 'Going' } }), 200);
+    const count = async () => Number((await db.query('select count(*) as n from contents_revision where row_id = $1', [row.id])).rows[0].n);
+    expect(await count()).toBe(2);
+    expect((await t.call('DELETE', contentsPath(w, posts.id, row.id), { token: w.writeKey })).status).toBe(204);
+    expect(await count()).toBe(0);
+  });
+});
