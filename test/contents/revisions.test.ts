@@ -109,3 +109,40 @@ describe('revisions', () => {
     expect(await count()).toBe(0);
   });
 });
+
+describe('restore', () => {
+  const restore = (table: string, id: string, version: number, token = w.writeKey) =>
+    t.call('POST', `${contentsPath(w, table, id)}/revisions/${version}/restore`, { token });
+
+  it('puts back a revision’s data, keeps the status, records `restored` and fires contents.updated', async () => {
+    const row = await createRow(w, posts.id, { title: 'First' }, { status: 'DRAFT' });
+    expectStatus(await putRow(w, posts.id, row.id, { data: { title: 'Second' }, status: 'PUBLISHED' }), 200);
+    const restored = expectStatus(await restore(posts.id, row.id, 1), 200);
+    expect(restored).toMatchObject({ id: row.id, status: 'PUBLISHED', data: { title: 'First' } });
+    expect(summary(await revisionsOf(row.id))).toEqual(['3 restored PUBLISHED apiKey', '2 published PUBLISHED apiKey', '1 created DRAFT apiKey']);
+    const events = await db.query(`select payload->>'type' as type from event_outbox where payload->'data'->>'id' = $1 and payload->'data'->'data'->>'title' = 'First' and payload->>'type' = 'contents.updated'`, [row.id]);
+    expect(events.rowCount).toBe(1);
+  });
+
+  it('is checked as an update: 409 for a value taken since, 422 for a column required since, 404 for no such version, 403 for read keys', async () => {
+    const items = await createTable(w, [
+      { name: 'sku', type: 'text', settings: { unique: true } },
+      { name: 'note', type: 'text' },
+    ]);
+    const a = await createRow(w, items.id, { sku: 'X' });
+    expectStatus(await putRow(w, items.id, a.id, { data: { sku: 'Y', note: 'n' } }), 200);
+    await createRow(w, items.id, { sku: 'X', note: 'n' });
+    expect(expectError(await restore(items.id, a.id, 1), 409, 'CONFLICT').message).toContain('data.sku');
+    // `note` becomes required once every row has one; revision 1 of `a` has none.
+    const columns = expectStatus(await t.call('GET', `/v1/${w.projectId}/tables/${items.id}/columns`), 200).list as { id: string; name: string }[];
+    const note = columns.find((c) => c.name === 'note')!;
+    expectStatus(await t.call('PUT', `/v1/${w.projectId}/tables/${items.id}/columns/${note.id}`, { body: { settings: { required: true } } }), 200);
+    expect(expectError(await restore(items.id, a.id, 1), 422, 'VALIDATION_ERROR').details!.map((d: { field: string }) => d.field)).toEqual(['data.note']);
+    expectStatus(await restore(items.id, a.id, 2), 200);
+    expectError(await restore(items.id, a.id, 99), 404, 'NOT_FOUND');
+    expectError(await restore(items.id, a.id, 1, w.readKey), 403, 'FORBIDDEN');
+    // Nothing a refused restore did is left: the last revision is the good one.
+    expect(summary(await t.call('GET', `${contentsPath(w, items.id, a.id)}/revisions`, { token: w.writeKey }).then((r) => r.json.list))[0]).toBe('3 restored PUBLISHED apiKey');
+  });
+});
+

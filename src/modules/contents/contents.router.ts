@@ -3,11 +3,9 @@ import { rawPathParam } from '../../auth/access.js';
 import { sqlOn } from '../../db/sql.js';
 import { notFound } from '../../errors/app-error.js';
 import { tableItemProcedure, tableProcedure, type TableItemContext } from '../../trpc/procedures.js';
-import type { Context } from '../../trpc/context.js';
 import { router } from '../../trpc/trpc.js';
 import { z } from 'zod';
 import { getContents } from './contents.read.js';
-import { listContents, type ListScope } from './contents.list.js';
 import { toContentsOutput } from './contents.row.js';
 import {
   contentsListResponse,
@@ -20,15 +18,18 @@ import {
   referrersOutput,
   updateContentsInput,
 } from './contents.schema.js';
-import { createContents, deleteContents, findRow, updateContents, type WriteScope } from './contents.write.js';
+import { createContents, deleteContents, findRow, updateContents } from './contents.write.js';
+import { listContents, type ListScope } from './contents.list.js';
+import type { WriteScope } from './contents.write.js';
 import { actorOf } from './revision-types.js';
 import type { Principal } from '../../auth/principal.js';
+import type { Context } from '../../trpc/context.js';
 import { referrersOf } from './references.js';
 
 const TAG = 'Contents';
 
 /** What a write needs: the table, the project's other tables (onDelete) and who writes (revisions). */
-const writeScope = (ctx: TableItemContext & { principal: Principal }): WriteScope => ({
+export const writeScope = (ctx: TableItemContext & { principal: Principal }): WriteScope => ({
   pool: ctx.deps.pool,
   table: ctx.table,
   project: ctx.scope.project,
@@ -37,7 +38,7 @@ const writeScope = (ctx: TableItemContext & { principal: Principal }): WriteScop
 });
 
 /** What a read needs: the table, the caller's visibility, and for `expand` the project's other tables. */
-const readScope = (ctx: TableItemContext & { em: Context['em'] }): ListScope => ({
+export const readScope = (ctx: TableItemContext & { em: Context['em'] }): ListScope => ({
   pool: ctx.deps.pool,
   cache: ctx.deps.results,
   table: ctx.table,
@@ -46,6 +47,7 @@ const readScope = (ctx: TableItemContext & { em: Context['em'] }): ListScope => 
   tables: (tableId) => ctx.deps.tables.get(ctx.scope.project.id, tableId),
   em: ctx.em,
 });
+
 const collection = '/{projectId}/tables/{tableId}/contents' as const;
 const item = '/{projectId}/tables/{tableId}/contents/{contentsId}' as const;
 

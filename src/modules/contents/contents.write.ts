@@ -16,6 +16,7 @@ import { nextFreeSlug, storageLimitField, uniqueViolationField } from './uniquen
 import { applyOnDelete } from './references.js';
 import type { Actor } from './revision-types.js';
 import { updateAction } from './revisions.js';
+import { revisionOf } from './revisions.sql.js';
 
 export interface WriteScope {
   pool: pg.Pool;
@@ -148,12 +149,27 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
   }
 }
 
-export async function updateContents(scope: WriteScope, input: UpdateContentsInput): Promise<ContentsRow> {
+/** The data of a row's revision, its since-deleted columns left out; 404 when there is no such version. */
+async function revisionData(sql: Sql, table: TableDef, rowId: string, version: number): Promise<Record<string, unknown>> {
+  const [revision] = await sql<{ data: Record<string, unknown> }>(revisionOf(rowId, version));
+  if (!revision) throw notFound('Revision');
+  const live = new Set(table.columns.map((c) => c.name));
+  return Object.fromEntries(Object.entries(revision.data).filter(([name]) => live.has(name)));
+}
+
+/**
+ * PUT (SPEC §7): `data` merged into the row's, the status moved as asked. With `restore`, the
+ * row takes that revision's data instead, validated and unique-checked as an update is, its status
+ * unchanged (SPEC §13).
+ */
+export async function updateContents(scope: WriteScope, input: UpdateContentsInput, restore?: { version: number }): Promise<ContentsRow> {
   const { pool, table, project } = scope;
   return mapWriteFailures(table, () =>
     transaction(pool, async (sql, client) => {
       const current = await findRow(sql, table, input.contentsId, true);
-      const validated = validateData(table, project, input.data ?? {}, current.data);
+      const validated = restore
+        ? validateData(table, project, await revisionData(sql, table, current.id, restore.version), null)
+        : validateData(table, project, input.data ?? {}, current.data);
       const details = [...validated.details];
       const publishAt = current.publish_at === null ? null : toDate(current.publish_at);
       const plan = planStatus({ status: current.status, publishAt }, input, table.defaultStatus, details);
@@ -161,14 +177,14 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
       if (details.length > 0) throw validationError(details);
       assertTransition(current.status, plan.status);
       const slugColumn = slugColumnOf(table);
-      if (slugColumn && input.data?.[slugColumn.name] == null && validated.data[slugColumn.name] !== undefined) {
+      if (!restore && slugColumn && input.data?.[slugColumn.name] == null && validated.data[slugColumn.name] !== undefined) {
         // A slug derived by this write (a row from before the slug column, or a slug set to null):
         // take a free one, as on create, rather than clash with another row's.
         const derived = validated.data[slugColumn.name] as string;
         if (derived !== current.slug) validated.data[slugColumn.name] = await nextFreeSlug(sql, table.id, derived);
       }
       const slug = slugColumn ? ((validated.data[slugColumn.name] as string | undefined) ?? null) : null;
-      const revision = { action: updateAction(current.status, plan.status), actor: scope.actor };
+      const revision = { action: restore ? ('restored' as const) : updateAction(current.status, plan.status), actor: scope.actor };
       const [row] = await sql<ContentsRow>(updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, plan.publishes, revision));
       await recordChange(sql, table.id, current.status, plan.status);
       await emitRowEvents(scope, client, row, [

@@ -5,7 +5,10 @@ import { listOf, pageParams } from '../../shared/pagination.js';
 import { tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { contentStatus } from '../tables/table.schema.js';
-import { findRow } from './contents.write.js';
+import { writeScope } from './contents.router.js';
+import { toContentsOutput } from './contents.row.js';
+import { contentsOutput } from './contents.schema.js';
+import { findRow, updateContents } from './contents.write.js';
 import { REVISION_ACTIONS } from './revision-types.js';
 import { assertMaySeeRevisions, getRevision, listRevisions } from './revisions.js';
 
@@ -30,6 +33,7 @@ const revisionOutput = z.object({
 });
 
 const DESCRIPTION = 'Read_write keys and project members (VIEWER and up); read keys get 403.';
+const version = z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a version number (1, 2, …)').describe('The revision’s version');
 
 /** SPEC §13: a row's revisions. */
 export const revisionsRouter = router({
@@ -46,12 +50,31 @@ export const revisionsRouter = router({
 
   get: tableProcedure('read')
     .meta({ openapi: { method: 'GET', path: `${revisions}/{version}`, tags: [TAG], summary: 'One revision of a row', description: DESCRIPTION, protect: true } })
-    .input(z.object({ ...rowPath, version: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a version number (1, 2, …)').describe('The revision’s version') }))
+    .input(z.object({ ...rowPath, version }))
     .output(revisionOutput)
     .query(async ({ ctx, input }) => {
       assertMaySeeRevisions(ctx.principal);
       const sql = sqlOn(ctx.deps.pool);
       const row = await findRow(sql, ctx.table, input.contentsId);
       return getRevision(sql, ctx.table, row.id, Number(input.version));
+    }),
+
+  restore: tableProcedure('write')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: `${revisions}/{version}/restore`,
+        tags: [TAG],
+        summary: 'Restore a revision',
+        description:
+          'The row takes the revision’s data (columns deleted since are left out), validated and unique-checked now as an update is (422, 409); its status stays. Records a `restored` revision and fires `contents.updated`.',
+        protect: true,
+      },
+    })
+    .input(z.object({ ...rowPath, version }))
+    .output(contentsOutput)
+    .mutation(async ({ ctx, input }) => {
+      const row = await updateContents(writeScope(ctx), { projectId: input.projectId, tableId: input.tableId, contentsId: input.contentsId }, { version: Number(input.version) });
+      return toContentsOutput(ctx.table, row);
     }),
 });
