@@ -10,6 +10,7 @@ import { TableDefinitions } from '../src/modules/tables/table-definitions.js';
 import { startOutboxRelay } from './handlers/outbox-relay.js';
 import { startScheduledPublisher } from './handlers/scheduled-publisher.js';
 import { startChangeLogTrim } from './handlers/change-log.js';
+import { startRevisionRetention } from './handlers/revisions.js';
 import { createPurgeHandler } from './handlers/purge.js';
 import { startDeliveryWorker } from './handlers/webhook-delivery.js';
 import { startRetentionWorker } from './handlers/webhook-retention.js';
@@ -74,6 +75,20 @@ const WORKERS: Record<string, WorkerDefinition> = {
       return {
         stop: async () => {
           await trim.stop();
+          await pool.end();
+        },
+      };
+    },
+  },
+  /** Keeps the newest REVISIONS_PER_ROW revisions of each contents row (SPEC §13). */
+  revisions: {
+    queue: 'contents.revisions',
+    start: async (_boss, _orm, logger, config, databaseUrl) => {
+      const pool = createPool(databaseUrl, 1, logger);
+      const retention = startRevisionRetention(pool, config.REVISIONS_PER_ROW, logger.child({ worker: 'revisions' }));
+      return {
+        stop: async () => {
+          await retention.stop();
           await pool.end();
         },
       };

@@ -36,6 +36,8 @@ const envSchema = z.object({
   WEBHOOK_RETRY_DELAYS: delayList.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   WEBHOOKS_ALLOW_PRIVATE: flag.default(false),
   LOG_RETENTION_DAYS: positiveInt.default(30),
+  /** Revisions kept per contents row (SPEC §13); older ones are purged by the `revisions` worker. */
+  REVISIONS_PER_ROW: positiveInt.default(100),
   /** Request logs (SPEC §9); off only to measure what they cost (npm run bench). */
   REQUEST_LOGGING: flag.default(true),
   /** When set, `GET /metrics` (Prometheus) requires `Authorization: Bearer <METRICS_TOKEN>`. */

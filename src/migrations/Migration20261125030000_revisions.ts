@@ -23,6 +23,8 @@ export class Migration20261125030000_revisions extends Migration {
         created_at timestamptz not null,
         primary key (row_id, version)
       );
+      -- Revisions are appended in time order: the retention worker finds recent ones through it.
+      create index contents_revision_created on contents_revision using brin (created_at);
       insert into contents_revision (row_id, version, action, status, data, created_at)
       select id, 1, 'created', status, data, created_at from contents;
     `);

@@ -146,3 +146,22 @@ describe('restore', () => {
   });
 });
 
+describe('retention', () => {
+  it('keeps exactly the newest REVISIONS_PER_ROW revisions of a row, purged by the worker', async () => {
+    const retention = await startWorkers(loadConfig({ LOG_LEVEL: 'silent', REVISIONS_PER_ROW: '3' }), t.db.url, createLogger('silent'), ['revisions']);
+    try {
+      const row = await createRow(w, posts.id, { title: 'r1' });
+      const other = await createRow(w, posts.id, { title: 'o1' });
+      for (let i = 2; i <= 7; i++) expectStatus(await putRow(w, posts.id, row.id, { data: { title: `r${i}` } }), 200);
+      expectStatus(await putRow(w, posts.id, other.id, { data: { title: 'o2' } }), 200);
+      const versions = async (id: string) => (await revisionsOf(id)).map((r: { version: number }) => r.version);
+      await until(async () => (await versions(row.id)).length === 3, 15_000, 'the purge');
+      expect(await versions(row.id)).toEqual([7, 6, 5]);
+      expect((await revisionsOf(row.id))[0].data).toEqual({ title: 'r7' });
+      expect(await versions(other.id)).toEqual([2, 1]);
+    } finally {
+      await retention.stop();
+    }
+  });
+});
+

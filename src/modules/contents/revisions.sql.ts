@@ -38,6 +38,22 @@ export const revisionsOf = (rowId: string, limit: number, offset: number): SqlQu
   values: [rowId, limit, offset],
 });
 
+/**
+ * Retention: of the rows that got a revision past `keep` since `since`, the revisions older than
+ * their newest `keep` are deleted. Answers how many.
+ */
+export const purgeOldRevisions = (keep: number, since: Date): SqlQuery => ({
+  text: `with over as (
+           select distinct r.row_id from contents_revision r where r.created_at >= $2 and r.version > $1
+         ), deleted as (
+           delete from contents_revision d using over, contents c
+            where d.row_id = over.row_id and c.id = over.row_id and d.version <= c.version - $1
+           returning 1
+         )
+         select count(*)::int as deleted from deleted`,
+  values: [keep, since],
+});
+
 export const revisionCount = (rowId: string): SqlQuery => ({
   text: 'select count(*)::int as total from contents_revision where row_id = $1',
   values: [rowId],

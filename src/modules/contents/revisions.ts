@@ -6,7 +6,7 @@ import type { TableDef } from '../tables/table-def.js';
 import { visibleData } from './contents.row.js';
 import type { Principal } from '../../auth/principal.js';
 import type { RevisionAction } from './revision-types.js';
-import { revisionCount, revisionOf, revisionsOf, type RevisionRow } from './revisions.sql.js';
+import { purgeOldRevisions, revisionCount, revisionOf, revisionsOf, type RevisionRow } from './revisions.sql.js';
 
 /**
  * The action of an update from `from` to `to`: a status change names where the row went
@@ -42,6 +42,15 @@ function toRevisionOutput(table: TableDef, row: RevisionRow) {
     actor: row.actor_type && row.actor_id ? { type: row.actor_type, id: row.actor_id } : null,
     createdAt: iso(row.created_at),
   };
+}
+
+/**
+ * Deletes the revisions beyond the newest `keep` of each row that got one since `since`
+ * (SPEC §13 retention, run by the `revisions` worker). Answers how many went.
+ */
+export async function purgeRevisions(sql: Sql, keep: number, since: Date): Promise<number> {
+  const [{ deleted }] = await sql<{ deleted: number }>(purgeOldRevisions(keep, since));
+  return deleted;
 }
 
 /** One page of a row's revisions, newest first. */
