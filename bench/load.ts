@@ -3,7 +3,7 @@ import { machineTicks, TICK_MICROS } from './cpu.js';
 
 export interface LoadTarget {
   url: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   /** A fresh path (and body) per request, e.g. a random id. */
   next?: () => { path: string; body?: string };

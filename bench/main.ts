@@ -22,6 +22,7 @@ import { soak, type SoakReport } from './soak.js';
 import { benchLogScale, type LogScaleReport } from './log-scale.js';
 import { benchMixed, type MixedResult } from './mixed.js';
 import { coldLatencies, type ColdLatency } from './cold.js';
+import { seedRevisions } from './revisions.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -84,8 +85,9 @@ try {
     `http://127.0.0.1:${barePort}/q2?count=false`,
   );
   try {
-    const selected = await scenarios({ api: `http://127.0.0.1:${apiPort}`, bare: `http://127.0.0.1:${barePort}`, fixture, rows });
     const wanted = args.soak ? [] : args.only?.split(',');
+    const revisions = !wanted || wanted.some((name) => name === 'V1' || name === 'V2') ? await seedRevisions(db.url, fixture) : undefined;
+    const selected = await scenarios({ api: `http://127.0.0.1:${apiPort}`, bare: `http://127.0.0.1:${barePort}`, fixture, rows, revisions });
     for (const scenario of selected.filter((s: Scenario) => !wanted || wanted.includes(s.name))) {
       log(`${scenario.name}: ${scenario.description}`);
       const ours = await measure(scenario.ours, { duration, connections });

@@ -1,3 +1,4 @@
+import type { RevisionFixture } from './revisions.js';
 import { AUTHORS, TOPICS, type Fixture } from './setup.js';
 import type { LoadTarget } from './load.js';
 
@@ -13,7 +14,7 @@ const q = (params: Record<string, unknown>) =>
   '?' + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`).join('&');
 
 /** Q1-Q5, W1 and keyset paging, each against Tabula and (where it has one) the bare handler. */
-export async function scenarios(env: { api: string; bare: string; fixture: Fixture; rows: number }): Promise<Scenario[]> {
+export async function scenarios(env: { api: string; bare: string; fixture: Fixture; rows: number; revisions?: RevisionFixture }): Promise<Scenario[]> {
   const { api, bare, fixture } = env;
   const contents = `/v1/${fixture.projectId}/tables/${fixture.tableId}/contents`;
   const auth = { authorization: `Bearer ${fixture.writeKey}` };
@@ -72,6 +73,7 @@ export async function scenarios(env: { api: string; bare: string; fixture: Fixtu
       bare: null,
       target: 'p99 < 50 ms',
     },
+    ...revisionScenarios(contents, ours, env.revisions),
     { name: 'page-1', description: 'keyset: page 1 (size 10)', ours: ours(`${contents}?size=10&withCount=false`), bare: null, target: 'baseline for page 10,000' },
     {
       name: `page-${deepPage}`,
@@ -79,6 +81,29 @@ export async function scenarios(env: { api: string; bare: string; fixture: Fixtu
       ours: ours(`${contents}?size=10&withCount=false&cursor=${encodeURIComponent(cursor)}`),
       bare: null,
       target: 'within 2 x page 1',
+    },
+  ];
+}
+
+/** SPEC §13: updates of rows with and without revisions, and the revisions of a long-lived row. */
+function revisionScenarios(contents: string, ours: (path: string, extra?: Partial<LoadTarget>) => LoadTarget, fixture?: RevisionFixture): Scenario[] {
+  if (!fixture) return [];
+  let n = 0;
+  const update = (ids: string[]) => () => ({ path: `${contents}/${ids[n++ % ids.length]}`, body: JSON.stringify({ data: { qty: n % 100 } }) });
+  return [
+    {
+      name: 'V1',
+      description: 'update a row that has 100 revisions; "bare" here is an update of a row that had none',
+      ours: ours(contents, { method: 'PUT', next: update(fixture.hundred) }),
+      bare: ours(contents, { method: 'PUT', next: update(fixture.bare) }),
+      target: 'within 10 % of a row without (ratio >= 0.90)',
+    },
+    {
+      name: 'V2',
+      description: 'revisions of a row that has 10,000, page 1 (size 20)',
+      ours: ours(`${contents}/${fixture.tenThousand}/revisions?size=20`),
+      bare: null,
+      target: 'p99 < 20 ms',
     },
   ];
 }
