@@ -14,8 +14,7 @@ import { assertTransition, planStatus } from './status.js';
 import { validateData, type ValidatedData } from './validate.js';
 import { nextFreeSlug, storageLimitField, uniqueViolationField } from './uniqueness.js';
 import { applyOnDelete } from './references.js';
-import type { Actor } from './revision-types.js';
-import { updateAction } from './revisions.js';
+import { updateAction, type Actor } from './revision-types.js';
 import { revisionOf } from './revisions.sql.js';
 
 export interface WriteScope {

@@ -1,4 +1,5 @@
 import type { Principal } from '../../auth/principal.js';
+import type { ContentStatus } from '../tables/table.entity.js';
 
 /** SPEC §13: what a revision records. */
 export const REVISION_ACTIONS = ['created', 'updated', 'published', 'unpublished', 'scheduled', 'archived', 'restored', 'draftPublished'] as const;
@@ -12,3 +13,21 @@ export interface Actor {
 
 export const actorOf = (principal: Principal): Actor =>
   principal.kind === 'account' ? { type: 'account', id: principal.accountId } : { type: 'apiKey', id: principal.apiKeyId };
+
+/**
+ * The action of an update from `from` to `to`: a status change names where the row went
+ * (leaving PUBLISHED for DRAFT unpublishes it), anything else is `updated`.
+ */
+export function updateAction(from: ContentStatus, to: ContentStatus): RevisionAction {
+  if (from === to) return 'updated';
+  switch (to) {
+    case 'PUBLISHED':
+      return 'published';
+    case 'SCHEDULED':
+      return 'scheduled';
+    case 'ARCHIVED':
+      return 'archived';
+    default:
+      return from === 'PUBLISHED' ? 'unpublished' : 'updated';
+  }
+}

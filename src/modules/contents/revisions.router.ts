@@ -43,9 +43,7 @@ export const revisionsRouter = router({
     .output(listOf(revisionOutput))
     .query(async ({ ctx, input }) => {
       assertMaySeeRevisions(ctx.principal);
-      const sql = sqlOn(ctx.deps.pool);
-      const row = await findRow(sql, ctx.table, input.contentsId);
-      return listRevisions(sql, ctx.table, row.id, input);
+      return listRevisions(sqlOn(ctx.deps.pool), ctx.table, input.contentsId, input);
     }),
 
   get: tableProcedure('read')

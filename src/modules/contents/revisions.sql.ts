@@ -59,10 +59,12 @@ export const purgeOldRevisions = (keep: number, since: Date): SqlQuery => ({
  * contiguous (each change writes the next one, retention deletes the oldest), so the number is
  * newest - oldest + 1 however many there are.
  */
-export const revisionCount = (rowId: string): SqlQuery => ({
-  name: 'contents.revisions.count',
-  text: 'select coalesce(max(version) - min(version) + 1, 0)::int as total from contents_revision where row_id = $1',
-  values: [rowId],
+export const revisionHead = (rowId: string, tableId: string): SqlQuery => ({
+  name: 'contents.revisions.head',
+  text: `select exists (select 1 from contents where id = $1 and table_id = $2) as found,
+                coalesce(max(version) - min(version) + 1, 0)::int as total
+           from contents_revision where row_id = $1`,
+  values: [rowId, tableId],
 });
 
 export const revisionOf = (rowId: string, version: number): SqlQuery => ({

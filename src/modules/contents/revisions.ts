@@ -5,26 +5,9 @@ import type { ContentStatus } from '../tables/table.entity.js';
 import type { TableDef } from '../tables/table-def.js';
 import { visibleData } from './contents.row.js';
 import type { Principal } from '../../auth/principal.js';
-import type { RevisionAction } from './revision-types.js';
-import { purgeOldRevisions, revisionCount, revisionOf, revisionsOf, type RevisionRow } from './revisions.sql.js';
-
-/**
- * The action of an update from `from` to `to`: a status change names where the row went
- * (leaving PUBLISHED for DRAFT unpublishes it), anything else is `updated`.
- */
-export function updateAction(from: ContentStatus, to: ContentStatus): RevisionAction {
-  if (from === to) return 'updated';
-  switch (to) {
-    case 'PUBLISHED':
-      return 'published';
-    case 'SCHEDULED':
-      return 'scheduled';
-    case 'ARCHIVED':
-      return 'archived';
-    default:
-      return from === 'PUBLISHED' ? 'unpublished' : 'updated';
-  }
-}
+import { isUuid } from '../../shared/ids.js';
+import { findRow } from './contents.write.js';
+import { purgeOldRevisions, revisionHead, revisionOf, revisionsOf, type RevisionRow } from './revisions.sql.js';
 
 /** SPEC §13: read_write keys and accounts read revisions; read keys get 403. */
 export function assertMaySeeRevisions(principal: Principal): void {
@@ -53,14 +36,20 @@ export async function purgeRevisions(sql: Sql, keep: number, since: Date): Promi
   return deleted;
 }
 
-/** One page of a row's revisions, newest first. */
-export async function listRevisions(sql: Sql, table: TableDef, rowId: string, params: PageParams) {
-  const limit = params.size + 1;
-  const [rows, counted] = await Promise.all([
-    sql<RevisionRow>(revisionsOf(rowId, limit, (params.page - 1) * params.size)),
-    wantsCount(params) ? sql<{ total: number }>(revisionCount(rowId)) : null,
+/**
+ * One page of a row's revisions, newest first. By id, the page and the head (does the row exist
+ * in this table, how many revisions) are read at once: a page of another table's row is read
+ * for nothing and never answered.
+ */
+export async function listRevisions(sql: Sql, table: TableDef, contentsId: string, params: PageParams) {
+  const rowId = isUuid(contentsId) ? contentsId.toLowerCase() : (await findRow(sql, table, contentsId)).id;
+  const [rows, [head]] = await Promise.all([
+    sql<RevisionRow>(revisionsOf(rowId, params.size + 1, (params.page - 1) * params.size)),
+    sql<{ found: boolean; total: number }>(revisionHead(rowId, table.id)),
   ]);
-  return { list: rows.slice(0, params.size).map((row) => toRevisionOutput(table, row)), pagination: paginationOf(params, rows.length, counted?.[0].total ?? null) };
+  if (!head.found) throw notFound('Contents');
+  const total = wantsCount(params) ? head.total : null;
+  return { list: rows.slice(0, params.size).map((row) => toRevisionOutput(table, row)), pagination: paginationOf(params, rows.length, total) };
 }
 
 export async function getRevision(sql: Sql, table: TableDef, rowId: string, version: number) {
