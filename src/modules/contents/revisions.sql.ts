@@ -30,24 +30,12 @@ export interface RevisionRow {
   created_at: Date | string;
 }
 
-const revisionHeadSelect = `select exists (select 1 from contents where id = $1 and table_id = $2) as found,
-                coalesce(max(version) - min(version) + 1, 0)::int as total
-           from contents_revision where row_id = $1`;
-
-/**
- * One page of a row's revisions, newest first (`limit` may ask one more, for `hasNext`), with the
- * head on every line: whether the row is in the table, and how many revisions it has. One
- * statement; a row without revisions (or not in the table) gives one line without a revision.
- */
-export const revisionPage = (rowId: string, tableId: string, limit: number, offset: number): SqlQuery => ({
+/** A row's revisions, newest first, one page (`limit` may ask one more, for `hasNext`). */
+export const revisionsOf = (rowId: string, limit: number, offset: number): SqlQuery => ({
   name: 'contents.revisions',
-  text: `select head.found, head.total, page.version, page.action, page.status, page.data, page.actor_type, page.actor_id, page.created_at
-           from (${revisionHeadSelect}) as head
-           left join lateral (
-             select version, action, status, data, actor_type, actor_id, created_at from contents_revision
-              where row_id = $1 and head.found order by version desc limit $3 offset $4
-           ) as page on true`,
-  values: [rowId, tableId, limit, offset],
+  text: `select version, action, status, data, actor_type, actor_id, created_at from contents_revision
+          where row_id = $1 order by version desc limit $2 offset $3`,
+  values: [rowId, limit, offset],
 });
 
 /**
@@ -71,6 +59,13 @@ export const purgeOldRevisions = (keep: number, since: Date): SqlQuery => ({
  * contiguous (each change writes the next one, retention deletes the oldest), so the number is
  * newest - oldest + 1 however many there are.
  */
+export const revisionHead = (rowId: string, tableId: string): SqlQuery => ({
+  name: 'contents.revisions.head',
+  text: `select exists (select 1 from contents where id = $1 and table_id = $2) as found,
+                coalesce(max(version) - min(version) + 1, 0)::int as total
+           from contents_revision where row_id = $1`,
+  values: [rowId, tableId],
+});
 
 export const revisionOf = (rowId: string, version: number): SqlQuery => ({
   text: 'select version, action, status, data, actor_type, actor_id, created_at from contents_revision where row_id = $1 and version = $2',

@@ -7,7 +7,7 @@ import { visibleData } from './contents.row.js';
 import type { Principal } from '../../auth/principal.js';
 import { isUuid } from '../../shared/ids.js';
 import { findRow } from './contents.write.js';
-import { purgeOldRevisions, revisionOf, revisionPage, type RevisionRow } from './revisions.sql.js';
+import { purgeOldRevisions, revisionHead, revisionOf, revisionsOf, type RevisionRow } from './revisions.sql.js';
 
 /** SPEC §13: read_write keys and accounts read revisions; read keys get 403. */
 export function assertMaySeeRevisions(principal: Principal): void {
@@ -36,13 +36,19 @@ export async function purgeRevisions(sql: Sql, keep: number, since: Date): Promi
   return deleted;
 }
 
-/** One page of a row's revisions, newest first, in one statement (a slug is looked up first). */
+/**
+ * One page of a row's revisions, newest first. By id, the page and the head (does the row exist
+ * in this table, how many revisions) are read at once: a page of another table's row is read
+ * for nothing and never answered.
+ */
 export async function listRevisions(sql: Sql, table: TableDef, contentsId: string, params: PageParams) {
   const rowId = isUuid(contentsId) ? contentsId.toLowerCase() : (await findRow(sql, table, contentsId)).id;
-  const lines = await sql<RevisionRow & { found: boolean; total: number }>(revisionPage(rowId, table.id, params.size + 1, (params.page - 1) * params.size));
-  if (!lines[0].found) throw notFound('Contents');
-  const rows = lines.filter((line) => line.version !== null);
-  const total = wantsCount(params) ? lines[0].total : null;
+  const [rows, [head]] = await Promise.all([
+    sql<RevisionRow>(revisionsOf(rowId, params.size + 1, (params.page - 1) * params.size)),
+    sql<{ found: boolean; total: number }>(revisionHead(rowId, table.id)),
+  ]);
+  if (!head.found) throw notFound('Contents');
+  const total = wantsCount(params) ? head.total : null;
   return { list: rows.slice(0, params.size).map((row) => toRevisionOutput(table, row)), pagination: paginationOf(params, rows.length, total) };
 }
 
