@@ -81,6 +81,8 @@ async function populate(t: TestApi, token: string, name: string) {
     tableId: table.id,
     columnId: column.id,
     contentsId: contents.id,
+    // The row's first revision (every row has one).
+    version: '1',
     categoryId: category.id,
     variableId: variable.id,
     translationId: translation.id,
