@@ -91,8 +91,6 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
   const validated = validateData(table, project, input.data, null);
   const details = [...validated.details];
   const plan = planStatus(null, input, table.defaultStatus, details);
-  await checkLookups(sql, validated, details);
-  if (details.length > 0) throw validationError(details);
 
   const slugColumn = slugColumnOf(table);
   // Omitted or null: the slug is derived from its source (validateData), and must then be made free.
@@ -112,21 +110,22 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
     };
     return { row, projectId: project.id, events: rowEvents(scope, row, ['contents.created', plan.publishes && 'contents.published']), actor: scope.actor };
   };
-  if (validated.references.length > 0 && !derivedSlug) {
-    // The referenced rows are locked while the row is inserted: none is deleted before it commits.
-    return mapWriteFailures(table, () =>
-      transaction(pool, async (tx, client) => {
-        await checkLookups(tx, validated, details, true);
-        if (details.length > 0) throw validationError(details);
-        return insertRow(client, newRow(validated.data));
-      }),
-    );
-  }
-  if (!derivedSlug) {
+  if (!derivedSlug && validated.references.length === 0) {
+    await checkLookups(sql, validated, details);
+    if (details.length > 0) throw validationError(details);
     // A taken unique value (null) or a failed batch: alone, the insert names what went wrong.
     const inserted = await insertRowBatched(pool, newRow(validated.data)).catch(() => null);
     return inserted ?? mapWriteFailures(table, () => insertRow(pool, newRow(validated.data)));
   }
+
+  // Checked and inserted in one transaction: the referenced rows stay locked (`for key share`)
+  // until the row is in, so none of them is deleted in between (SPEC §12).
+  const insertChecked = async (tx: Sql, client: pg.PoolClient, data: Record<string, unknown>) => {
+    await checkLookups(tx, validated, details, true);
+    if (details.length > 0) throw validationError(details);
+    return insertRow(client, newRow(data));
+  };
+  if (!derivedSlug) return mapWriteFailures(table, () => transaction(pool, (tx, client) => insertChecked(tx, client, validated.data)));
 
   const base = validated.data[slugColumn.name] as string;
   for (let attempt = 1; ; attempt++) {
@@ -135,9 +134,7 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
         transaction(pool, async (tx, client) => {
           // Writers deriving the same slug queue here, so each one sees the slugs the others took.
           await tx(lockSlug(table.id, base));
-          await checkLookups(tx, validated, details, true);
-          if (details.length > 0) throw validationError(details);
-          return insertRow(client, newRow({ ...validated.data, [slugColumn.name]: await nextFreeSlug(tx, table.id, base) }));
+          return insertChecked(tx, client, { ...validated.data, [slugColumn.name]: await nextFreeSlug(tx, table.id, base) });
         }),
       );
     } catch (error) {
