@@ -1,8 +1,9 @@
-import { sqlOn } from '../../db/sql.js';
+import { sqlOn, type Sql } from '../../db/sql.js';
 import { invalidQuery, notFound } from '../../errors/app-error.js';
 import type { ProjectInfo } from '../projects/project-directory.js';
 import { findRow } from './contents.write.js';
-import { toContentsOutput } from './contents.row.js';
+import { toContentsOutput, type ContentsRow } from './contents.row.js';
+import type { TableDef } from '../tables/table-def.js';
 import type { ContentsOutput } from './contents.schema.js';
 import { expandContext, type ListScope } from './contents.list.js';
 import { expandItems } from './expand/expand.js';
@@ -16,14 +17,17 @@ export function checkLocale(project: ProjectInfo, locale: string | undefined): v
   }
 }
 
-/**
- * One row by id or slug; non-public rows are 404 for read keys, as if they did not exist.
- * `expand` as on lists (SPEC §12).
- */
+/** A row by id or slug as the caller may see it: non-public rows are 404 for read keys, as if they did not exist. */
+export async function findVisibleRow(sql: Sql, table: TableDef, contentsId: string, publicOnly: boolean): Promise<ContentsRow> {
+  const row = await findRow(sql, table, contentsId);
+  if (publicOnly && row.status !== 'PUBLISHED') throw notFound('Contents');
+  return row;
+}
+
+/** One row by id or slug (see findVisibleRow); `expand` as on lists (SPEC §12). */
 export async function getContents(scope: ReadScope, input: { contentsId: string; locale?: string; expand?: string }): Promise<ContentsOutput> {
   const { contentsId, locale } = input;
-  const row = await findRow(sqlOn(scope.pool), scope.table, contentsId);
-  if (scope.publicOnly && row.status !== 'PUBLISHED') throw notFound('Contents');
+  const row = await findVisibleRow(sqlOn(scope.pool), scope.table, contentsId, scope.publicOnly);
   checkLocale(scope.project, locale);
   const expand = await parseExpand(input.expand, undefined, scope.table, scope.tables);
   const output = toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale });

@@ -1,11 +1,10 @@
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { rawPathParam } from '../../auth/access.js';
 import { sqlOn } from '../../db/sql.js';
-import { notFound } from '../../errors/app-error.js';
 import { tableItemProcedure, tableProcedure, type TableItemContext } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { z } from 'zod';
-import { getContents } from './contents.read.js';
+import { findVisibleRow, getContents } from './contents.read.js';
 import { toContentsOutput } from './contents.row.js';
 import {
   contentsListResponse,
@@ -107,8 +106,7 @@ export const contentsRouter = router({
     .query(async ({ ctx, input }) => {
       const sql = sqlOn(ctx.deps.pool);
       const publicOnly = !ctx.scope.seesNonPublic;
-      const row = await findRow(sql, ctx.table, input.contentsId);
-      if (publicOnly && row.status !== 'PUBLISHED') throw notFound('Contents');
+      const row = await findVisibleRow(sql, ctx.table, input.contentsId, publicOnly);
       return referrersOf(sql, ctx.scope.project.id, ctx.table.id, row.id, publicOnly);
     }),
 
