@@ -27,7 +27,7 @@ function sendData(res: ServerResponse, ctx: Context, data: unknown): void {
 }
 
 /** 405 with Allow for a known path and another method, 404 otherwise. */
-function sendUnmatched(routes: V1RouteTable, req: Request, res: Response): void {
+export function sendUnmatched(routes: V1RouteTable, req: Request, res: Response): void {
   if (!req.complete) req.resume();
   const allowed = routes.allowedMethods(req.path);
   sendError(res, describeError(allowed.length > 0 ? methodNotAllowed(req.method, allowed) : noRoute(req.method, `/v1${req.path}`)));

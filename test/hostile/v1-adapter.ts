@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { AppDeps } from '../../src/app-deps.js';
 import type { AppError } from '../../src/errors/app-error.js';
-import { methodNotAllowed, noRoute } from '../../src/errors/app-error.js';
 import { describeError } from '../../src/errors/describe.js';
 import { factsOf } from '../../src/http/request-facts.js';
-import { sendError } from '../../src/http/send-error.js';
+import { sendUnmatched } from '../../src/http/v1.js';
 import { jsonBodyReader } from '../../src/http/v1-body.js';
 import type { V1RouteTable } from '../../src/http/v1-routes.js';
 import { createContextFactory, type Context } from '../../src/trpc/context.js';
@@ -76,9 +75,6 @@ export function adapterV1Handlers(deps: AppDeps, appRouter: AppRouter, routes: V
     rewriteErrorBodies(res);
     handler(req, res, next).catch(next);
   };
-  const unmatched = (req: Request, res: Response) => {
-    const allowed = routes.allowedMethods(req.path);
-    sendError(res, describeError(allowed.length > 0 ? methodNotAllowed(req.method, allowed) : noRoute(req.method, `/v1${req.path}`)));
-  };
-  return [body, adapter, unmatched as RequestHandler];
+  const unmatched: RequestHandler = (req, res) => sendUnmatched(routes, req, res);
+  return [body, adapter, unmatched];
 }
