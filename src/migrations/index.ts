@@ -15,6 +15,7 @@ import { Migration20261125000000_text_keys } from './Migration20261125000000_tex
 import { Migration20261125010000_contents_changes } from './Migration20261125010000_contents_changes.js';
 import { Migration20261125020000_search } from './Migration20261125020000_search.js';
 import { Migration20261125030000_revisions } from './Migration20261125030000_revisions.js';
+import { Migration20261125040000_drafts } from './Migration20261125040000_drafts.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the folder) so that the
@@ -38,4 +39,5 @@ export const migrations = [
   { name: 'Migration20261125010000_contents_changes', class: Migration20261125010000_contents_changes },
   { name: 'Migration20261125020000_search', class: Migration20261125020000_search },
   { name: 'Migration20261125030000_revisions', class: Migration20261125030000_revisions },
+  { name: 'Migration20261125040000_drafts', class: Migration20261125040000_drafts },
 ];

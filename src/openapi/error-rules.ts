@@ -91,11 +91,25 @@ const DOMAIN_ERRORS: Record<string, DomainErrors> = {
     },
     update: {
       '409': {
-        description: '`CONFLICT` (a `unique` column value is taken) or `INVALID_TRANSITION` (the status change is not allowed from the current status)',
+        description:
+          '`CONFLICT` (a `unique` column value is taken) or `INVALID_TRANSITION` (the status change is not allowed from the current status, or `draft: true` on a row that is not PUBLISHED)',
         code: 'INVALID_TRANSITION',
         message: 'status cannot change from ARCHIVED to PUBLISHED (allowed: DRAFT)',
       },
-      '422': invalid('`data` breaks the column rules, a required column is cleared, or `SCHEDULED` lacks a future `publishAt`; every offence is listed', 'data.title', 'is required'),
+      '422': invalid(
+        '`data` breaks the column rules, a required column is cleared, `SCHEDULED` lacks a future `publishAt`, or a draft (`draft: true`) changes `status` or `publishAt`; every offence is listed',
+        'data.title',
+        'is required',
+      ),
+    },
+    // Restoring a revision and publishing a draft write the row as an update does.
+    action: {
+      '409': {
+        description: '`CONFLICT` (a `unique` column value is taken by another row now) or `INVALID_TRANSITION` (a draft of an ARCHIVED row cannot be published)',
+        code: 'CONFLICT',
+        message: 'data.sku: this value already exists in another row',
+      },
+      '422': invalid('the revision’s or the draft’s data breaks the column rules as they are now (e.g. a column required since); every offence is listed', 'data.note', 'is required'),
     },
   },
   Categories: onWrites({

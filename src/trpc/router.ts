@@ -6,6 +6,7 @@ import { workspaceMemberRouter } from '../modules/workspaces/workspace-member.ro
 import { columnRouter } from '../modules/columns/column.router.js';
 import { contentsRouter } from '../modules/contents/contents.router.js';
 import { revisionsRouter } from '../modules/contents/revisions.router.js';
+import { draftsRouter } from '../modules/contents/drafts.router.js';
 import { tableRouter } from '../modules/tables/table.router.js';
 import { workspaceRouter } from '../modules/workspaces/workspace.router.js';
 import { categoryRouter } from '../modules/categories/category.router.js';
@@ -34,6 +35,7 @@ export const appRouter = router({
   columns: columnRouter,
   contents: contentsRouter,
   revisions: revisionsRouter,
+  drafts: draftsRouter,
   categories: categoryRouter,
   variables: variableRouter,
   translations: translationRouter,

@@ -116,6 +116,25 @@ describe('createTabulaClient', () => {
     expect(referrers).toEqual([{ tableId: expect.stringMatching(UUID_SHAPE), tableKey: 'reviews', column: 'product', count: 1 }]);
     await rejection(() => client.contents.delete.mutate({ projectId, tableId: 'products', contentsId: lamp[0].id }), 409, 'CONFLICT');
   });
+
+  it('drafts a published row, publishes the draft and rolls it back, typed (SPEC §13)', async () => {
+    const client = createTabulaClient({ baseUrl: t.url, token: writeKey });
+    const row = { projectId, tableId: 'products' };
+    const kettle = await client.contents.create.mutate({ ...row, data: { name: 'Kettle', sku: 'KET-1', price: 30 }, status: 'PUBLISHED' });
+    const id = { ...row, contentsId: kettle.id };
+    const saved = await client.contents.update.mutate({ ...id, data: { price: 35 }, draft: true });
+    expect({ hasDraft: saved.hasDraft, price: saved.data.price }).toEqual({ hasDraft: true, price: 30 });
+    expect((await client.contents.get.query({ ...id, version: 'draft' })).data.price).toBe(35);
+    const published = await client.drafts.publish.mutate(id);
+    expect({ hasDraft: published.hasDraft, price: published.data.price }).toEqual({ hasDraft: false, price: 35 });
+    const history = await client.revisions.list.query(id);
+    expect(history.list.map((r) => `${r.version} ${r.action}`)).toEqual(['2 draftPublished', '1 created']);
+    const rolledBack = await client.revisions.restore.mutate({ ...id, version: '1' });
+    expect(rolledBack.data.price).toBe(30);
+    await rejection(() => client.drafts.discard.mutate(id), 404, 'NOT_FOUND');
+    const reader = createTabulaClient({ baseUrl: t.url, token: readKey });
+    await rejection(() => reader.contents.get.query({ ...id, version: 'draft' }), 403, 'FORBIDDEN');
+  });
 });
 
 describe('errors are TabulaErrors carrying the SPEC §3 code, status and details', () => {

@@ -30,10 +30,13 @@ describe('contents CRUD (SPEC §7)', () => {
   it('create is 201 with Location and the full object; read answers the same object', async () => {
     const res = await postRow(w, articles.id, { data: { title: 'First', body: 'B', price: 10 } });
     const row = expectCreated(res, `/${w.projectId}/tables/${articles.id}/contents`);
-    expect(Object.keys(row).sort()).toEqual(['createdAt', 'data', 'id', 'publishAt', 'publishedAt', 'slug', 'status', 'updatedAt']);
-    expect(row).toMatchObject({ slug: 'first', status: 'PUBLISHED', publishAt: null, data: { title: 'First', slug: 'first', body: 'B', price: 10 } });
+    expect(Object.keys(row).sort()).toEqual(['createdAt', 'data', 'hasDraft', 'id', 'publishAt', 'publishedAt', 'slug', 'status', 'updatedAt']);
+    expect(row).toMatchObject({ slug: 'first', status: 'PUBLISHED', publishAt: null, hasDraft: false, data: { title: 'First', slug: 'first', body: 'B', price: 10 } });
     for (const k of ['createdAt', 'updatedAt', 'publishedAt']) expect(row[k]).toMatch(ISO_UTC);
-    expect(expectStatus(await t.call('GET', res.headers.get('location')!, { token: w.readKey }), 200)).toEqual(row);
+    expect(expectStatus(await t.call('GET', res.headers.get('location')!), 200)).toEqual(row);
+    // Read keys never learn whether a row has a draft (SPEC §13).
+    const { hasDraft: _hidden, ...publicRow } = row;
+    expect(expectStatus(await t.call('GET', res.headers.get('location')!, { token: w.readKey }), 200)).toEqual(publicRow);
   });
 
   it('PUT merges data: given columns replaced, absent kept, null clears; answers the full object', async () => {

@@ -441,6 +441,7 @@ describe('projection and locale', () => {
         updatedAt: new Date(row?.createdAt ?? '').toISOString(),
         publishedAt: row?.publishedAt ? new Date(row.publishedAt).toISOString() : null,
         publishAt: row?.publishAt ? new Date(row.publishAt).toISOString() : null,
+        hasDraft: false,
       });
     }
   });

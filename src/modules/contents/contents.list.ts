@@ -153,6 +153,7 @@ function listRowOf(query: ListQuery, image: RowImage): ListRow | null {
   const [createdAt, updatedAt, publishedAt, publishAt] = [image.createdAt, image.updatedAt, image.publishedAt, image.publishAt].map(wireInstant);
   if (!keys || createdAt == null || updatedAt == null || publishedAt === undefined || publishAt === undefined) return null;
   const row: ListRow = { id: image.id, status: image.status, slug: image.slug, createdAt, updatedAt, publishedAt, publishAt, data: image.data };
+  if (query.projection.system.includes('hasDraft')) row.hasDraft = image.hasDraft ?? false;
   keys.forEach((key, i) => (row[`_k${i}`] = key));
   return row;
 }

@@ -8,6 +8,7 @@ import type { ContentsOutput } from './contents.schema.js';
 import { expandContext, type ListScope } from './contents.list.js';
 import { expandItems } from './expand/expand.js';
 import { parseExpand } from './expand/parse-expand.js';
+import { assertMaySeeDrafts, withDraftApplied } from './drafts.js';
 
 export type ReadScope = ListScope;
 
@@ -24,13 +25,21 @@ export async function findVisibleRow(sql: Sql, table: TableDef, contentsId: stri
   return row;
 }
 
-/** One row by id or slug (see findVisibleRow); `expand` as on lists (SPEC §12). */
-export async function getContents(scope: ReadScope, input: { contentsId: string; locale?: string; expand?: string }): Promise<ContentsOutput> {
+/**
+ * One row by id or slug (see findVisibleRow); `expand` as on lists (SPEC §12); `version=draft`
+ * with its pending draft applied (SPEC §13).
+ */
+export async function getContents(
+  scope: ReadScope,
+  input: { contentsId: string; locale?: string; expand?: string; version?: 'published' | 'draft' },
+): Promise<ContentsOutput> {
   const { contentsId, locale } = input;
-  const row = await findVisibleRow(sqlOn(scope.pool), scope.table, contentsId, scope.publicOnly);
+  if (input.version === 'draft') assertMaySeeDrafts(scope.publicOnly);
+  const found = await findVisibleRow(sqlOn(scope.pool), scope.table, contentsId, scope.publicOnly);
   checkLocale(scope.project, locale);
   const expand = await parseExpand(input.expand, undefined, scope.table, scope.tables);
-  const output = toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale });
+  const row = input.version === 'draft' ? await withDraftApplied(scope, found) : found;
+  const output = toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale, publicOnly: scope.publicOnly });
   if (!expand) return output;
   const [expanded] = await expandItems([output], expand.nodes, expandContext(scope, locale ?? null));
   return expanded;

@@ -24,6 +24,7 @@ import { actorOf } from './revision-types.js';
 import type { Principal } from '../../auth/principal.js';
 import type { Context } from '../../trpc/context.js';
 import { referrersOf } from './references.js';
+import { saveDraft } from './drafts.js';
 
 const TAG = 'Contents';
 
@@ -115,7 +116,7 @@ export const contentsRouter = router({
     .input(updateContentsInput)
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const row = await updateContents(writeScope(ctx), input);
+      const row = input.draft ? await saveDraft(writeScope(ctx), input) : await updateContents(writeScope(ctx), input);
       return toContentsOutput(ctx.table, row);
     }),
 

@@ -19,6 +19,8 @@ export interface ContentsRow {
   updated_at: Timestamp;
   published_at: Timestamp | null;
   publish_at: Timestamp | null;
+  /** Whether the row has a pending draft (SPEC §13); the draft itself is read only when needed. */
+  has_draft?: boolean;
 }
 
 /** A row to create, with the events it emits (built before the insert: every value is known). */
@@ -33,7 +35,10 @@ export interface NewRow {
 export const toDate = (t: Timestamp): Date => (t instanceof Date ? t : new Date(t));
 const iso = (t: Timestamp | null): string | null => (t === null ? null : typeof t === 'string' ? t : t.toISOString());
 
-export const CONTENTS_COLUMNS = 'id, table_id, status, slug, data, created_at, updated_at, published_at, publish_at';
+/** A row's fields selected from `contents` (or returned by a write of it). */
+export const CONTENTS_COLUMNS = 'id, table_id, status, slug, data, created_at, updated_at, published_at, publish_at, draft is not null as has_draft';
+/** The same fields selected from a CTE whose rows were returned with CONTENTS_COLUMNS. */
+export const ROW_FIELDS = 'id, table_id, status, slug, data, created_at, updated_at, published_at, publish_at, has_draft';
 
 /** Localized columns as plain values in `locale`, falling back to the default locale (SPEC §7). */
 function localize(columns: ColumnDef[], data: Record<string, unknown>, locale: string, defaultLocale: string): Record<string, unknown> {
@@ -54,10 +59,14 @@ export function visibleData(table: TableDef, data: Record<string, unknown>): Rec
   return out;
 }
 
+/**
+ * The wire object of a row. `publicOnly` (read keys) leaves `hasDraft` out: SPEC §13 shows it
+ * only to callers that may see drafts.
+ */
 export function toContentsOutput(
   table: TableDef,
   row: ContentsRow,
-  options: { locale?: string; defaultLocale?: string } = {},
+  options: { locale?: string; defaultLocale?: string; publicOnly?: boolean } = {},
 ): ContentsOutput {
   let data = visibleData(table, row.data);
   if (options.locale && options.defaultLocale) data = localize(table.columns, data, options.locale, options.defaultLocale);
@@ -70,5 +79,6 @@ export function toContentsOutput(
     updatedAt: iso(row.updated_at)!,
     publishedAt: iso(row.published_at),
     publishAt: iso(row.publish_at),
+    ...(options.publicOnly ? {} : { hasDraft: row.has_draft ?? false }),
   };
 }

@@ -29,6 +29,10 @@ export const contentsOutput = z.object({
   updatedAt: isoDate.optional(),
   publishedAt: isoDate.nullable().optional(),
   publishAt: isoDate.nullable().optional(),
+  hasDraft: z
+    .boolean()
+    .optional()
+    .describe('Whether the row has a pending draft (SPEC §13); left out for read keys, which never see drafts'),
 });
 export type ContentsOutput = z.infer<typeof contentsOutput>;
 
@@ -54,6 +58,12 @@ export const updateContentsInput = z.object({
   }),
   status: contentStatus.optional(),
   publishAt: publishAt.nullable().optional(),
+  draft: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: save `data` as the pending draft of a PUBLISHED row (merged into it, validated as an update) and leave the live values as they are; publish it with POST .../draft/publish. 409 INVALID_TRANSITION for a row that is not PUBLISHED.',
+    ),
 });
 export type UpdateContentsInput = z.infer<typeof updateContentsInput>;
 
@@ -61,7 +71,15 @@ const locale = z.string().max(35).optional().describe('Return localized columns 
 
 const expand = z.string().max(1000).optional().meta({ description: EXPAND_DESCRIPTION, examples: ['author,cover'] });
 
-export const getContentsInput = z.object({ ...contentsPath, locale, expand });
+export const getContentsInput = z.object({
+  ...contentsPath,
+  locale,
+  expand,
+  version: z
+    .enum(['published', 'draft'])
+    .optional()
+    .describe('draft: the row with its pending draft applied (the row itself when it has none). Read keys get 403. Default: published, the live values.'),
+});
 export const deleteContentsInput = z.object(contentsPath);
 export const referrersInput = z.object(contentsPath);
 

@@ -2,7 +2,7 @@ import type { SqlQuery } from '../../db/sql.js';
 import type { Actor, RevisionAction } from './revision-types.js';
 import { lastActor, reviseRows } from './revisions.sql.js';
 import type { ContentStatus } from '../tables/table.entity.js';
-import { CONTENTS_COLUMNS, type NewRow } from './contents.row.js';
+import { CONTENTS_COLUMNS, ROW_FIELDS, type NewRow } from './contents.row.js';
 
 /*
  * The statements of contents rows: the hot path's reads and writes (named ones are prepared
@@ -28,7 +28,7 @@ export const publishScheduledContents = (id: string): SqlQuery => ({
            update contents set status = 'PUBLISHED', published_at = now(), publish_at = null, updated_at = now(), version = version + 1
             where id = $1 returning ${CONTENTS_COLUMNS}, version
          ), revised as (${reviseRows('published', `'published'`, lastActor('published.id', 'actor_type'), lastActor('published.id', 'actor_id'))})
-         select ${CONTENTS_COLUMNS} from published`,
+         select ${ROW_FIELDS} from published`,
   values: [id],
 });
 
@@ -72,7 +72,8 @@ export const slugsLike = (tableId: string, base: string): SqlQuery => ({
 
 /**
  * Replaces a row's data, status and slug (`publishes` stamps `published_at`), counts its version
- * up and records the revision, in one statement. Returns the row.
+ * up and records the revision, in one statement; `clearsDraft` drops the pending draft (it has
+ * just been published). Returns the row.
  */
 export const updateRow = (
   id: string,
@@ -82,14 +83,16 @@ export const updateRow = (
   publishAt: Date | null,
   publishes: boolean,
   revision: { action: RevisionAction; actor: Actor | null },
+  clearsDraft = false,
 ): SqlQuery => ({
   text: `with updated as (
            update contents set data = $2, status = $3, slug = $4, publish_at = $5,
-                 published_at = case when $6 then now() else published_at end, updated_at = now(), version = version + 1
+                 published_at = case when $6 then now() else published_at end, updated_at = now(), version = version + 1,
+                 draft = case when $10 then null else draft end
             where id = $1 returning ${CONTENTS_COLUMNS}, version
          ), revised as (${reviseRows('updated', '$7', '$8', '$9::uuid')})
-         select ${CONTENTS_COLUMNS} from updated`,
-  values: [id, data, status, slug, publishAt, publishes, revision.action, revision.actor?.type ?? null, revision.actor?.id ?? null],
+         select ${ROW_FIELDS} from updated`,
+  values: [id, data, status, slug, publishAt, publishes, revision.action, revision.actor?.type ?? null, revision.actor?.id ?? null, clearsDraft],
 });
 
 export const deleteRow = (id: string): SqlQuery => ({ text: 'delete from contents where id = $1', values: [id] });

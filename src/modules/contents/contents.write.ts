@@ -16,6 +16,7 @@ import { nextFreeSlug, storageLimitField, uniqueViolationField } from './uniquen
 import { applyOnDelete } from './references.js';
 import { updateAction, type Actor } from './revision-types.js';
 import { revisionOf } from './revisions.sql.js';
+import { readDraft } from './draft-data.js';
 
 export interface WriteScope {
   pool: pg.Pool;
@@ -44,7 +45,7 @@ const SLUG_ATTEMPTS = 5;
  * SPEC §7: references and files must exist in the project (422). In the write's transaction,
  * `lock` keeps the referenced rows from being deleted until it commits (SPEC §12).
  */
-async function checkLookups(sql: Sql, validated: ValidatedData, details: ErrorDetail[], lock = false): Promise<void> {
+export async function checkLookups(sql: Sql, validated: ValidatedData, details: ErrorDetail[], lock = false): Promise<void> {
   for (const ref of validated.references) {
     const found = await sql<{ id: string }>(existingContents(ref.tableId, ref.ids, lock));
     const missing = ref.ids.filter((id) => !found.some((f) => f.id === id));
@@ -73,7 +74,7 @@ export async function findRow(sql: Sql, table: TableDef, contentsId: string, for
  * Runs `write`, turning unique violations into 409 naming the field (SPEC §3), and a value the
  * database cannot hold into 422 naming it.
  */
-async function mapWriteFailures<T>(table: TableDef, write: () => Promise<T>): Promise<T> {
+export async function mapWriteFailures<T>(table: TableDef, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
@@ -153,41 +154,63 @@ async function revisionData(sql: Sql, table: TableDef, rowId: string, version: n
   return Object.fromEntries(Object.entries(revision.data).filter(([name]) => live.has(name)));
 }
 
+/** What an update applies: the body's `data` (PUT), a revision's data (restore) or the row's pending draft (draft publish). */
+export type UpdateSource = { kind: 'body' } | { kind: 'revision'; version: number } | { kind: 'draft' };
+
 /**
- * PUT (SPEC §7): `data` merged into the row's, the status moved as asked. With `restore`, the
- * row takes that revision's data instead, validated and unique-checked as an update is, its status
- * unchanged (SPEC §13).
+ * The data an update merges into the row, over `existing` (null: it replaces the row's data). A
+ * draft publish with no pending draft is 404.
  */
-export async function updateContents(scope: WriteScope, input: UpdateContentsInput, restore?: { version: number }): Promise<ContentsRow> {
+async function updateInput(sql: Sql, table: TableDef, current: ContentsRow, input: UpdateContentsInput, source: UpdateSource) {
+  switch (source.kind) {
+    case 'body':
+      return { data: input.data ?? {}, existing: current.data };
+    case 'revision':
+      return { data: await revisionData(sql, table, current.id, source.version), existing: null };
+    case 'draft': {
+      const draft = await readDraft(sql, table, current);
+      if (!draft) throw notFound('Draft');
+      return { data: draft, existing: current.data };
+    }
+  }
+}
+
+/**
+ * PUT (SPEC §7): `data` merged into the row's, the status moved as asked. From a revision, the
+ * row takes that revision's data instead, its status unchanged; from the pending draft, the row
+ * takes the draft's changes and is published (SPEC §13). Each is validated and unique-checked as
+ * an update is.
+ */
+export async function updateContents(scope: WriteScope, input: UpdateContentsInput, source: UpdateSource = { kind: 'body' }): Promise<ContentsRow> {
   const { pool, table, project } = scope;
   return mapWriteFailures(table, () =>
     transaction(pool, async (sql, client) => {
       const current = await findRow(sql, table, input.contentsId, true);
-      const validated = restore
-        ? validateData(table, project, await revisionData(sql, table, current.id, restore.version), null)
-        : validateData(table, project, input.data ?? {}, current.data);
+      const given = await updateInput(sql, table, current, input, source);
+      const validated = validateData(table, project, given.data, given.existing);
       const details = [...validated.details];
       const publishAt = current.publish_at === null ? null : toDate(current.publish_at);
-      const plan = planStatus({ status: current.status, publishAt }, input, table.defaultStatus, details);
+      const requested = source.kind === 'draft' ? { status: 'PUBLISHED' as const } : input;
+      const plan = planStatus({ status: current.status, publishAt }, requested, table.defaultStatus, details);
       await checkLookups(sql, validated, details, true);
       if (details.length > 0) throw validationError(details);
       assertTransition(current.status, plan.status);
       const slugColumn = slugColumnOf(table);
-      if (!restore && slugColumn && input.data?.[slugColumn.name] == null && validated.data[slugColumn.name] !== undefined) {
+      if (source.kind !== 'revision' && slugColumn && given.data[slugColumn.name] == null && validated.data[slugColumn.name] !== undefined) {
         // A slug derived by this write (a row from before the slug column, or a slug set to null):
         // take a free one, as on create, rather than clash with another row's.
         const derived = validated.data[slugColumn.name] as string;
         if (derived !== current.slug) validated.data[slugColumn.name] = await nextFreeSlug(sql, table.id, derived);
       }
       const slug = slugColumn ? ((validated.data[slugColumn.name] as string | undefined) ?? null) : null;
-      const revision = { action: restore ? ('restored' as const) : updateAction(current.status, plan.status), actor: scope.actor };
-      const [row] = await sql<ContentsRow>(updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, plan.publishes, revision));
+      // A published draft is a publish even of a row that was PUBLISHED already (SPEC §13).
+      const publishes = plan.publishes || source.kind === 'draft';
+      const action = source.kind === 'revision' ? 'restored' : source.kind === 'draft' ? 'draftPublished' : updateAction(current.status, plan.status);
+      const [row] = await sql<ContentsRow>(
+        updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, publishes, { action, actor: scope.actor }, source.kind === 'draft'),
+      );
       await recordChange(sql, table.id, current.status, plan.status);
-      await emitRowEvents(scope, client, row, [
-        'contents.updated',
-        plan.publishes && 'contents.published',
-        plan.unpublishes && 'contents.unpublished',
-      ]);
+      await emitRowEvents(scope, client, row, ['contents.updated', publishes && 'contents.published', plan.unpublishes && 'contents.unpublished']);
       return row;
     }),
   );

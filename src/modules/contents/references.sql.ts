@@ -1,7 +1,7 @@
 import type { SqlQuery } from '../../db/sql.js';
 import { isUuid } from '../../shared/ids.js';
 import { literal } from './query/expressions.js';
-import { CONTENTS_COLUMNS } from './contents.row.js';
+import { CONTENTS_COLUMNS, ROW_FIELDS } from './contents.row.js';
 import type { Actor } from './revision-types.js';
 import { reviseRows } from './revisions.sql.js';
 
@@ -88,7 +88,7 @@ export function clearReferencesQuery(ref: ReferencingColumn, ids: string[], acto
              update contents set data = ${set}, updated_at = now(), version = version + 1
               where table_id = $1 and ${holds(ref, 2)} returning ${CONTENTS_COLUMNS}, version
            ), revised as (${reviseRows('cleared', `'updated'`, `$${actorAt}`, `$${actorAt + 1}::uuid`)})
-           select ${CONTENTS_COLUMNS} from cleared`,
+           select ${ROW_FIELDS} from cleared`,
     values: [ref.tableId, idsParam(ref, ids), ...(ref.multiple ? [ids] : []), actor?.type ?? null, actor?.id ?? null],
   };
 }

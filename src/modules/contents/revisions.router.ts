@@ -83,7 +83,7 @@ export const revisionsRouter = router({
     .input(z.object({ ...rowPath, version }))
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const row = await updateContents(writeScope(ctx), { projectId: input.projectId, tableId: input.tableId, contentsId: input.contentsId }, { version: Number(input.version) });
+      const row = await updateContents(writeScope(ctx), { projectId: input.projectId, tableId: input.tableId, contentsId: input.contentsId }, { kind: 'revision', version: Number(input.version) });
       return toContentsOutput(ctx.table, row);
     }),
 });

@@ -70,6 +70,8 @@ const SYSTEM_PROPERTIES = {
   publishedAt: nullableTimestamp('When it was last published'),
   publishAt: nullableTimestamp('When SCHEDULED contents get published'),
 };
+/** Left out for read keys, so never required. */
+const HAS_DRAFT = { type: 'boolean', description: 'Whether the row has a pending draft (`version=draft` reads it); never returned to read keys' };
 
 /** The component schemas of one table. */
 export function tableSchemas(table: DocTable, names: TableNames, context: SchemaContext): Record<string, JsonSchema> {
@@ -90,12 +92,21 @@ export function tableSchemas(table: DocTable, names: TableNames, context: Schema
     [names.partialData]: dataSchema(table.columns, context, 'read', true),
     [names.createData]: dataSchema(table.columns, context, 'create'),
     [names.updateData]: dataSchema(table.columns, context, 'update'),
-    [names.row]: object({ ...SYSTEM_PROPERTIES, data: ref(names.data) }, [...Object.keys(SYSTEM_PROPERTIES), 'data'], `A row of ${table.name}`),
+    [names.row]: object({ ...SYSTEM_PROPERTIES, data: ref(names.data), hasDraft: HAS_DRAFT }, [...Object.keys(SYSTEM_PROPERTIES), 'data'], `A row of ${table.name}`),
     // `fields` selects what a list item carries: only `id` is always there.
-    [names.listItem]: object({ ...SYSTEM_PROPERTIES, data: ref(names.partialData) }, ['id']),
+    [names.listItem]: object({ ...SYSTEM_PROPERTIES, data: ref(names.partialData), hasDraft: HAS_DRAFT }, ['id']),
     [names.list]: object({ list: { type: 'array', items: ref(names.listItem) }, pagination: ref('ContentsPagination') }, ['list', 'pagination']),
     [names.create]: object(body(names.createData), ['data']),
-    [names.update]: object(body(names.updateData), []),
+    [names.update]: object(
+      {
+        ...body(names.updateData),
+        draft: {
+          type: 'boolean',
+          description: 'true: save `data` as the pending draft of a PUBLISHED row, leaving the live values (publish it with `POST .../draft/publish`)',
+        },
+      },
+      [],
+    ),
   };
 }
 
@@ -179,7 +190,11 @@ export function tablePaths(table: DocTable, names: TableNames, context: SchemaCo
       parameters: [contentsIdParameter],
       get: {
         ...operation('get', `Read a row of ${table.name} by id or slug`),
-        parameters: [localeParameter(context), ...expandParameter(table)],
+        parameters: [
+          localeParameter(context),
+          ...expandParameter(table),
+          param('version', '`draft`: the row with its pending draft applied (read keys get 403); default `published`', { type: 'string', enum: ['published', 'draft'] }),
+        ],
         responses: responses('get', 200, ref(names.row), true),
       },
       put: {
@@ -191,6 +206,22 @@ export function tablePaths(table: DocTable, names: TableNames, context: SchemaCo
         ...operation('delete', `Delete a row of ${table.name}`),
         description: 'Reference columns that point at the row apply their `onDelete`: clear it, delete their rows too, or refuse (409).',
         responses: responses('delete', 204, null, false),
+      },
+    },
+    [`/tables/${table.key}/contents/{contentsId}/draft`]: {
+      parameters: [contentsIdParameter],
+      delete: {
+        ...operation('discardDraftOf', `Discard the pending draft of a row of ${table.name}`),
+        description: '404 when the row has no draft.',
+        responses: responses('delete', 204, null, false),
+      },
+    },
+    [`/tables/${table.key}/contents/{contentsId}/draft/publish`]: {
+      parameters: [contentsIdParameter],
+      post: {
+        ...operation('publishDraftOf', `Publish the pending draft of a row of ${table.name}`),
+        description: 'The draft’s changes go live (checked now: 409, 422) and the row is published. 404 when the row has no draft.',
+        responses: responses('post', 200, ref(names.row), false),
       },
     },
     [`/tables/${table.key}/contents/{contentsId}/referrers`]: {

@@ -52,8 +52,10 @@ function shapeRow(node: ExpandNode, image: RowImage, projection: Projection | nu
     updated_at: wireInstant(image.updatedAt)!,
     published_at: wireInstant(image.publishedAt),
     publish_at: wireInstant(image.publishAt),
+    has_draft: image.hasDraft ?? false,
   } as Parameters<typeof toContentsOutput>[1];
-  const output = toContentsOutput(node.table!, row, ctx.locale ? { locale: ctx.locale, defaultLocale: ctx.defaultLocale } : {});
+  const locale = ctx.locale ? { locale: ctx.locale, defaultLocale: ctx.defaultLocale } : {};
+  const output = toContentsOutput(node.table!, row, { ...locale, publicOnly: ctx.publicOnly });
   return projection ? toListItem(output as ListRow, { projection }) : output;
 }
 

@@ -101,6 +101,7 @@ export function dataExpression(query: ListQuery): string | null {
 export function compileListQuery(query: ListQuery, scope: ListScope): { select: SqlQuery; count: SqlQuery | null } {
   const p = new Params();
   const columns = [SYSTEM_SELECT];
+  if (query.projection.system.includes('hasDraft')) columns.push('draft is not null as "hasDraft"');
   const data = dataExpression(query);
   if (data) columns.push(`${data} as data`);
   query.sort.forEach((k, i) => columns.push(`${cursorKeyExpression(k)} as "_k${i}"`));

@@ -36,6 +36,10 @@ export function parseFields(raw: string | undefined, table: TableDef): Projectio
   const columns = new Set<ColumnDef>();
   for (const name of names) {
     if (name.length > 200) throw invalidQuery(`fields: name "${name.slice(0, 40)}…" is too long`);
+    if (name === 'hasDraft') {
+      system.add(name);
+      continue;
+    }
     const resolved = resolveName(name, table);
     if (!resolved) throw invalidQuery(`fields: unknown field "${name}"`);
     if (resolved.system && resolved.system !== 'id') system.add(resolved.system);

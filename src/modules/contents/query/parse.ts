@@ -76,7 +76,9 @@ export function parseListQuery(raw: RawListParams, table: TableDef, project: Par
     locale = raw.locale;
   }
 
-  const projection = parseFields(raw.fields, table);
+  const fields = parseFields(raw.fields, table);
+  // Read keys never see drafts, nor whether a row has one (SPEC §13).
+  const projection = project.publicOnly ? { ...fields, system: fields.system.filter((f) => f !== 'hasDraft') } : fields;
   const search = parseSearch(raw.search);
   const sort = parseSort(raw.sort, table, project, search !== null);
   const filters = parseFilters(raw.filter, table, project);

@@ -16,6 +16,8 @@ export interface ListRow {
   updatedAt: Timestamp;
   publishedAt: Timestamp | null;
   publishAt: Timestamp | null;
+  /** Selected only when asked for (never for read keys). */
+  hasDraft?: boolean;
   data?: Record<string, unknown> | null;
   [sortKey: `_k${number}`]: unknown;
 }
@@ -57,5 +59,6 @@ export function toListItem(row: ListRow, query: Pick<ListQuery, 'projection'>): 
   for (const field of projection.system) {
     if (TIMESTAMPS.has(field)) item[field] = iso(row[field as 'createdAt' | 'updatedAt' | 'publishedAt' | 'publishAt']);
   }
+  if (system.has('hasDraft') && row.hasDraft !== undefined) item.hasDraft = row.hasDraft;
   return item;
 }

@@ -44,9 +44,12 @@ export interface Hop {
 /** Row fields that are not columns (SPEC §5 Contents), by their wire names. */
 export const SYSTEM_FIELDS = ['id', 'slug', 'status', 'createdAt', 'updatedAt', 'publishedAt', 'publishAt'] as const;
 export type SystemField = (typeof SYSTEM_FIELDS)[number];
-/** The system fields `fields` can ask for; `id` is always returned. */
-export type OutputSystemField = Exclude<SystemField, 'id'>;
-export const OUTPUT_SYSTEM_FIELDS: readonly OutputSystemField[] = ['slug', 'status', 'createdAt', 'updatedAt', 'publishedAt', 'publishAt'];
+/**
+ * The system fields `fields` can ask for; `id` is always returned. `hasDraft` (SPEC §13) is
+ * output only, and never for read keys.
+ */
+export type OutputSystemField = Exclude<SystemField, 'id'> | 'hasDraft';
+export const OUTPUT_SYSTEM_FIELDS: readonly OutputSystemField[] = ['slug', 'status', 'createdAt', 'updatedAt', 'publishedAt', 'publishAt', 'hasDraft'];
 
 export const STATUSES = ['DRAFT', 'SCHEDULED', 'PUBLISHED', 'ARCHIVED'] as const;
 

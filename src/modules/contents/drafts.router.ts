@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { pathId } from '../../shared/schemas.js';
+import { markNoContent } from '../../trpc/context.js';
+import { tableProcedure } from '../../trpc/procedures.js';
+import { router } from '../../trpc/trpc.js';
+import { writeScope } from './contents.router.js';
+import { toContentsOutput } from './contents.row.js';
+import { contentsOutput } from './contents.schema.js';
+import { updateContents } from './contents.write.js';
+import { discardDraftOf } from './drafts.js';
+
+const TAG = 'Contents';
+const draft = '/{projectId}/tables/{tableId}/contents/{contentsId}/draft' as const;
+const rowPath = z.object({
+  projectId: pathId('Project id'),
+  tableId: pathId('Table id or key'),
+  contentsId: pathId('Contents id, or the value of the slug column'),
+});
+
+/** SPEC §13: the pending draft of a published row (saved by PUT with `"draft": true`). */
+export const draftsRouter = router({
+  publish: tableProcedure('write')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: `${draft}/publish`,
+        tags: [TAG],
+        summary: 'Publish the pending draft',
+        description:
+          'The draft’s changes are merged into the live row, which is (re)published: validated and unique-checked now (422, 409), publishedAt set, a `draftPublished` revision recorded, `contents.updated` and `contents.published` fired. 404 when the row has no draft; 409 INVALID_TRANSITION when the row cannot be published (ARCHIVED).',
+        protect: true,
+      },
+    })
+    .input(rowPath)
+    .output(contentsOutput)
+    .mutation(async ({ ctx, input }) => {
+      const row = await updateContents(writeScope(ctx), input, { kind: 'draft' });
+      return toContentsOutput(ctx.table, row);
+    }),
+
+  discard: tableProcedure('write')
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: draft,
+        tags: [TAG],
+        summary: 'Discard the pending draft',
+        description: 'The live row stays as it is. 404 when the row has no draft.',
+        protect: true,
+      },
+      successStatus: 204,
+    })
+    .input(rowPath)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await discardDraftOf(writeScope(ctx), input.contentsId);
+      markNoContent(ctx);
+    }),
+});
