@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { person } from '../auth/fixture.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, columnsPath, contentsPath, createRow, createTable, expectError, expectStatus, getRow, list, putRow, type Table, type World } from './fixture.js';
 
@@ -168,6 +169,21 @@ describe('who sees drafts', () => {
       expect(items.map((i) => i.data?.name).sort()).toEqual(['Ann', 'Bob']);
       for (const item of items) expect(item).not.toHaveProperty('hasDraft');
     }
+  });
+
+  it('project members see drafts by role: VIEWER reads them, EDITOR also saves, publishes and discards them', async () => {
+    const viewer = await person(t, w.workspaceId, w.projectId, 'VIEWER');
+    const editor = await person(t, w.workspaceId, w.projectId, 'EDITOR');
+    const row = await createRow(w, posts.id, { title: 'Members' }, { status: 'PUBLISHED' });
+    expectStatus(await saveDraft(posts.id, row.id, { title: 'Members, edited' }, editor.token), 200);
+    expect(expectStatus(await getRow(w, posts.id, row.id, viewer.token), 200)).toMatchObject({ hasDraft: true, data: { title: 'Members' } });
+    expect((await draftView(posts.id, row.id, viewer.token)).data.title).toBe('Members, edited');
+    expectError(await saveDraft(posts.id, row.id, { title: 'x' }, viewer.token), 403, 'FORBIDDEN');
+    expectError(await publishDraft(posts.id, row.id, viewer.token), 403, 'FORBIDDEN');
+    expectError(await discard(posts.id, row.id, viewer.token), 403, 'FORBIDDEN');
+    expect(expectStatus(await publishDraft(posts.id, row.id, editor.token), 200).data.title).toBe('Members, edited');
+    const revisions = expectStatus(await t.call('GET', `${contentsPath(w, posts.id, row.id)}/revisions`, { token: viewer.token }), 200).list;
+    expect(revisions[0]).toMatchObject({ action: 'draftPublished', actor: { type: 'account', id: editor.accountId } });
   });
 
   it('read keys cannot save, publish or discard drafts', async () => {
