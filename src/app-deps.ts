@@ -9,6 +9,8 @@ import type { ProjectDirectory } from './modules/projects/project-directory.js';
 import type { ListCache } from './modules/contents/list-cache/list-cache.js';
 import type { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { RequestLogBuffer } from './modules/logs/log-buffer.js';
+import type { EventFeed } from './modules/events/event-feed.js';
+import type { EventStreams } from './modules/events/event-streams.js';
 
 /** The long-lived collaborators of the API process, passed down through the request context. */
 export interface AppDeps {
@@ -27,4 +29,7 @@ export interface AppDeps {
   storage: Storage;
   /** Request log entries on their way to the queue; null when REQUEST_LOGGING is off. */
   requestLogs: RequestLogBuffer | null;
+  /** The realtime feed as this process reads it, and its open streams (SPEC §14). */
+  feed: EventFeed;
+  streams: EventStreams;
 }

@@ -18,6 +18,8 @@ import { logJob } from './modules/logs/log-wire.js';
 import { bootstrapAdmin } from './modules/accounts/bootstrap.js';
 import type { Logger } from './shared/logger.js';
 import { createStorage } from './storage/storage.js';
+import { EventFeed } from './modules/events/event-feed.js';
+import { EventStreams } from './modules/events/event-streams.js';
 
 export interface RunningApi {
   url: string;
@@ -52,7 +54,11 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     requestLogs: config.REQUEST_LOGGING
       ? new RequestLogBuffer(async (segments) => void (await boss.send(QUEUES.requestLogs.name, logJob(segments))), logger)
       : null,
+    feed: new EventFeed(databaseUrl, pool, logger),
+    streams: new EventStreams(pool, { maxPerCredential: config.REALTIME_MAX_STREAMS, recheckMs: config.REALTIME_RECHECK_MS }, logger),
   };
+  await deps.feed.start();
+  deps.streams.start();
   // Staged uploads of a process that died mid-request; nothing waits for this.
   deps.storage.sweep().catch((error: unknown) => logger.warn({ err: error }, 'could not sweep staged uploads'));
   const server = createServer(
@@ -81,7 +87,10 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   let closing: Promise<void> | undefined;
   const close = (drainMs = 10_000, closeMs = 5_000) =>
     (closing ??= (async () => {
+      // Open streams end first (their clients reconnect elsewhere and resume), so draining waits for none.
+      deps.streams.stop();
       await drain(drainMs);
+      await within(deps.feed.stop(), closeMs, 'event feed', logger);
       // Every request has finished: its log entry is in the buffer, and goes out before the queue closes.
       if (deps.requestLogs) await within(deps.requestLogs.close(), closeMs, 'request log buffer', logger);
       await within(boss.stop({ graceful: true, timeout: closeMs }), closeMs + 1_000, 'job queue', logger);

@@ -11,6 +11,7 @@ import { startOutboxRelay } from './handlers/outbox-relay.js';
 import { startScheduledPublisher } from './handlers/scheduled-publisher.js';
 import { startChangeLogTrim } from './handlers/change-log.js';
 import { startRevisionRetention } from './handlers/revisions.js';
+import { startFeedRetention } from './handlers/event-feed.js';
 import { createPurgeHandler } from './handlers/purge.js';
 import { startDeliveryWorker } from './handlers/webhook-delivery.js';
 import { startRetentionWorker } from './handlers/webhook-retention.js';
@@ -86,6 +87,20 @@ const WORKERS: Record<string, WorkerDefinition> = {
     start: async (_boss, _orm, logger, config, databaseUrl) => {
       const pool = createPool(databaseUrl, 1, logger);
       const retention = startRevisionRetention(pool, config.REVISIONS_PER_ROW, logger.child({ worker: 'revisions' }));
+      return {
+        stop: async () => {
+          await retention.stop();
+          await pool.end();
+        },
+      };
+    },
+  },
+  /** Trims the realtime feed to what resuming clients may still ask for (SPEC §14). */
+  'event-feed': {
+    queue: 'events.feed',
+    start: async (_boss, _orm, logger, _config, databaseUrl) => {
+      const pool = createPool(databaseUrl, 1, logger);
+      const retention = startFeedRetention(pool, logger.child({ worker: 'event-feed' }));
       return {
         stop: async () => {
           await retention.stop();

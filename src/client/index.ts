@@ -5,7 +5,8 @@
  * the same tick travel in one HTTP request. The server's router is imported for its type only
  * (./server-types.ts): nothing of the server runs here.
  */
-import { createTRPCClient, httpBatchLink, type TRPCClient, type TRPCLink } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, type TRPCClient, type TRPCLink } from '@trpc/client';
+import { EventSource } from 'eventsource';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { observable } from '@trpc/server/observable';
 import type { AppRouter } from './server-types.js';
@@ -50,8 +51,25 @@ export function createTabulaClient(options: TabulaClientOptions): TabulaClient {
   const base = parseBaseUrl(options.baseUrl);
   if (typeof options.token !== 'string' || options.token === '') throw new TypeError('createTabulaClient: token is required (tat_… or tak_…)');
   const headers = { ...options.headers, authorization: `Bearer ${options.token}` };
+  const fetchImpl = options.fetch ?? globalThis.fetch;
   return createTRPCClient<AppRouter>({
-    links: [tabulaErrors, httpBatchLink({ url: `${base}/trpc`, headers, fetch: options.fetch, maxURLLength: MAX_URL_LENGTH })],
+    links: [
+      tabulaErrors,
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        // `events.subscribe` (SPEC §14) over SSE. A fetch-based EventSource sends the credential
+        // as a header, in Node and in browsers alike (the browser's own cannot), and resumes
+        // after the last event on reconnect.
+        true: httpSubscriptionLink({
+          url: `${base}/trpc`,
+          EventSource,
+          eventSourceOptions: () => ({
+            fetch: (input: string | URL | Request, init?: RequestInit) => fetchImpl(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+          }),
+        }),
+        false: httpBatchLink({ url: `${base}/trpc`, headers, fetch: options.fetch, maxURLLength: MAX_URL_LENGTH }),
+      }),
+    ],
   });
 }
 

@@ -38,6 +38,12 @@ const envSchema = z.object({
   LOG_RETENTION_DAYS: positiveInt.default(30),
   /** Revisions kept per contents row (SPEC §13); older ones are purged by the `revisions` worker. */
   REVISIONS_PER_ROW: positiveInt.default(100),
+  /** Open realtime streams per credential, across API processes (SPEC §14); 429 beyond. */
+  REALTIME_MAX_STREAMS: positiveInt.default(100),
+  /** A comment line on every open realtime stream this often, so proxies keep it open. */
+  REALTIME_HEARTBEAT_MS: positiveInt.default(15_000),
+  /** How often the credential of an open stream is checked again (revoked: the stream closes). */
+  REALTIME_RECHECK_MS: positiveInt.default(2_000),
   /** Request logs (SPEC §9); off only to measure what they cost (npm run bench). */
   REQUEST_LOGGING: flag.default(true),
   /** When set, `GET /metrics` (Prometheus) requires `Authorization: Bearer <METRICS_TOKEN>`. */

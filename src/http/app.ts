@@ -11,6 +11,8 @@ import { appRouter } from '../trpc/router.js';
 import { chain } from './chain.js';
 import { cors } from './cors.js';
 import { filesHttpRouter } from './file-routes.js';
+import { eventStreamRouter, tokenFromQuery } from './event-stream-route.js';
+import { eventStreamOpenApiPaths, eventStreamRouteEntries } from './event-stream.openapi.js';
 import { documentFileRoutes, fileOpenApiPaths, fileRouteEntries } from './file-routes.openapi.js';
 import { buildOpenApiDocument, docsPage } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
@@ -48,8 +50,9 @@ export function createApp(deps: AppDeps): express.Express {
 
   // Before the rate limiter: a preflight is answered here and costs no tokens.
   app.use(['/v1', '/trpc'], cors(deps));
+  app.use('/v1', tokenFromQuery);
 
-  const openApiDocument = documentFileRoutes(buildOpenApiDocument(appRouter, fileOpenApiPaths));
+  const openApiDocument = documentFileRoutes(buildOpenApiDocument(appRouter, { ...fileOpenApiPaths, ...eventStreamOpenApiPaths }));
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
@@ -59,13 +62,13 @@ export function createApp(deps: AppDeps): express.Express {
     ratePerSecond: deps.config.RATE_LIMIT_PER_SECOND,
     burst: deps.config.RATE_LIMIT_BURST,
   }));
-  const routes = buildV1Routes(appRouter, [{ method: 'GET', path: '/openapi.json' }, ...fileRouteEntries]);
+  const routes = buildV1Routes(appRouter, [{ method: 'GET', path: '/openapi.json' }, ...fileRouteEntries, ...eventStreamRouteEntries]);
   // Multipart uploads and downloads are plain express routes, ahead of the procedures.
   const operatorMetrics = createOperatorMetrics(deps);
   app.get('/metrics', operatorMetrics.serve);
   // Observed and logged first, so that refused requests (401, 429) count too.
   const observe = trackRequests([operatorMetrics.observe, ...(deps.requestLogs ? [logRequests(deps.requestLogs)] : [])]);
-  app.use('/v1', chain([observe, limiter, filesHttpRouter(deps), createV1Handler(deps, appRouter, routes)]));
+  app.use('/v1', chain([observe, limiter, filesHttpRouter(deps), eventStreamRouter(deps), createV1Handler(deps, appRouter, routes)]));
 
   const createContext = createContextFactory(deps);
   app.use(

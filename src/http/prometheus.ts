@@ -77,6 +77,23 @@ export function createOperatorMetrics(deps: AppDeps): OperatorMetrics {
       this.set(deps.requestLogs?.dropped ?? 0);
     },
   });
+  new client.Gauge({
+    name: 'tabula_realtime_streams',
+    help: 'Realtime event streams open on this process (SSE and tRPC subscriptions)',
+    registers,
+    collect() {
+      this.set(deps.streams.size);
+    },
+  });
+  new client.Counter({
+    name: 'tabula_realtime_events_sent_total',
+    help: 'Events this process wrote to realtime streams',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(deps.streams.eventsSent);
+    },
+  });
 
   // The label-bound children, by label values: prom-client hashes and checks a label object on
   // every call otherwise, a visible share of a cheap request's CPU.

@@ -23,3 +23,20 @@ export const insertOutboxEvents = (ids: string[], payloads: string[]): SqlQuery 
   select id, payload from unnest($1::uuid[], $2::jsonb[]) with ordinality as e(id, payload, n) order by n`,
   values: [ids, payloads],
 });
+
+/** The channel the relay notifies when it has appended events to the realtime feed (SPEC §14). */
+export const EVENT_FEED_CHANNEL = 'tabula_events';
+
+/**
+ * Appends relayed events to the realtime feed in the order given (their commit order) and
+ * notifies every listening API process once, at commit.
+ */
+export const appendToEventFeed = (ids: string[], projectIds: string[], payloads: string[]): SqlQuery => ({
+  text: `with appended as (
+           insert into event_feed (id, project_id, payload)
+           select id, project_id, payload from unnest($1::uuid[], $2::uuid[], $3::jsonb[]) with ordinality as e(id, project_id, payload, n) order by n
+           returning position
+         )
+         select pg_notify('${EVENT_FEED_CHANNEL}', max(position)::text) from appended`,
+  values: [ids, projectIds, payloads],
+});

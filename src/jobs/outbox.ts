@@ -67,6 +67,16 @@ export async function emitEvents(db: OutboxDb, events: DomainEvent[]): Promise<v
   await db.executeSql(query.text, query.values);
 }
 
+/**
+ * SPEC §8 and §14: whether a subscriber of `types` (empty or `*`: every type) and `tableIds`
+ * (empty: every table) takes `event`. `tableIds` narrows contents events only.
+ */
+export function selectsEvent(filter: { types: readonly string[]; tableIds: readonly string[] }, event: DomainEvent): boolean {
+  if (filter.types.length > 0 && !filter.types.includes('*') && !filter.types.includes(event.type)) return false;
+  if (filter.tableIds.length === 0 || !event.type.startsWith('contents.')) return true;
+  return event.tableId !== null && filter.tableIds.includes(event.tableId);
+}
+
 export const newEvent = (type: EventType, projectId: string, tableId: string | null, data: object): DomainEvent => ({
   id: uuidv7(),
   type,

@@ -19,6 +19,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Translations', description: 'Strings by `key` and `locale` (a project locale).' },
   { name: 'Files', description: 'Uploads (`multipart/form-data`), metadata and downloads with byte ranges.' },
   { name: 'Webhooks', description: 'Signed event deliveries (Standard Webhooks) with retries and a delivery log.' },
+  { name: 'Events', description: 'The project’s events live, as Server-Sent Events (or the tRPC subscription `events.subscribe`), resumable from the last event received.' },
   { name: 'Logs', description: 'Every request of a project, newest first (read-only).' },
   { name: 'Metrics', description: 'Request, error and storage figures of a workspace, from rollups.' },
 ];

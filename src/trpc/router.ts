@@ -17,6 +17,7 @@ import { webhookRouter } from '../modules/webhooks/webhook.router.js';
 import { logRouter } from '../modules/logs/log.router.js';
 import { metricsRouter } from '../modules/metrics/metrics.router.js';
 import { projectOpenApiRouter } from '../modules/project-openapi/project-openapi.router.js';
+import { eventsRouter } from '../modules/events/events.router.js';
 import { router } from './trpc.js';
 
 /**
@@ -43,6 +44,7 @@ export const appRouter = router({
   webhooks: webhookRouter,
   logs: logRouter,
   projectOpenApi: projectOpenApiRouter,
+  events: eventsRouter,
 });
 
 export type AppRouter = typeof appRouter;

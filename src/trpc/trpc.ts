@@ -13,6 +13,9 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
+    // Subscriptions (events.subscribe) send a ping while idle, as the REST stream does, so that
+    // proxies keep them open.
+    sse: { ping: { enabled: true, intervalMs: 15_000 } },
     // Both faces carry the SPEC §3 error under `data.error`; `/v1` unwraps it into the body.
     errorFormatter({ shape, error, type }) {
       const described = describeError(error, type);

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../jobs/outbox.js';
+import { selectsEvent, type DomainEvent } from '../../jobs/outbox.js';
 import { isUuid } from '../../shared/ids.js';
 
 /** What fan-out needs to know of an active webhook. */
@@ -12,10 +12,8 @@ export interface Subscription {
 
 /** SPEC §8: the event's type (or `*`) is subscribed, and `tableIds` narrows contents events only. */
 export function subscribes(hook: Subscription, event: DomainEvent): boolean {
-  if (hook.projectId !== event.projectId) return false;
-  if (!hook.events.includes('*') && !hook.events.includes(event.type)) return false;
-  if (hook.tableIds.length === 0 || !event.type.startsWith('contents.')) return true;
-  return event.tableId !== null && hook.tableIds.includes(event.tableId);
+  // A webhook lists at least one type (or `*`): an empty list would be every type to selectsEvent.
+  return hook.projectId === event.projectId && hook.events.length > 0 && selectsEvent({ types: hook.events, tableIds: hook.tableIds }, event);
 }
 
 /** Every (event, webhook) pair to deliver, in event order. */

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import { sqlOn } from '../../db/sql.js';
 import { outboxOfClient, type DomainEvent } from '../../jobs/outbox.js';
-import { takeOutboxBatch, tryAdvisoryXactLock } from '../../jobs/outbox.sql.js';
+import { appendToEventFeed, takeOutboxBatch, tryAdvisoryXactLock } from '../../jobs/outbox.sql.js';
 import { QUEUES } from '../../jobs/queues.js';
 import { chainKey, matchSubscriptions, payloadOf, planQueue, subjectOf, type Subscription } from './webhook.fanout.js';
 import { deliveryJobInsert } from './webhook.jobs.js';
@@ -77,6 +77,8 @@ export async function relayOutboxBatch(boss: PgBoss, client: pg.PoolClient, batc
   if (rows.length > 0) {
     const events = rows.map(({ seq, payload }) => ({ ...payload, sequence: Number(seq) })).sort((a, b) => a.sequence - b.sequence);
     await fanOut(boss, client, events);
+    // The realtime feed (SPEC §14) takes them in the same transaction and order.
+    await sql(appendToEventFeed(events.map((e) => e.id), events.map((e) => e.projectId), events.map((e) => JSON.stringify(e))));
   }
   return rows.length;
 }

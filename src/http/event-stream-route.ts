@@ -1,0 +1,99 @@
+import express, { type RequestHandler } from 'express';
+import type { AppDeps } from '../app-deps.js';
+import { authorizeProject } from '../auth/project-access.js';
+import { badRequest } from '../errors/app-error.js';
+import { describeError } from '../errors/describe.js';
+import type { StreamItem } from '../modules/events/event-stream.js';
+import { eventStreamInput } from '../modules/events/events.schema.js';
+import { accessCheck, endingOf, openStream, parseStreamFilter } from '../modules/events/events.service.js';
+import { principalOf } from './request-facts.js';
+import { sendError } from './send-error.js';
+
+/** The stream's path under `/v1`. */
+export const EVENT_STREAM_PATH = /^\/[^/]+\/events\/stream\/?$/;
+
+/**
+ * `?access_token=` for the stream only: a browser's EventSource cannot send an Authorization
+ * header, so a (read) key may come in the query instead. It becomes the header, before the rate
+ * limiter and the request log look, and leaves the URL, so that no log ever holds it.
+ */
+export const tokenFromQuery: RequestHandler = (req, _res, next) => {
+  const [path, query] = req.url.split('?', 2);
+  if (!query || !EVENT_STREAM_PATH.test(path)) return next();
+  const params = new URLSearchParams(query);
+  const token = params.get('access_token');
+  if (token === null) return next();
+  params.delete('access_token');
+  if (!req.headers.authorization) req.headers.authorization = `Bearer ${token}`;
+  const rest = params.size > 0 ? `?${params}` : '';
+  req.url = `${path}${rest}`;
+  req.originalUrl = `${req.originalUrl.split('?', 1)[0]}${rest}`;
+  next();
+};
+
+/** One stream item in SSE framing: `id:` the event id, `event:` its type, `data:` the envelope. */
+const frame = (item: StreamItem, publicOnly: boolean): string =>
+  item.kind === 'reset' ? 'event: reset\ndata: {}\n\n' : `id: ${item.entry.id}\nevent: ${item.entry.event.type}\ndata: ${item.entry.serialized(publicOnly)}\n\n`;
+
+const queryString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/**
+ * `GET /v1/{projectId}/events/stream` (SPEC §14): the project's events as `text/event-stream`,
+ * the same stream as the tRPC subscription `events.subscribe` (modules/events). Errors before
+ * the stream starts are the usual JSON errors; a stream that the server ends says why in an
+ * `event: error` (its credential was revoked, or 503: the server stops, reconnect and resume).
+ */
+export function eventStreamRouter(deps: AppDeps): express.Router {
+  const router = express.Router();
+  router.get('/:projectId/events/stream', async (req, res) => {
+    try {
+      const principal = await principalOf(deps.credentials, req, res);
+      const scope = await authorizeProject(deps.orm.em.fork(), deps.projects, principal, req.headers, String(req.params.projectId), 'read');
+      const parsed = eventStreamInput.safeParse({
+        projectId: req.params.projectId,
+        types: queryString(req.query.types),
+        tableIds: queryString(req.query.tableIds),
+        lastEventId: req.get('last-event-id') ?? queryString(req.query.lastEventId),
+      });
+      if (!parsed.success) throw badRequest(`Invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      const filter = await parseStreamFilter(parsed.data, (idOrKey) => deps.tables.get(scope.project.id, idOrKey));
+      const publicOnly = !scope.seesNonPublic;
+      const left = new AbortController();
+      res.once('close', () => left.abort());
+      const { grant, batches } = await openStream(
+        deps,
+        { principal, headers: req.headers, projectId: scope.project.id, publicOnly, filter, lastEventId: parsed.data.lastEventId },
+        accessCheck(deps, req.headers, scope.project.id),
+        left.signal,
+      );
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        // Proxies (nginx) would otherwise buffer the stream.
+        'x-accel-buffering': 'no',
+      });
+      res.write(': connected\n\n');
+      const heartbeat = setInterval(() => res.write(': ping\n\n'), deps.config.REALTIME_HEARTBEAT_MS);
+      try {
+        for await (const batch of batches) {
+          res.write(batch.map((item) => frame(item, publicOnly)).join(''));
+          grant.sent(batch.length);
+        }
+        const ending = endingOf(grant);
+        if (ending) res.write(`event: error\ndata: ${JSON.stringify(describeError(ending).body)}\n\n`);
+      } catch (error) {
+        // After the headers, an error can only be told in the stream.
+        res.write(`event: error\ndata: ${JSON.stringify(describeError(error).body)}\n\n`);
+      } finally {
+        clearInterval(heartbeat);
+        await grant.close();
+        res.end();
+      }
+    } catch (error) {
+      const described = describeError(error);
+      if (described.internal) deps.logger.error({ err: error, path: req.originalUrl }, 'request failed');
+      sendError(res, described);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,122 @@
+import type pg from 'pg';
+import { listen, type Listener } from '../../db/listener.js';
+import { sqlOn } from '../../db/sql.js';
+import type { DomainEvent } from '../../jobs/outbox.js';
+import { EVENT_FEED_CHANNEL } from '../../jobs/outbox.sql.js';
+import type { Logger } from '../../shared/logger.js';
+import { feedAfter, feedHead } from './event-feed.sql.js';
+import { FeedEntry } from './feed-entry.js';
+
+/** Events read per statement. */
+const READ_BATCH = 1_000;
+/** A read without a notification, in case one was missed (a reconnect, a lost packet). */
+const SAFETY_READ_MS = 1_000;
+
+export type FeedListener = (entries: FeedEntry[]) => void;
+
+/**
+ * This process's view of the realtime feed (SPEC §14): one LISTEN connection and one read of
+ * `event_feed` per relay notification, whatever the number of subscribers, and the new entries
+ * handed to the subscribers of their project, in feed order.
+ */
+export class EventFeed {
+  private position = 0;
+  private readonly subscribers = new Map<string, Set<FeedListener>>();
+  private reading: Promise<void> | null = null;
+  private again = false;
+  private listener: Listener | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  /** Events read from the feed since start (Prometheus). */
+  eventsRead = 0;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly pool: pg.Pool,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    const [head] = await sqlOn(this.pool)<{ position: string }>(feedHead);
+    this.position = Number(head.position);
+    this.listener = await listen(
+      this.databaseUrl,
+      EVENT_FEED_CHANNEL,
+      {
+        // The payload is the newest position appended: nothing to read when we are there already.
+        onNotify: (payload) => {
+          if (payload === undefined || Number(payload) > this.position) this.read();
+        },
+        onReconnect: () => this.read(),
+      },
+      this.logger,
+    );
+    this.timer = setInterval(() => this.read(), SAFETY_READ_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.listener?.close();
+    await this.reading;
+  }
+
+  /** The newest position handed to subscribers. */
+  get head(): number {
+    return this.position;
+  }
+
+  /** Calls `listener` with every later entry of the project, in order, until the returned function is called. */
+  subscribe(projectId: string, listener: FeedListener): () => void {
+    let set = this.subscribers.get(projectId);
+    if (!set) this.subscribers.set(projectId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.subscribers.get(projectId) === set) this.subscribers.delete(projectId);
+    };
+  }
+
+  /** Reads what is new; a read asked for during one runs right after it. */
+  private read(): void {
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.readAll();
+        } catch (error) {
+          this.logger.warn({ err: error }, 'could not read the event feed; reading again shortly');
+        }
+      } while (this.again);
+      this.reading = null;
+    })();
+  }
+
+  private async readAll(): Promise<void> {
+    for (;;) {
+      const rows = await sqlOn(this.pool)<{ position: string; payload: DomainEvent }>(feedAfter(this.position, READ_BATCH));
+      if (rows.length === 0) return;
+      const entries = rows.map((row) => new FeedEntry(Number(row.position), row.payload));
+      this.position = entries[entries.length - 1].position;
+      this.eventsRead += entries.length;
+      this.dispatch(entries);
+      if (rows.length < READ_BATCH) return;
+    }
+  }
+
+  private dispatch(entries: FeedEntry[]): void {
+    const byProject = Map.groupBy(entries, (entry) => entry.event.projectId);
+    for (const [projectId, projectEntries] of byProject) {
+      for (const listener of this.subscribers.get(projectId) ?? []) {
+        try {
+          listener(projectEntries);
+        } catch (error) {
+          this.logger.error({ err: error }, 'an event feed subscriber failed');
+        }
+      }
+    }
+  }
+}

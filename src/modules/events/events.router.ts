@@ -1,0 +1,45 @@
+import { tracked } from '@trpc/server';
+import { projectProcedure } from '../../trpc/procedures.js';
+import { router } from '../../trpc/trpc.js';
+import type { EventEnvelope } from './feed-entry.js';
+import { eventStreamInput } from './events.schema.js';
+import { accessCheck, endingOf, openStream, parseStreamFilter } from './events.service.js';
+
+/** Sent once when the event to resume after is no longer retained: what follows is live. */
+export interface StreamReset {
+  type: 'reset';
+}
+
+/**
+ * SPEC §14 for typed clients: the project's events over SSE (`httpSubscriptionLink`), each
+ * tracked by its id, so that a client that reconnects resumes right after the last one it got.
+ * The same stream as `GET /v1/{projectId}/events/stream` (http/event-stream-route.ts).
+ */
+export const eventsRouter = router({
+  subscribe: projectProcedure('read')
+    .input(eventStreamInput)
+    .subscription(async function* ({ ctx, input, signal }) {
+      const { deps, scope, principal, req } = ctx;
+      const filter = await parseStreamFilter(input, (idOrKey) => deps.tables.get(scope.project.id, idOrKey));
+      const publicOnly = !scope.seesNonPublic;
+      const { grant, batches } = await openStream(
+        deps,
+        { principal, headers: req.headers, projectId: scope.project.id, publicOnly, filter, lastEventId: input.lastEventId },
+        accessCheck(deps, req.headers, scope.project.id),
+        signal ?? new AbortController().signal,
+      );
+      try {
+        for await (const batch of batches) {
+          for (const item of batch) {
+            if (item.kind === 'reset') yield { type: 'reset' } as StreamReset;
+            else yield tracked(item.entry.id, item.entry.envelope(publicOnly) as EventEnvelope);
+          }
+          grant.sent(batch.length);
+        }
+      } finally {
+        await grant.close();
+      }
+      const ending = endingOf(grant);
+      if (ending) throw ending;
+    }),
+});

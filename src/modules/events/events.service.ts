@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type pg from 'pg';
+import { sqlOn } from '../../db/sql.js';
+import { AppError, invalidQuery } from '../../errors/app-error.js';
+import { EVENT_TYPES } from '../../jobs/outbox.js';
+import type { Principal } from '../../auth/principal.js';
+import type { CredentialResolver } from '../../auth/credentials.js';
+import { authorizeProject } from '../../auth/project-access.js';
+import type { Orm } from '../../db/orm.js';
+import type { ProjectDirectory } from '../projects/project-directory.js';
+import type { TableDef } from '../tables/table-def.js';
+import type { EventFeed } from './event-feed.js';
+import { eventBatches, type StreamFilter, type StreamItem } from './event-stream.js';
+import { StreamRefused, StreamShutdown, type EventStreams, type StreamGrant } from './event-streams.js';
+import type { EventStreamInput } from './events.schema.js';
+
+const list = (raw: string | undefined) =>
+  (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+/** `types` and `tableIds` as the stream filters on: known types, the project's table ids (400 otherwise). */
+export async function parseStreamFilter(input: EventStreamInput, tables: (idOrKey: string) => Promise<TableDef | null>): Promise<StreamFilter> {
+  const types = list(input.types);
+  const unknown = types.filter((type) => type !== '*' && !(EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown.length > 0) throw invalidQuery(`types: unknown event type(s) ${unknown.join(', ')} (known: ${EVENT_TYPES.join(', ')})`);
+  const tableIds: string[] = [];
+  for (const idOrKey of list(input.tableIds)) {
+    const table = await tables(idOrKey);
+    if (!table) throw invalidQuery(`tableIds: no table "${idOrKey.slice(0, 100)}" in this project`);
+    tableIds.push(table.id);
+  }
+  return { types, tableIds };
+}
+
+/** The credential a stream counts against (REALTIME_MAX_STREAMS): the API key, or the account token. */
+export const credentialIdOf = (principal: Principal): string => (principal.kind === 'apiKey' ? principal.apiKeyId : principal.tokenId);
+
+/**
+ * What a recheck of a stream's access depends on: its credential (the Authorization header),
+ * where it came from (allowed hosts) and its project. Streams that share them share a recheck.
+ */
+export const recheckKeyOf = (headers: IncomingHttpHeaders, projectId: string): string =>
+  createHash('sha256')
+    .update([headers.authorization, headers.origin, headers.referer, projectId].map((v) => String(v ?? '')).join('\n'))
+    .digest('hex');
+
+export interface OpenedStream {
+  grant: StreamGrant;
+  batches: AsyncGenerator<StreamItem[]>;
+}
+
+/**
+ * Opens a stream for a caller whose access to the project was checked: counts it against the
+ * credential's limit (429), and ends it when `recheck` throws (access revoked), when `signal`
+ * aborts (the client left) or when the server stops.
+ */
+export async function openStream(
+  deps: { feed: EventFeed; streams: EventStreams; pool: pg.Pool },
+  opened: { principal: Principal; headers: IncomingHttpHeaders; projectId: string; publicOnly: boolean; filter: StreamFilter; lastEventId?: string | null },
+  recheck: () => Promise<unknown>,
+  signal: AbortSignal,
+): Promise<OpenedStream> {
+  const grant = await deps.streams.claim(credentialIdOf(opened.principal), recheckKeyOf(opened.headers, opened.projectId), recheck);
+  const batches = eventBatches(deps.feed, sqlOn(deps.pool), { ...opened, signal: AbortSignal.any([signal, grant.signal]) });
+  return { grant, batches };
+}
+
+/**
+ * Why the server ended a stream, as the error its client gets: the refusal of a recheck (the
+ * credential was revoked), or 503 when the server stops (clients reconnect and resume). Null
+ * when the client left.
+ */
+export function endingOf(grant: StreamGrant): unknown {
+  const reason: unknown = grant.signal.reason;
+  if (reason instanceof StreamRefused) return reason.error;
+  if (reason instanceof StreamShutdown) return new AppError(503, 'SERVICE_UNAVAILABLE', 'The server is stopping; reconnect to resume');
+  return null;
+}
+
+/**
+ * Checks again, as on the stream's first request, that its credential may read the project:
+ * a deleted, deactivated, expired or rotated-out credential, or a lost membership, throws.
+ */
+export const accessCheck =
+  (deps: { credentials: CredentialResolver; orm: Orm; projects: ProjectDirectory }, headers: IncomingHttpHeaders, projectId: string) => async () => {
+    const principal = await deps.credentials.resolve(headers.authorization);
+    return authorizeProject(deps.orm.em.fork(), deps.projects, principal, headers, projectId, 'read');
+  };
