@@ -9,14 +9,16 @@ import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, type 
 import { EventSource } from 'eventsource';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { observable } from '@trpc/server/observable';
-import type { AppRouter } from './server-types.js';
+import type { AppRouter, EventEnvelope, StreamReset } from './server-types.js';
 import { toTabulaError } from './error.js';
 
 export { TabulaError, type TabulaErrorCode } from './error.js';
-export type { AppRouter };
+export type { AppRouter, EventEnvelope, StreamReset };
 /** Inputs and outputs of every procedure, e.g. `RouterOutputs['contents']['get']`. */
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
+/** What `events.subscribe` delivers: an event tracked by its id, or a reset (SPEC §14). */
+export type EventStreamItem = { id: string; data: EventEnvelope } | StreamReset;
 
 export interface TabulaClientOptions {
   /** Where Tabula listens, e.g. `http://127.0.0.1:3000` (without `/trpc`). */

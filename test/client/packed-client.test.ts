@@ -17,7 +17,7 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 const clientRoot = path.join(repoRoot, 'client');
 
 /** What the consumer project may hold: the client, what it depends on, and the project's own TypeScript. */
-const EXPECTED_PACKAGES = ['@tabula/client', '@trpc/client', '@trpc/server', 'typescript'];
+const EXPECTED_PACKAGES = ['@tabula/client', '@trpc/client', '@trpc/server', 'eventsource', 'eventsource-parser', 'typescript'];
 
 let scratch: string;
 let app: string;
@@ -54,7 +54,7 @@ async function installPackedClient(): Promise<void> {
   const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(scratch, tarball)], app);
   if (installed.code !== 0) {
     throw new Error(
-      `npm install of the packed client failed (${installed.code}). It needs @trpc/client, @trpc/server and typescript ${typescript} ` +
+      `npm install of the packed client failed (${installed.code}). It needs @trpc/client, @trpc/server, eventsource and typescript ${typescript} ` +
         `from the npm cache or the npm registry:\n${installed.stdout}\n${installed.stderr}`,
     );
   }
@@ -188,7 +188,7 @@ describe('@tabula/client, packed and installed into a project of its own', () =>
 
     const manifest = JSON.parse(await readFile(path.join(modules, '@tabula/client/package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest).toMatchObject({ name: '@tabula/client', version: '0.1.0', type: 'module', engines: { node: '>=22' } });
-    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@trpc/client', '@trpc/server']);
+    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@trpc/client', '@trpc/server', 'eventsource']);
 
     const sizes = {
       client: await bytesUnder(path.join(modules, '@tabula/client')),

@@ -131,11 +131,11 @@ describe('visibility', () => {
 describe('resumption', () => {
   it('resumes after Last-Event-ID (or lastEventId) with nothing lost or repeated', async () => {
     const first = await stream(w.writeKey, `?tableIds=${posts.id}`);
-    const rows = [];
+    const rows: { id: string }[] = [];
     for (let i = 0; i < 3; i++) rows.push(await createRow(w, posts.id, { title: `r${i}` }, { status: 'DRAFT' }));
     const got = await first.take(3, 10_000, (e) => e.event === 'contents.created' && rows.some((r) => ofRow(r.id)(e)));
     first.close();
-    const missed = [];
+    const missed: { id: string }[] = [];
     for (let i = 3; i < 6; i++) missed.push(await createRow(w, posts.id, { title: `r${i}` }, { status: 'DRAFT' }));
     for (const resume of [{ header: true }, { header: false }]) {
       const last = got[2].id!;

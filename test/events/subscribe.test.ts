@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTabulaClient, type RouterOutputs, type TabulaClient } from 'tabula/client';
+import { createTabulaClient, type EventStreamItem, type TabulaClient } from 'tabula/client';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
@@ -14,7 +14,11 @@ let projectId: string;
 let writeKey: string;
 let readKey: string;
 
-type Received = RouterOutputs['events']['subscribe'];
+type SubscribeOptions = Parameters<TabulaClient['events']['subscribe']['subscribe']>[1];
+/** What onData receives is the client's published EventStreamItem, both ways. */
+type Received = Parameters<NonNullable<SubscribeOptions['onData']>>[0];
+const sameType: [Received, EventStreamItem] = [null as unknown as EventStreamItem, null as unknown as Received];
+void sameType;
 
 beforeAll(async () => {
   t = await startTestApi();

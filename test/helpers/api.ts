@@ -48,6 +48,11 @@ export function clientFor(url: string, defaultToken: string) {
 
 /** A fetch response as tests read it: status, headers, the text, and its JSON when it is JSON. */
 export async function toCallResult(res: Response): Promise<CallResult> {
+  // An open event stream never ends by itself: its status and headers tell, and it is closed.
+  if (res.ok && res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return { status: res.status, headers: res.headers, json: null, text: '' };
+  }
   const text = await res.text();
   let json: unknown = null;
   try {

@@ -1,14 +1,9 @@
 import { tracked } from '@trpc/server';
 import { projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
-import type { EventEnvelope } from './feed-entry.js';
+import type { EventEnvelope, StreamReset } from './feed-entry.js';
 import { eventStreamInput } from './events.schema.js';
 import { accessCheck, endingOf, openStream, parseStreamFilter } from './events.service.js';
-
-/** Sent once when the event to resume after is no longer retained: what follows is live. */
-export interface StreamReset {
-  type: 'reset';
-}
 
 /**
  * SPEC §14 for typed clients: the project's events over SSE (`httpSubscriptionLink`), each

@@ -10,6 +10,11 @@ export interface EventEnvelope {
   data: object;
 }
 
+/** Sent once when the event to resume after is no longer retained: what follows is live. */
+export interface StreamReset {
+  type: 'reset';
+}
+
 const envelopeOf = (event: DomainEvent, data: object): EventEnvelope => ({
   id: event.id,
   type: event.type,
