@@ -14,6 +14,8 @@ export interface SecondApi {
   url: string;
   call: (method: string, path: string, options?: CallOptions) => Promise<CallResult>;
   close(): Promise<void>;
+  /** A child process only: sends `signal` and waits for the process to exit. */
+  kill?(signal: NodeJS.Signals): Promise<void>;
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -76,5 +78,11 @@ export async function startChildProcess(t: TestApi, env: Record<string, string>)
     await stopChild(child);
     throw new Error(`${(error as Error).message}: ${output}`);
   }
-  return { kind: 'child process', url, call: clientFor(url, t.adminToken), close: () => stopChild(child) };
+  const kill = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill(signal);
+    await exited;
+  };
+  return { kind: 'child process', url, call: clientFor(url, t.adminToken), close: () => stopChild(child), kill };
 }
