@@ -15,13 +15,24 @@ const SAFETY_READ_MS = 1_000;
 export type FeedListener = (entries: FeedEntry[]) => void;
 
 /**
+ * A project's subscribers: those of every table, and those narrowed to some tables by table. A
+ * contents event reaches the first and its table's; any other event reaches all of them. So a
+ * write to one table costs nothing for the subscribers of the others (SPEC §14 `tableIds`).
+ */
+interface ProjectSubscribers {
+  anyTable: Set<FeedListener>;
+  byTable: Map<string, Set<FeedListener>>;
+  narrowed: Set<FeedListener>;
+}
+
+/**
  * This process's view of the realtime feed (SPEC §14): one LISTEN connection and one read of
  * `event_feed` per relay notification, whatever the number of subscribers, and the new entries
  * handed to the subscribers of their project, in feed order.
  */
 export class EventFeed {
   private position = 0;
-  private readonly subscribers = new Map<string, Set<FeedListener>>();
+  private readonly subscribers = new Map<string, ProjectSubscribers>();
   private reading: Promise<void> | null = null;
   private again = false;
   private listener: Listener | null = null;
@@ -65,14 +76,32 @@ export class EventFeed {
     return this.position;
   }
 
-  /** Calls `listener` with every later entry of the project, in order, until the returned function is called. */
-  subscribe(projectId: string, listener: FeedListener): () => void {
-    let set = this.subscribers.get(projectId);
-    if (!set) this.subscribers.set(projectId, (set = new Set()));
-    set.add(listener);
+  /**
+   * Calls `listener` with the later entries of the project, in order, until the returned function
+   * is called: every entry, or with `tableIds` the contents events of those tables and every
+   * other event.
+   */
+  subscribe(projectId: string, tableIds: readonly string[], listener: FeedListener): () => void {
+    let project = this.subscribers.get(projectId);
+    if (!project) this.subscribers.set(projectId, (project = { anyTable: new Set(), byTable: new Map(), narrowed: new Set() }));
+    const { anyTable, byTable, narrowed } = project;
+    if (tableIds.length === 0) anyTable.add(listener);
+    else {
+      narrowed.add(listener);
+      for (const tableId of tableIds) {
+        let set = byTable.get(tableId);
+        if (!set) byTable.set(tableId, (set = new Set()));
+        set.add(listener);
+      }
+    }
     return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.subscribers.get(projectId) === set) this.subscribers.delete(projectId);
+      anyTable.delete(listener);
+      narrowed.delete(listener);
+      for (const tableId of tableIds) {
+        byTable.get(tableId)?.delete(listener);
+        if (byTable.get(tableId)?.size === 0) byTable.delete(tableId);
+      }
+      if (anyTable.size === 0 && narrowed.size === 0 && this.subscribers.get(projectId) === project) this.subscribers.delete(projectId);
     };
   }
 
@@ -108,14 +137,26 @@ export class EventFeed {
   }
 
   private dispatch(entries: FeedEntry[]): void {
-    const byProject = Map.groupBy(entries, (entry) => entry.event.projectId);
-    for (const [projectId, projectEntries] of byProject) {
-      for (const listener of this.subscribers.get(projectId) ?? []) {
-        try {
-          listener(projectEntries);
-        } catch (error) {
-          this.logger.error({ err: error }, 'an event feed subscriber failed');
-        }
+    const byListener = new Map<FeedListener, FeedEntry[]>();
+    const give = (listeners: Iterable<FeedListener> | undefined, entry: FeedEntry) => {
+      for (const listener of listeners ?? []) {
+        const given = byListener.get(listener);
+        if (given) given.push(entry);
+        else byListener.set(listener, [entry]);
+      }
+    };
+    for (const entry of entries) {
+      const project = this.subscribers.get(entry.event.projectId);
+      if (!project) continue;
+      give(project.anyTable, entry);
+      const { type, tableId } = entry.event;
+      give(type.startsWith('contents.') ? (tableId === null ? undefined : project.byTable.get(tableId)) : project.narrowed, entry);
+    }
+    for (const [listener, given] of byListener) {
+      try {
+        listener(given);
+      } catch (error) {
+        this.logger.error({ err: error }, 'an event feed subscriber failed');
       }
     }
   }

@@ -49,7 +49,7 @@ export async function* eventBatches(feed: EventFeed, sql: Sql, request: StreamRe
   const queue: FeedEntry[] = [];
   let overflow = false;
   let wake: (() => void) | null = null;
-  const unsubscribe = feed.subscribe(request.projectId, (entries) => {
+  const unsubscribe = feed.subscribe(request.projectId, request.filter.tableIds, (entries) => {
     for (const entry of entries) if (wanted(entry.event, entry)) queue.push(entry);
     if (queue.length > MAX_QUEUED) overflow = true;
     wake?.();
