@@ -23,6 +23,7 @@ import { benchLogScale, type LogScaleReport } from './log-scale.js';
 import { benchMixed, type MixedResult } from './mixed.js';
 import { coldLatencies, type ColdLatency } from './cold.js';
 import { seedRevisions } from './revisions.js';
+import { benchRealtime, type RealtimeResult } from './realtime.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -55,6 +56,8 @@ const apiEnv = {
   RATE_LIMIT_PER_SECOND: '10000000',
   RATE_LIMIT_BURST: '10000000',
   WEBHOOKS_ALLOW_PRIVATE: 'true',
+  // The realtime scenario opens 1,000 streams with one key.
+  REALTIME_MAX_STREAMS: '5000',
 };
 const api = await startChild('src/api.ts', { ...apiEnv, PORT: String(apiPort) }, `http://127.0.0.1:${apiPort}/healthz`);
 const wantsLogging = !args.soak && (!args.only || args.only.split(',').includes('logging'));
@@ -66,6 +69,7 @@ const results: { scenario: string; ours: Measurement; bare: Measurement | null; 
 let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 let mixed: MixedResult | null = null;
 let cold: ColdLatency[] = [];
+let realtime: RealtimeResult | null = null;
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
@@ -94,6 +98,19 @@ try {
       const bareResult = scenario.bare ? await measure(scenario.bare, { duration, connections }) : null;
       const ratio = bareResult ? ours.requestsPerSecond / bareResult.requestsPerSecond : null;
       results.push({ scenario: scenario.name, ours, bare: bareResult, ratio, target: scenario.target });
+    }
+    if (!args.soak && (!wanted || wanted.includes('realtime'))) {
+      // The relay worker feeds the streams; a second API process serves some of them.
+      const api2Port = await freePort();
+      const relay = await startChild('workers/main.ts', { ...apiEnv, WORKERS: 'outbox' });
+      const api2 = await startChild('src/api.ts', { ...apiEnv, PORT: String(api2Port) }, `http://127.0.0.1:${api2Port}/healthz`);
+      try {
+        const w1 = selected.find((s) => s.name === 'W1')!.ours;
+        realtime = await benchRealtime({ api: `http://127.0.0.1:${apiPort}`, api2: `http://127.0.0.1:${api2Port}`, fixture, duration, connections, w1, log });
+      } finally {
+        await stopChild(api2);
+        await stopChild(relay);
+      }
     }
     if (!args.soak && (!wanted || wanted.some((name) => name === 'R2' || name === 'R3' || name === 'cold'))) {
       log('cold: first-time latency of the relational filter and of search, one request at a time');
@@ -221,8 +238,20 @@ if (events) {
   for (const t of events.throughput) console.log(`  ${t.workers} worker process(es): ${t.deliveriesPerSecond.toFixed(0)} deliveries/s (${t.events} events; target >= 500 with one)`);
   console.log(`  end-to-end delay at a steady write rate: p50 ${events.latency.p50Ms} ms, p99 ${events.latency.p99Ms} ms over ${events.latency.events} events (target p99 < 1000 ms)`);
 }
+if (realtime) {
+  const r = realtime;
+  console.log(`\nrealtime (SSE): ${r.subscribers} subscribers on one API process, ${r.writes} writes at ${r.writesPerSecond.toFixed(0)}/s`);
+  console.log(`  events received per subscriber: min ${r.receivedMin}, max ${r.receivedMax} (target: all ${r.writes})`);
+  console.log(`  creation to receipt: p50 ${num(r.p50Ms)} ms, p99 ${num(r.p99Ms)} ms, max ${num(r.maxMs)} ms (target p99 < 250 ms)`);
+  console.log(`  API RSS per idle subscriber: ${r.rssPerSubscriberKb.toFixed(1)} KB (target < 50 KB)`);
+  console.log(`  ${r.otherProcess.subscribers} subscribers on a second API process: min ${r.otherProcess.receivedMin} events, p50 ${num(r.otherProcess.p50Ms)} ms, p99 ${num(r.otherProcess.p99Ms)} ms (target p99 < 500 ms)`);
+  console.log(
+    `  W1 alone ${num(r.w1Alone.requestsPerSecond)} req/s, with 1,000 subscribers connected ${num(r.w1WithSubscribers.requestsPerSecond)} req/s: ` +
+      `${r.w1Ratio.toFixed(2)} (target >= 0.85)`,
+  );
+}
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

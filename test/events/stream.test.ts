@@ -8,7 +8,7 @@ import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { openSse, type SseEvent, type SseStream } from '../helpers/sse.js';
 import { until } from '../helpers/until.js';
-import { buildWorld, contentsPath, createRow, createTable, expectStatus, putRow, type Table, type World } from '../contents/fixture.js';
+import { buildWorld, contentsPath, createRow, createTable, expectStatus, postRow, putRow, type Table, type World } from '../contents/fixture.js';
 
 /**
  * SPEC §14 over REST: `GET /v1/{projectId}/events/stream` with a real API, the outbox relay
@@ -85,6 +85,25 @@ describe('the stream', () => {
     const other = expectStatus(await t.call('POST', `/v1/workspaces/${w.workspaceId}/projects`, { body: { name: 'Other' } }), 201);
     const forbidden = await openSse(`${t.url}/v1/${other.id}/events/stream`, { authorization: `Bearer ${w.readKey}` });
     expect(forbidden.status).toBe(403);
+  });
+});
+
+describe('order', () => {
+  it('delivers a burst of writes once each, in feed order, across a power of ten of positions', async () => {
+    // Positions 99 → 100 (or 999 → 1000) once sorted as text, and sent events again.
+    const [{ head }] = (await db.query<{ head: string }>('select coalesce(max(position), 0)::text as head from event_feed')).rows;
+    const burst = 10 ** String(Number(head) + 1).length - Number(head) + 20;
+    const table = await createTable(w, [{ name: 'title', type: 'text' }]);
+    const s = await stream(w.writeKey, `?tableIds=${table.id}`);
+    const created = await Promise.all(Array.from({ length: burst }, (_, i) => postRow(w, table.id, { data: { title: `burst ${i}` }, status: 'DRAFT' })));
+    expect(created.every((res) => res.status === 201)).toBe(true);
+    const got = await s.take(burst, 15_000, (e) => e.event.startsWith('contents.'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const feed = (await db.query<{ id: string }>(`select id from event_feed where payload->>'tableId' = $1 and payload->>'type' like 'contents.%' order by position`, [table.id])).rows.map((r) => r.id);
+    // (The table's own tables.created may arrive too: tableIds narrows contents events only.)
+    expect(s.events.filter((e) => e.event.startsWith('contents.')).map((e) => e.id)).toEqual(feed);
+    expect(got).toHaveLength(feed.length);
+    s.close();
   });
 });
 

@@ -12,13 +12,14 @@ export const feedHead: SqlQuery = { text: 'select coalesce(max(position), 0)::te
 /** Events after `position`, oldest first. */
 export const feedAfter = (position: number, limit: number): SqlQuery => ({
   name: 'events.feed.after',
-  text: 'select position::text, payload from event_feed where position > $1 order by position limit $2',
+  // Ordered by the column itself: a bare `position` would name the text of the select list.
+  text: 'select position::text, payload from event_feed where position > $1 order by event_feed.position limit $2',
   values: [position, limit],
 });
 
 /** A project's events after `position`, oldest first (a resuming stream's replay). */
 export const projectFeedAfter = (projectId: string, position: number, limit: number): SqlQuery => ({
-  text: 'select position::text, payload from event_feed where project_id = $1 and position > $2 order by position limit $3',
+  text: 'select position::text, payload from event_feed where project_id = $1 and position > $2 order by event_feed.position limit $3',
   values: [projectId, position, limit],
 });
 
