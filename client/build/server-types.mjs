@@ -32,7 +32,7 @@ const ERROR_SHAPE_NAME = 'ErrorShape';
  */
 export function serverDeclarations({ door, emit, options, packages, repoRoot }) {
   const shared = sharedTypes(door, options);
-  const context = { options, packages, repoRoot, shared };
+  const context = { options, packages, repoRoot, shared, door: door.fileName };
   const entries = [];
   for (const [file, types] of Map.groupBy([...shared.values()], (type) => type.file)) {
     const dts = emit(file);
@@ -110,7 +110,15 @@ function checkImported({ specifier, name }, fromFile, context) {
   if (!isRelative(specifier)) {
     throw new Error(`${path.relative(context.repoRoot, fromFile)}: a declaration the client needs imports ${name} from ${specifier}; only inline import("…") types are carried over`);
   }
-  if (!context.shared.has(key(resolve(specifier, fromFile, context.options), name))) throw notShared(name, specifier, fromFile, context);
+  if (!isShared(resolve(specifier, fromFile, context.options), name, context)) throw notShared(name, specifier, fromFile, context);
+}
+
+/**
+ * Whether `name` of `file` is a type the door shares: declared there, or the door itself (the
+ * compiler may name a shared type through the door that re-exports it).
+ */
+function isShared(file, name, context) {
+  return context.shared.has(key(file, name)) || (path.resolve(file) === path.resolve(context.door) && [...context.shared.values()].some((type) => type.name === name));
 }
 
 /**
@@ -125,7 +133,7 @@ function erase(statement, dts, context) {
     const specifier = node.argument.literal.text;
     const name = node.qualifier?.getText(dts);
     if (isRelative(specifier)) {
-      if (!context.shared.has(key(resolve(specifier, dts.fileName, context.options), name))) throw notShared(name, specifier, dts.fileName, context);
+      if (!isShared(resolve(specifier, dts.fileName, context.options), name, context)) throw notShared(name, specifier, dts.fileName, context);
       return factory.createTypeReferenceNode(name, node.typeArguments?.map((argument) => ts.visitNode(argument, visit)));
     }
     if (!isFromPackages(specifier, context.packages)) throw notAPackage(name, specifier, dts.fileName, context);

@@ -264,7 +264,7 @@ export const isTabulaError = (error: unknown) => error instanceof TabulaError;
       logLevel: 'silent',
     });
     const inputs = Object.keys(result.metafile.inputs);
-    const outside = inputs.filter((input) => input !== 'browser.ts' && !/^node_modules\/(@tabula\/client|@trpc\/client|@trpc\/server)\//.test(input));
+    const outside = inputs.filter((input) => input !== 'browser.ts' && !/^node_modules\/(@tabula\/client|@trpc\/client|@trpc\/server|eventsource|eventsource-parser)\//.test(input));
     expect(outside).toEqual([]);
     expect(inputs).toContain('node_modules/@tabula/client/dist/index.js');
     // Everything is inside the bundle: no import left for the browser to resolve, node: or otherwise.

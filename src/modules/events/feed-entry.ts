@@ -1,9 +1,9 @@
-import type { DomainEvent } from '../../jobs/outbox.js';
+import type { DomainEvent, EventType } from '../../jobs/outbox.js';
 
 /** What a subscriber receives: the webhook body of SPEC §8 (`sequence`: per row, increasing). */
 export interface EventEnvelope {
   id: string;
-  type: DomainEvent['type'];
+  type: EventType;
   projectId: string;
   createdAt: string;
   sequence?: number;
