@@ -11,6 +11,7 @@ import type { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { RequestLogBuffer } from './modules/logs/log-buffer.js';
 import type { EventFeed } from './modules/events/event-feed.js';
 import type { EventStreams } from './modules/events/event-streams.js';
+import type { ImageDerivatives } from './modules/images/derivative.service.js';
 
 /** The long-lived collaborators of the API process, passed down through the request context. */
 export interface AppDeps {
@@ -27,6 +28,8 @@ export interface AppDeps {
   pool: pg.Pool;
   /** File bytes: the STORAGE_DRIVER for new uploads, and every driver for stored ones. */
   storage: Storage;
+  /** Image transformations of stored files and their cache (SPEC §16). */
+  images: ImageDerivatives;
   /** Request log entries on their way to the queue; null when REQUEST_LOGGING is off. */
   requestLogs: RequestLogBuffer | null;
   /** The realtime feed as this process reads it, and its open streams (SPEC §14). */

@@ -20,6 +20,8 @@ import type { Logger } from './shared/logger.js';
 import { createStorage } from './storage/storage.js';
 import { EventFeed } from './modules/events/event-feed.js';
 import { EventStreams } from './modules/events/event-streams.js';
+import { ImageDerivatives, sweepUnusedDerivatives } from './modules/images/derivative.service.js';
+import { ImageTransformer } from './modules/images/image-transformer.js';
 
 export interface RunningApi {
   url: string;
@@ -40,6 +42,8 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   const boss = await startBoss(databaseUrl, logger, 'api');
   const printedAdminToken = await bootstrapAdmin(orm.em.fork(), config, logger);
   const pool = createPool(databaseUrl, 10, logger);
+  const storage = createStorage(config, pool);
+  const transformer = new ImageTransformer({ maxPixels: config.IMAGE_MAX_PIXELS, concurrency: config.IMAGE_CONCURRENCY });
   const deps: AppDeps = {
     config,
     orm,
@@ -50,7 +54,8 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     projects: new ProjectDirectory(orm),
     tables: new TableDefinitions(orm),
     results: new ListCache(await detectTextOrder(pool)),
-    storage: createStorage(config, pool),
+    storage,
+    images: new ImageDerivatives({ orm, pool, storage, logger, transformer }),
     requestLogs: config.REQUEST_LOGGING
       ? new RequestLogBuffer(async (segments) => void (await boss.send(QUEUES.requestLogs.name, logJob(segments))), logger)
       : null,
@@ -61,6 +66,8 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   deps.streams.start();
   // Staged uploads of a process that died mid-request; nothing waits for this.
   deps.storage.sweep().catch((error: unknown) => logger.warn({ err: error }, 'could not sweep staged uploads'));
+  // Derived images of bytes that a replace or delete let go while a process stopped before cleaning up.
+  sweepUnusedDerivatives(orm.em.fork(), storage, logger).catch((error: unknown) => logger.warn({ err: error }, 'could not sweep derived images'));
   const server = createServer(
     {
       maxHeaderSize: config.HEADER_MAX_BYTES,

@@ -25,6 +25,10 @@ const envSchema = z.object({
   STORAGE_DIR: z.string().min(1).default('./.data/files'),
   FILES_MAX_BYTES: positiveInt.default(50 * 1024 * 1024),
   BODY_MAX_BYTES: positiveInt.default(1024 * 1024),
+  /** Largest image (width × height) a transformation decodes (SPEC §16); larger is 422. */
+  IMAGE_MAX_PIXELS: positiveInt.default(100_000_000),
+  /** Image transformations run at once per API process; further first requests wait. */
+  IMAGE_CONCURRENCY: positiveInt.default(2),
   // Request line plus headers; larger is 431 (node's own default, 16 KiB).
   HEADER_MAX_BYTES: positiveInt.default(16 * 1024),
   // A client must send its headers within this time (slowloris), and the whole request

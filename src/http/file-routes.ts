@@ -13,6 +13,8 @@ import type { BlobStore } from '../storage/storage.js';
 import { contentDisposition, notModified, requestedRange } from '../modules/files/download.js';
 import { createFile, findFile, replaceFile, toFileOutput } from '../modules/files/file.service.js';
 import { receiveUpload, tooLarge, type ReceivedUpload } from '../modules/files/multipart.js';
+import { readImageQuery } from '../modules/images/image-request.js';
+import { sendDerivedImage } from './image-content.js';
 
 /**
  * Room for part headers and small fields around the file in a multipart body: a declared
@@ -26,7 +28,7 @@ type Work = (req: Request, res: Response, scope: ProjectScope, em: EntityManager
 
 /**
  * The plain-express file routes (trpc-to-openapi has no multipart): upload, replace and
- * download. Same model as the procedures: credential (401), project access (403/404), then the
+ * download (of the bytes, or of a derived image: image-content.ts). Same model as the procedures: credential (401), project access (403/404), then the
  * resource and the body; every error answered through `sendError(describeError(...))`.
  * Mounted under `/v1` after the rate limiter, before the procedures.
  */
@@ -83,6 +85,12 @@ export function filesHttpRouter(deps: AppDeps): express.Router {
     '/:projectId/files/:fileId/content',
     handle('read', async (req, res, scope, em) => {
       const file = await findFile(em, scope.project.id, String(req.params.fileId));
+      // With transformation parameters (w, h, fit, format, q): a derived image (SPEC §16).
+      const imageQuery = readImageQuery(req.query);
+      if (imageQuery) {
+        await sendDerivedImage(deps, req, res, file, imageQuery);
+        return;
+      }
       const etag = `"${file.sha256}"`;
       const validators = { ETag: etag, 'Last-Modified': file.updatedAt.toUTCString(), 'Cache-Control': 'private, no-cache', 'Accept-Ranges': 'bytes' };
       if (notModified(req.headers, etag)) {

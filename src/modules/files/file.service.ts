@@ -7,6 +7,7 @@ import { iso } from '../../shared/schemas.js';
 import { emitEvents, newEvent, outboxOfEm, type EventType } from '../../jobs/outbox.js';
 import type { Logger } from '../../shared/logger.js';
 import type { BlobStore, Storage } from '../../storage/storage.js';
+import { removeUnusedDerivatives } from '../images/derivative.service.js';
 import { FileSchema, type FileRecord } from './file.entity.js';
 import { fileReferenceCount } from './file.sql.js';
 import type { FileOutput, ListFilesInput, UpdateFileInput } from './file.schema.js';
@@ -122,10 +123,10 @@ export async function replaceFile(
   fileId: string,
   upload: StagedUpload & { nameGiven: boolean },
 ): Promise<FileRecord> {
-  let old: { store: BlobStore; key: string } | undefined;
+  let old: { store: BlobStore; key: string; sha256: string } | undefined;
   const file = await commitOrDiscard(em, upload, projectId, async (tx) => {
     const file = await findFile(tx, projectId, fileId, true);
-    old = { store: storage.of(file.storageDriver), key: file.storageKey };
+    old = { store: storage.of(file.storageDriver), key: file.storageKey, sha256: file.sha256 };
     if (upload.nameGiven) file.name = upload.name;
     file.mimeType = upload.mimeType;
     file.size = upload.size;
@@ -137,7 +138,10 @@ export async function replaceFile(
     await emitFileEvent(tx, 'files.updated', file);
     return file;
   });
-  if (old) await removeQuietly(old.store, projectId, old.key, logger);
+  if (old) {
+    await removeQuietly(old.store, projectId, old.key, logger);
+    if (old.sha256 !== file.sha256) await removeDerivativesQuietly(em, storage, logger, projectId, old.sha256);
+  }
   return file;
 }
 
@@ -163,9 +167,17 @@ export async function deleteFile(
     return file;
   });
   await removeQuietly(storage.of(file.storageDriver), projectId, file.storageKey, logger);
+  await removeDerivativesQuietly(em, storage, logger, projectId, file.sha256);
 }
 
 /** After a commit the row no longer points at these bytes: a failure here only wastes space. */
 async function removeQuietly(store: BlobStore, projectId: string, key: string, logger: Logger): Promise<void> {
   await store.remove(projectId, key).catch((error: unknown) => logger.warn({ err: error, key }, 'could not remove replaced file bytes'));
+}
+
+/** Derived images of bytes no file holds any more; what fails here is left to the start-up sweep. */
+async function removeDerivativesQuietly(em: EntityManager, storage: Storage, logger: Logger, projectId: string, sha256: string): Promise<void> {
+  await removeUnusedDerivatives(em, storage, logger, projectId, sha256).catch((error: unknown) =>
+    logger.warn({ err: error, sha256 }, 'could not remove derived images of replaced or deleted bytes'),
+  );
 }
