@@ -30,6 +30,16 @@ describe('OpenAPI document', () => {
     const replace = doc.paths['/{projectId}/files/{fileId}'].put;
     expect(Object.keys(replace.requestBody.content).sort()).toEqual(['application/json', 'multipart/form-data']);
     const download = doc.paths['/{projectId}/files/{fileId}/content'].get;
-    expect(Object.keys(download.responses)).toEqual(expect.arrayContaining(['200', '206', '304', '404', '416']));
+    expect(Object.keys(download.responses)).toEqual(expect.arrayContaining(['200', '206', '304', '400', '404', '416', '422']));
+    // The image transformation parameters (SPEC §16), with their ranges and choices.
+    const query = Object.fromEntries(download.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
+    expect(query).toEqual({
+      w: { type: 'integer', minimum: 1, maximum: 4096 },
+      h: { type: 'integer', minimum: 1, maximum: 4096 },
+      fit: { type: 'string', enum: ['cover', 'contain', 'inside'] },
+      format: { type: 'string', enum: ['webp', 'avif', 'jpeg', 'png'] },
+      q: { type: 'integer', minimum: 1, maximum: 100 },
+    });
+    expect(download.responses['422'].content['application/json'].example.error.details[0].field).toBe('file');
   });
 });

@@ -19,11 +19,20 @@ export interface TransformedImage {
 const DECODERS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
 
 /**
- * Longest one transformation may run. A 100-megapixel PNG took 3.7 s on the 2-core
- * development machine (2026-11-26); beyond this the image is refused rather than left to
- * hold a slot (and its client) indefinitely.
+ * Longest libvips may work on one image before it is refused (422) rather than left to hold a
+ * slot and its client. The worst case measured on the 2-core development machine
+ * (2026-11-26): a 100-megapixel PNG of noise to a 4096-pixel AVIF, 5.9 s (to WebP 4.3 s, to a
+ * 400-pixel WebP 1.2 s).
  */
 const TIMEOUT_SECONDS = 30;
+
+/**
+ * libaom's slowest settings are for offline encoding: at sharp's default effort (4) a
+ * 4096×4096 AVIF took 21 s (smooth picture) to 182 s (noise) on the 2-core development
+ * machine (2026-11-26), and the timeout above cannot stop it (libheif encodes outside the
+ * libvips progress it watches). Effort 0 took 0.75 s and 6.6 s for files 5 % larger or less.
+ */
+const AVIF_EFFORT = 0;
 
 /**
  * 422: the request is well-formed but this file's bytes cannot be transformed (too many
@@ -76,7 +85,7 @@ function encode(image: Sharp, request: ImageRequest): Sharp {
     case 'webp':
       return image.webp({ quality });
     case 'avif':
-      return image.avif({ quality });
+      return image.avif({ quality, effort: AVIF_EFFORT });
     case 'png':
       return image.png();
   }
