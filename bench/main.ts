@@ -24,6 +24,7 @@ import { benchMixed, type MixedResult } from './mixed.js';
 import { coldLatencies, type ColdLatency } from './cold.js';
 import { seedRevisions } from './revisions.js';
 import { benchRealtime, type RealtimeResult } from './realtime.js';
+import { benchImages, type ImagesResult } from './images.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -70,6 +71,7 @@ let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 let mixed: MixedResult | null = null;
 let cold: ColdLatency[] = [];
 let realtime: RealtimeResult | null = null;
+let images: ImagesResult | null = null;
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
@@ -111,6 +113,9 @@ try {
         await stopChild(api2);
         await stopChild(relay);
       }
+    }
+    if (!args.soak && (!wanted || wanted.includes('images'))) {
+      images = await benchImages({ api: `http://127.0.0.1:${apiPort}`, fixture, duration, connections, log });
     }
     if (!args.soak && (!wanted || wanted.some((name) => name === 'R2' || name === 'R3' || name === 'cold'))) {
       log('cold: first-time latency of the relational filter and of search, one request at a time');
@@ -250,8 +255,21 @@ if (realtime) {
       `${r.w1Ratio.toFixed(2)} (target >= 0.85)`,
   );
 }
+if (images) {
+  const i = images;
+  const sorted = [...i.firstMs].sort((a, b) => a - b);
+  console.log(`\nimage transformations: ${i.firstMs.length} JPEGs of ${i.megapixels} megapixels (${(i.originalBytes / 1e6).toFixed(1)} MB), ?w=400&format=webp (${i.thumbnailBytes} bytes)`);
+  console.log(`  first request (computed and stored): ${i.firstMs.map((ms) => ms.toFixed(0)).join(', ')} ms; median ${num(sorted[Math.floor(sorted.length / 2)])}, max ${num(sorted.at(-1))} ms (target < 500 ms)`);
+  console.log(
+    `  cached repeats (streamed from storage): ${num(i.cached.requestsPerSecond)} req/s, p50 ${num(i.cached.p50, 1)} ms, p99 ${num(i.cached.p99, 1)} ms, errors ${i.cached.errors} (target >= 1,000 req/s)`,
+  );
+  console.log(
+    `  plain download of the same bytes: ${num(i.plain.requestsPerSecond)} req/s, p50 ${num(i.plain.p50, 1)} ms, p99 ${num(i.plain.p99, 1)} ms; ` +
+      `cached thumbnails ${(i.cached.requestsPerSecond / i.plain.requestsPerSecond).toFixed(2)} of it`,
+  );
+}
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

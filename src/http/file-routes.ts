@@ -121,8 +121,13 @@ export function filesHttpRouter(deps: AppDeps): express.Router {
         return;
       }
       await pipeline(stream, res).catch((error: { code?: string }) => {
+        // A client gone before the first byte makes pipeline refuse (ERR_STREAM_UNABLE_TO_PIPE)
+        // without closing the source: the local driver's file handle would stay open.
+        stream.destroy();
         // The client going away is normal; anything else is a storage fault mid-body.
-        if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.error({ err: error, path: req.originalUrl, requestId: res.locals.requestId }, 'file download failed');
+        if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE' && error.code !== 'ERR_STREAM_UNABLE_TO_PIPE') {
+          deps.logger.error({ err: error, path: req.originalUrl, requestId: res.locals.requestId }, 'file download failed');
+        }
       });
     }),
   );

@@ -53,7 +53,13 @@ export async function sendDerivedImage(deps: AppDeps, req: Request, res: Respons
     res.end();
     return;
   }
-  await pipeline(image.body, res).catch((error: { code?: string }) => {
-    if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.error({ err: error, path: req.originalUrl, requestId: res.locals.requestId }, 'derived image download failed');
+  const body = image.body;
+  await pipeline(body, res).catch((error: { code?: string }) => {
+    // A client gone before the first byte makes pipeline refuse (ERR_STREAM_UNABLE_TO_PIPE)
+    // without closing the source, which would leave a stored blob's file handle open.
+    body.destroy();
+    if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE' && error.code !== 'ERR_STREAM_UNABLE_TO_PIPE') {
+      deps.logger.error({ err: error, path: req.originalUrl, requestId: res.locals.requestId }, 'derived image download failed');
+    }
   });
 }
