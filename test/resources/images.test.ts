@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Job } from 'pg-boss';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { person } from '../auth/fixture.js';
@@ -8,6 +9,9 @@ import { toCallResult, type CallResult } from '../helpers/api.js';
 import { ImageDerivatives, sweepUnusedDerivatives } from '../../src/modules/images/derivative.service.js';
 import { ImageTransformer } from '../../src/modules/images/image-transformer.js';
 import { resolveImageRequest } from '../../src/modules/images/image-request.js';
+import type { PurgeJob } from '../../src/jobs/queues.js';
+import { createLogger } from '../../src/shared/logger.js';
+import { createPurgeHandler } from '../../workers/handlers/purge.js';
 import { bytesOf, DRIVERS, filesPath, sendForm, startFilesWorld, upload, type FilesWorld } from './fixture.js';
 
 /**
@@ -402,6 +406,25 @@ describe.each(DRIVERS)('derived images cached on the %s driver', (driver) => {
     expect(removed).toBe(1);
     expect(await rowsOf(w, file.sha256)).toEqual([]);
     expect(await storedBytes(w, row.storage_key)).toBeNull();
+  });
+});
+
+describe.each(DRIVERS)('purging a deleted project on the %s driver', (driver) => {
+  it('removes its derived images with its files: rows and stored bytes', async () => {
+    const w = await startFilesWorld(driver);
+    try {
+      const file = await uploadImage(w, await picture(200, 150), 'image/jpeg');
+      await transformed(w, file.id, 'w=50');
+      await transformed(w, file.id, 'w=60&format=webp');
+      expect(await rowsOf(w)).toHaveLength(2);
+      expectNoContent(await w.t.call('DELETE', `/v1/workspaces/${w.workspaceId}/projects/${w.projectId}`));
+      const purge = createPurgeHandler(w.t.api.deps.orm, createLogger('silent'), w.dir);
+      await purge([{ id: 'test', name: 'purge', data: { kind: 'project', id: w.projectId } } as Job<PurgeJob>]);
+      expect(await rowsOf(w)).toEqual([]);
+      expect(await blobCount(w)).toBe(0);
+    } finally {
+      await w.close();
+    }
   });
 });
 
