@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Job } from 'pg-boss';
 import sharp from 'sharp';
@@ -431,7 +431,6 @@ describe.each(DRIVERS)('purging a deleted project on the %s driver', (driver) =>
 /** Stored blobs: files under STORAGE_DIR (staging included), or committed and staged postgres blobs. */
 async function blobCount(w: FilesWorld): Promise<number> {
   if (w.driver === 'postgres') return Number((await w.t.api.deps.pool.query<{ n: string }>('select count(*) as n from file_blob')).rows[0].n);
-  const { readdir } = await import('node:fs/promises');
   const walk = async (dir: string): Promise<number> => {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     let n = 0;

@@ -5,6 +5,7 @@ import type { Orm } from '../../db/orm.js';
 import { runSql, sqlOn } from '../../db/sql.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { Logger } from '../../shared/logger.js';
+import { TtlCache } from '../../shared/ttl-cache.js';
 import type { BlobStore, Storage, StorageDriver } from '../../storage/storage.js';
 import * as q from './derivative.sql.js';
 import type { ImageRequest } from './image-request.js';
@@ -30,6 +31,9 @@ export interface DerivedImage {
 /** Derivatives removed per statement by the sweep. */
 const SWEEP_BATCH = 100;
 
+/** Names a derived image within this process: a project's bytes and the normalized parameters. */
+const derivativeKey = (source: SourceImage, request: ImageRequest) => `${source.projectId}/${source.sha256}/${request.key}`;
+
 /** The whole of a stored blob of `size` bytes, for the decoder. */
 async function readAll(stream: Readable, size: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -46,20 +50,30 @@ async function readAll(stream: Readable, size: number): Promise<Buffer> {
  */
 export class ImageDerivatives {
   private readonly computing = new Map<string, Promise<TransformedImage>>();
+  /**
+   * Rows already read, by `derivativeKey`. A row never changes, it is only deleted with its
+   * blob (its bytes are no file's any more, or the blob went missing); a remembered row whose
+   * blob is gone fails to open and is then forgotten like a stored one. Repeats then cost no
+   * database round trip beyond the file's own look-up.
+   */
+  private readonly rows = new TtlCache<string, q.DerivativeRow>({ ttlMs: 10 * 60_000, maxEntries: 10_000 });
 
   constructor(
     private readonly deps: { orm: Orm; pool: pg.Pool; storage: Storage; logger: Logger; transformer: ImageTransformer },
   ) {}
 
   async derive(source: SourceImage, request: ImageRequest, withBody: boolean): Promise<DerivedImage> {
-    const [row] = await sqlOn(this.deps.pool)<q.DerivativeRow>(q.findDerivative(source.projectId, source.sha256, request.key));
+    const key = derivativeKey(source, request);
+    const row = this.rows.get(key) ?? (await sqlOn(this.deps.pool)<q.DerivativeRow>(q.findDerivative(source.projectId, source.sha256, request.key)))[0];
     if (row) {
+      this.rows.set(key, row);
       const stored = { mimeType: row.mime_type, size: Number(row.size) };
       if (!withBody) return { ...stored, body: null };
       const body = await this.openStored(source.projectId, row);
       if (body) return { ...stored, body };
+      this.rows.delete(key);
     }
-    const image = await this.computeOnce(source, request);
+    const image = await this.computeOnce(key, source, request);
     return { mimeType: image.mimeType, size: image.data.length, body: withBody ? Readable.from([image.data]) : null };
   }
 
@@ -77,8 +91,7 @@ export class ImageDerivatives {
     }
   }
 
-  private computeOnce(source: SourceImage, request: ImageRequest): Promise<TransformedImage> {
-    const key = `${source.projectId}/${source.sha256}/${request.key}`;
+  private computeOnce(key: string, source: SourceImage, request: ImageRequest): Promise<TransformedImage> {
     let pending = this.computing.get(key);
     if (!pending) {
       pending = this.compute(source, request).finally(() => this.computing.delete(key));
