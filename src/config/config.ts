@@ -24,6 +24,8 @@ const envSchema = z.object({
   STORAGE_DRIVER: z.enum(['local', 'postgres']).default('local'),
   STORAGE_DIR: z.string().min(1).default('./.data/files'),
   FILES_MAX_BYTES: positiveInt.default(50 * 1024 * 1024),
+  /** Largest contents import body (SPEC §15); it streams, so this bounds time, not memory. */
+  IMPORT_MAX_BYTES: positiveInt.default(1024 * 1024 * 1024),
   BODY_MAX_BYTES: positiveInt.default(1024 * 1024),
   // Request line plus headers; larger is 431 (node's own default, 16 KiB).
   HEADER_MAX_BYTES: positiveInt.default(16 * 1024),

@@ -12,6 +12,7 @@ import { chain } from './chain.js';
 import { cors } from './cors.js';
 import { filesHttpRouter } from './file-routes.js';
 import { eventStreamRouter, tokenFromQuery } from './event-stream-route.js';
+import { contentsIoRouter } from './contents-io-routes.js';
 import { eventStreamOpenApiPaths, eventStreamRouteEntries } from './event-stream.openapi.js';
 import { documentFileRoutes, fileOpenApiPaths, fileRouteEntries } from './file-routes.openapi.js';
 import { buildOpenApiDocument, docsPage } from './openapi.js';
@@ -68,7 +69,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/metrics', operatorMetrics.serve);
   // Observed and logged first, so that refused requests (401, 429) count too.
   const observe = trackRequests([operatorMetrics.observe, ...(deps.requestLogs ? [logRequests(deps.requestLogs)] : [])]);
-  app.use('/v1', chain([observe, limiter, filesHttpRouter(deps), eventStreamRouter(deps), createV1Handler(deps, appRouter, routes)]));
+  app.use('/v1', chain([observe, limiter, filesHttpRouter(deps), contentsIoRouter(deps), eventStreamRouter(deps), createV1Handler(deps, appRouter, routes)]));
 
   const createContext = createContextFactory(deps);
   app.use(
