@@ -101,7 +101,7 @@ export function contentsIoRouter(deps: AppDeps): express.Router {
         'cache-control': 'no-store',
       });
       for await (const chunk of chunks()) {
-        if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+        if (!res.write(chunk.text)) await new Promise((resolve) => res.once('drain', resolve));
         if (res.destroyed) return;
       }
       res.end();

@@ -9,6 +9,11 @@ import { exportStatements } from './export.sql.js';
 const PAGE = MAX_PAGE_SIZE;
 
 export type ExportFormat = 'ndjson' | 'csv';
+/** Text of whole rows (or the CSV header), and how many rows it holds. */
+export interface ExportChunk {
+  text: string;
+  rows: number;
+}
 export type ExportInput = Pick<ListContentsInput, 'projectId' | 'tableId' | 'fields' | 'sort' | 'filter' | 'op' | 'locale' | 'search'>;
 
 /** A CSV field: quoted when it holds a separator, a quote or a line break. */
@@ -38,7 +43,7 @@ function csvColumns(query: ListQuery, locales: string[]): { header: string; cell
  * snapshot (rows written meanwhile neither appear nor shift the pages). One page in memory at a
  * time.
  */
-export async function prepareExport(scope: Omit<ListScope, 'cache' | 'em'>, input: ExportInput, format: ExportFormat): Promise<() => AsyncGenerator<string>> {
+export async function prepareExport(scope: Omit<ListScope, 'cache' | 'em'>, input: ExportInput, format: ExportFormat): Promise<() => AsyncGenerator<ExportChunk>> {
   const related = await referencedTables(input as ListContentsInput, scope.table, scope.tables);
   const context = { ...scope.project, related, publicOnly: scope.publicOnly };
   const parse = (cursor?: string) => parseListQuery({ ...input, size: PAGE, withCount: false, cursor }, scope.table, context);
@@ -51,12 +56,14 @@ export async function prepareExport(scope: Omit<ListScope, 'cache' | 'em'>, inpu
       await sql(exportStatements.begin);
       open = true;
       const columns = format === 'csv' ? csvColumns(first, scope.project.locales) : null;
-      if (columns) yield `${columns.map((c) => csvField(c.header)).join(',')}\r\n`;
+      if (columns) yield { text: `${columns.map((c) => csvField(c.header)).join(',')}\r\n`, rows: 0 };
       for (let query = first; ; ) {
         const rows = await sql<ListRow>(compileListQuery(query, { tableId: scope.table.id, publicOnly: scope.publicOnly }).select);
         const page = pageOf(query, rows);
         const items = page.rows.map((row) => toListItem(row, query));
-        if (items.length > 0) yield columns ? items.map((item) => `${columns.map((c) => csvField(c.cell(item))).join(',')}\r\n`).join('') : items.map((item) => `${JSON.stringify(item)}\n`).join('');
+        if (items.length === 0) break;
+        const text = columns ? items.map((item) => `${columns.map((c) => csvField(c.cell(item))).join(',')}\r\n`).join('') : items.map((item) => `${JSON.stringify(item)}\n`).join('');
+        yield { text, rows: items.length };
         if (!page.hasNext) break;
         query = parse(page.nextCursor!);
       }
