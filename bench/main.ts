@@ -24,6 +24,7 @@ import { benchMixed, type MixedResult } from './mixed.js';
 import { coldLatencies, type ColdLatency } from './cold.js';
 import { seedRevisions } from './revisions.js';
 import { benchRealtime, type RealtimeResult } from './realtime.js';
+import { benchImportExport, type IoResult } from './import-export.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -70,6 +71,7 @@ let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 let mixed: MixedResult | null = null;
 let cold: ColdLatency[] = [];
 let realtime: RealtimeResult | null = null;
+let io: IoResult | null = null;
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
@@ -98,6 +100,9 @@ try {
       const bareResult = scenario.bare ? await measure(scenario.bare, { duration, connections }) : null;
       const ratio = bareResult ? ours.requestsPerSecond / bareResult.requestsPerSecond : null;
       results.push({ scenario: scenario.name, ours, bare: bareResult, ratio, target: scenario.target });
+    }
+    if (!args.soak && (!wanted || wanted.includes('io'))) {
+      io = await benchImportExport({ api: `http://127.0.0.1:${apiPort}`, fixture, log });
     }
     if (!args.soak && (!wanted || wanted.includes('realtime'))) {
       // The relay worker feeds the streams; a second API process serves some of them.
@@ -238,6 +243,10 @@ if (events) {
   for (const t of events.throughput) console.log(`  ${t.workers} worker process(es): ${t.deliveriesPerSecond.toFixed(0)} deliveries/s (${t.events} events; target >= 500 with one)`);
   console.log(`  end-to-end delay at a steady write rate: p50 ${events.latency.p50Ms} ms, p99 ${events.latency.p99Ms} ms over ${events.latency.events} events (target p99 < 1000 ms)`);
 }
+if (io) {
+  console.log(`\nimport: ${io.importRows} NDJSON rows in ${io.importSeconds.toFixed(1)} s = ${num(io.importRowsPerSecond)} rows/s (target >= 20,000), API RSS growth ${io.importRssGrowthMb.toFixed(0)} MB (target < 100)`);
+  console.log(`export: ${io.exportRows} rows in ${io.exportSeconds.toFixed(1)} s = ${num(io.exportRowsPerSecond)} rows/s (target >= 100,000 at 1,000,000 rows), API RSS growth ${io.exportRssGrowthMb.toFixed(0)} MB (target < 50)`);
+}
 if (realtime) {
   const r = realtime;
   console.log(`\nrealtime (SSE): ${r.subscribers} subscribers on one API process, ${r.writes} writes at ${r.writesPerSecond.toFixed(0)}/s`);
@@ -253,5 +262,5 @@ if (realtime) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, io, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

@@ -5,8 +5,11 @@ import { referencedTables, type ListScope } from '../contents.list.js';
 import { compileListQuery, MAX_PAGE_SIZE, pageOf, parseListQuery, toListItem, type ListQuery, type ListRow } from '../query/index.js';
 import { exportStatements } from './export.sql.js';
 
-/** Rows read per statement: keyset pages of the list's own query, at its largest page size. */
-const PAGE = MAX_PAGE_SIZE;
+/**
+ * Rows read per statement: keyset pages of the list's own query, parsed at the list's largest
+ * page size and then read five times as many at once (fewer round trips; still bounded).
+ */
+const PAGE = 5 * MAX_PAGE_SIZE;
 
 export type ExportFormat = 'ndjson' | 'csv';
 /** Text of whole rows (or the CSV header), and how many rows it holds. */
@@ -46,7 +49,7 @@ function csvColumns(query: ListQuery, locales: string[]): { header: string; cell
 export async function prepareExport(scope: Omit<ListScope, 'cache' | 'em'>, input: ExportInput, format: ExportFormat): Promise<() => AsyncGenerator<ExportChunk>> {
   const related = await referencedTables(input as ListContentsInput, scope.table, scope.tables);
   const context = { ...scope.project, related, publicOnly: scope.publicOnly };
-  const parse = (cursor?: string) => parseListQuery({ ...input, size: PAGE, withCount: false, cursor }, scope.table, context);
+  const parse = (cursor?: string) => ({ ...parseListQuery({ ...input, size: MAX_PAGE_SIZE, withCount: false, cursor }, scope.table, context), size: PAGE });
   const first = parse();
   return async function* () {
     const client = await scope.pool.connect();

@@ -213,11 +213,11 @@ async function stillMissing(sql: Sql, pending: PendingReference[]): Promise<Pend
  */
 async function insertPlanned(scope: WriteScope, sql: Sql, inserts: PlannedInsert[], ctx: BatchContext): Promise<number> {
   if (inserts.length === 0) return 0;
-  const inserted = new Set((await sql<{ id: string }>(insertContents(inserts.map((p) => p.insert), true, randomShard()))).map((r) => r.id));
+  const inserted = new Set((await sql<{ id: string }>(insertContents(inserts.map((p) => p.insert), true, randomShard(), true))).map((r) => r.id));
   for (const p of inserts.filter((p) => !inserted.has(p.insert.row.id))) {
     await sql(savepoint('savepoint', 'import_row'));
     try {
-      await sql(insertContents([p.insert], false, randomShard()));
+      await sql(insertContents([p.insert], false, randomShard(), true));
       await sql(savepoint('release savepoint', 'import_row'));
       inserted.add(p.insert.row.id);
     } catch (error) {
