@@ -76,7 +76,7 @@ export function contentsIoRouter(deps: AppDeps): express.Router {
       const mode = queryString(req.query.mode) ?? 'create';
       if (mode !== 'create' && mode !== 'upsert') throw badRequest('mode: must be create or upsert');
       const text = bodyText(req, deps.config.IMPORT_MAX_BYTES);
-      const lines = CSV.test(type) ? csvLines(text, table, scope.project.locales) : ndjsonLines(text);
+      const lines = CSV.test(type) ? csvLines(text, table, scope.project) : ndjsonLines(text);
       const scopeOfWrite = { pool: deps.pool, table, project: scope.project, tables: (id: string) => deps.tables.get(scope.project.id, id), actor: actorOf(principal) };
       const result = await importContents(scopeOfWrite, lines, { upsert: mode === 'upsert' });
       res.status(200).json(result);

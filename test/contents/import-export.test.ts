@@ -95,7 +95,7 @@ describe('import', () => {
 
   it('reads CSV: quoted fields with commas, quotes and line breaks, locales as name.fr, arrays as JSON, numbers and booleans', async () => {
     const csv = [
-      'name.en,name.fr,sku,price,tags,featured',
+      'name,name.fr,sku,price,tags,featured',
       '"Cup, large","Tasse ""XL""",CSV-1,12.5,"[""a"",""c""]",true',
       '"Two\r\nlines",,CSV-2,,,false',
       '',

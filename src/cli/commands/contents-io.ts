@@ -76,7 +76,7 @@ stderr; prints { "imported": n } on stdout.`,
           yield line;
         }
       }
-      const lines = format === 'csv' ? csvLines(source, table, project.locales) : ndjsonLines(source);
+      const lines = format === 'csv' ? csvLines(source, table, project) : ndjsonLines(source);
       try {
         return await importContents({ pool, table, project, tables, actor: null }, counted(lines), { upsert: values.upsert === true });
       } finally {

@@ -103,12 +103,12 @@ function cellValue(column: ColumnDef, text: string): unknown {
  * `id`, `status`, `publishAt` for the row's own fields; `data.<name>` for a column named like
  * one of those), then one row a line. An empty cell leaves the column out (its default applies).
  */
-export async function* csvLines(chunks: AsyncIterable<string>, table: TableDef, locales: string[]): AsyncGenerator<ImportLine> {
+export async function* csvLines(chunks: AsyncIterable<string>, table: TableDef, project: { locales: string[]; defaultLocale: string }): AsyncGenerator<ImportLine> {
   let targets: Target[] | null = null;
   try {
     for await (const record of csvRecords(chunks)) {
       if (!targets) {
-        const read = headerTargets(record.fields, table, locales);
+        const read = headerTargets(record.fields, table, project.locales);
         if (read.problems.length > 0) {
           yield { line: 1, data: {}, problems: read.problems };
           return;
@@ -127,10 +127,11 @@ export async function* csvLines(chunks: AsyncIterable<string>, table: TableDef, 
         if (text === '') return;
         const target = targets![i];
         if ('system' in target) item[target.system] = text;
-        else if (target.locale === null) item.data[target.column.name] = cellValue(target.column, text);
+        else if (!isLocalized(target.column)) item.data[target.column.name] = cellValue(target.column, text);
         else {
-          const byLocale = (isObject(item.data[target.column.name]) ? item.data[target.column.name] : {}) as Record<string, unknown>;
-          item.data[target.column.name] = { ...byLocale, [target.locale]: cellValue(target.column, text) };
+          // `title` is the default locale's value, `title.fr` the French one: one object of locales.
+          const byLocale = (item.data[target.column.name] ?? {}) as Record<string, unknown>;
+          item.data[target.column.name] = { ...byLocale, [target.locale ?? project.defaultLocale]: cellValue(target.column, text) };
         }
       });
       yield item;
