@@ -13,33 +13,42 @@ export interface IoResult {
   importSeconds: number;
   importRowsPerSecond: number;
   importRssGrowthMb: number;
+  importHeapGrowthMb: number;
   exportRows: number;
   exportSeconds: number;
   exportRowsPerSecond: number;
   exportRssGrowthMb: number;
 }
 
-async function rssBytes(api: string): Promise<number> {
+async function memory(api: string): Promise<{ rss: number; heapTotal: number }> {
   const text = await (await fetch(`${api}/metrics`)).text();
-  const match = /^tabula_process_resident_memory_bytes (\d+)/m.exec(text);
-  if (!match) throw new Error('no tabula_process_resident_memory_bytes in /metrics');
-  return Number(match[1]);
+  const read = (name: string) => {
+    const match = new RegExp(`^${name} (\\d+)`, 'm').exec(text);
+    if (!match) throw new Error(`no ${name} in /metrics`);
+    return Number(match[1]);
+  };
+  return { rss: read('tabula_process_resident_memory_bytes'), heapTotal: read('tabula_nodejs_heap_size_total_bytes') };
 }
 
-/** Runs `work` while sampling the API's RSS; answers its result and the peak growth in MB. */
-async function withRss<T>(api: string, work: () => Promise<T>): Promise<{ result: T; growthMb: number }> {
-  const base = await rssBytes(api);
-  let peak = base;
+/**
+ * Runs `work` while sampling the API's memory; answers its result and the peak growth in MB of
+ * the RSS and of the V8 heap's reserved size (what the JavaScript heap takes of the RSS).
+ */
+async function withRss<T>(api: string, work: () => Promise<T>): Promise<{ result: T; growthMb: number; heapGrowthMb: number }> {
+  const base = await memory(api);
+  const peak = { ...base };
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      peak = Math.max(peak, await rssBytes(api));
+      const now = await memory(api);
+      peak.rss = Math.max(peak.rss, now.rss);
+      peak.heapTotal = Math.max(peak.heapTotal, now.heapTotal);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   })();
   try {
     const result = await work();
-    return { result, growthMb: (peak - base) / 1024 / 1024 };
+    return { result, growthMb: (peak.rss - base.rss) / 1024 / 1024, heapGrowthMb: (peak.heapTotal - base.heapTotal) / 1024 / 1024 };
   } finally {
     sampling = false;
     await sampler;
@@ -109,6 +118,7 @@ export async function benchImportExport(env: { api: string; fixture: Fixture; lo
     importSeconds,
     importRowsPerSecond: imported.result / importSeconds,
     importRssGrowthMb: imported.growthMb,
+    importHeapGrowthMb: imported.heapGrowthMb,
     exportRows: exported.result,
     exportSeconds,
     exportRowsPerSecond: exported.result / exportSeconds,

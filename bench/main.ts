@@ -244,7 +244,7 @@ if (events) {
   console.log(`  end-to-end delay at a steady write rate: p50 ${events.latency.p50Ms} ms, p99 ${events.latency.p99Ms} ms over ${events.latency.events} events (target p99 < 1000 ms)`);
 }
 if (io) {
-  console.log(`\nimport: ${io.importRows} NDJSON rows in ${io.importSeconds.toFixed(1)} s = ${num(io.importRowsPerSecond)} rows/s (target >= 20,000), API RSS growth ${io.importRssGrowthMb.toFixed(0)} MB (target < 100)`);
+  console.log(`\nimport: ${io.importRows} NDJSON rows in ${io.importSeconds.toFixed(1)} s = ${num(io.importRowsPerSecond)} rows/s (target >= 20,000), API RSS growth ${io.importRssGrowthMb.toFixed(0)} MB (target < 100; V8 heap reserved +${io.importHeapGrowthMb.toFixed(0)} MB)`);
   console.log(`export: ${io.exportRows} rows in ${io.exportSeconds.toFixed(1)} s = ${num(io.exportRowsPerSecond)} rows/s (target >= 100,000 at 1,000,000 rows), API RSS growth ${io.exportRssGrowthMb.toFixed(0)} MB (target < 50)`);
 }
 if (realtime) {
