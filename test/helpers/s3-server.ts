@@ -1,12 +1,14 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { CreateBucketCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
 import { createS3Client } from '../../src/storage/s3.js';
 
 /** s3rver's built-in account. */
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const MAIN = path.join(import.meta.dirname, 's3rver-main.ts');
 
 export interface S3TestServer {
   bucket: string;
@@ -20,13 +22,18 @@ export interface S3TestServer {
 }
 
 /**
- * A real S3-protocol server (s3rver) on an ephemeral port of 127.0.0.1, storing in a fresh
- * temporary directory, with one empty bucket (names are 3-63 characters).
+ * A real S3-protocol server (s3rver, in a child process: see s3rver-main.ts) on an ephemeral
+ * port of 127.0.0.1, storing in a fresh temporary directory, with one empty bucket (bucket names
+ * are 3-63 characters).
  */
 export async function startS3Server(bucket = 'tabula-files'): Promise<S3TestServer> {
   const directory = await mkdtemp(path.join(os.tmpdir(), 'tabula-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
-  const { port } = await server.run();
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', '--import', 'tsx', MAIN, directory], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`s3rver exited (${code}) before listening`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+  });
   const endpoint = `http://127.0.0.1:${port}`;
   const env = {
     S3_BUCKET: bucket,
@@ -52,7 +59,8 @@ export async function startS3Server(bucket = 'tabula-files'): Promise<S3TestServ
     },
     close: async () => {
       client.destroy();
-      await server.close();
+      child.kill('SIGTERM');
+      await exited;
       await rm(directory, { recursive: true, force: true });
     },
   };

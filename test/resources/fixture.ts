@@ -125,13 +125,13 @@ export interface RawUploadResult {
 /**
  * A multipart upload through node:http with a hand-made body streamed from `source`: chunked
  * (no Content-Length) unless `contentLength` is given. `abortAfter`: once that many file bytes
- * are written, waits for `abortWhen` (e.g. "the server has stored some of them") and destroys
- * the socket mid-body.
+ * are written, waits for `abortWhen` (e.g. "the server has stored some of them"; a function is
+ * called only then) and destroys the socket mid-body.
  */
 export function rawUpload(
   w: World,
   source: AsyncIterable<Buffer>,
-  options: { abortAfter?: number; abortWhen?: Promise<unknown>; contentLength?: number; token?: string } = {},
+  options: { abortAfter?: number; abortWhen?: Promise<unknown> | (() => Promise<unknown>); contentLength?: number; token?: string } = {},
 ): Promise<RawUploadResult> {
   const boundary = `----tabula${Date.now()}`;
   const head = Buffer.from(
@@ -176,7 +176,7 @@ export function rawUpload(
         if (!req.write(chunk)) await drainOrClose(req);
         written += chunk.length;
         if (options.abortAfter !== undefined && written >= options.abortAfter) {
-          await options.abortWhen;
+          await (typeof options.abortWhen === 'function' ? options.abortWhen() : options.abortWhen);
           req.destroy();
           done({ status: null, body: '', error: 'aborted by the test' });
           return;
