@@ -69,6 +69,8 @@ const COMMITTED = 'projects/';
  * staging is a marker: `staged/<projectId>/<key>`, an empty object written before the bytes
  * stream in and deleted by `commit`, in the file row's transaction. A marker that outlives its
  * request belongs to a process that died mid-upload: `sweep` deletes it and the bytes it names.
+ * (As with the local driver's rename, a process that dies between that delete and the COMMIT
+ * leaves bytes that no row names.)
  */
 export class S3BlobStore implements BlobStore {
   readonly driver = 's3' as const;
