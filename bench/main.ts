@@ -25,6 +25,7 @@ import { coldLatencies, type ColdLatency } from './cold.js';
 import { seedRevisions } from './revisions.js';
 import { benchRealtime, type RealtimeResult } from './realtime.js';
 import { benchImportExport, type IoResult } from './import-export.js';
+import { benchS3, type S3Result } from './s3.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -72,6 +73,7 @@ let mixed: MixedResult | null = null;
 let cold: ColdLatency[] = [];
 let realtime: RealtimeResult | null = null;
 let io: IoResult | null = null;
+let s3: S3Result | null = null;
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
@@ -127,6 +129,10 @@ try {
   if (!args.soak && (!args.only || args.only.split(',').includes('mixed'))) {
     log('mixed: 29 connections reading six lists with exact totals, alone and with 3 connections creating and updating');
     mixed = await benchMixed({ api: `http://127.0.0.1:${apiPort}`, fixture, duration });
+  }
+  if (!args.soak && (!args.only || args.only.split(',').includes('s3'))) {
+    log('s3: 1 GiB uploaded through an API with STORAGE_DRIVER=s3 (s3rver), then downloaded; the API\'s RSS throughout');
+    s3 = await benchS3({ apiEnv, fixture, log });
   }
   if (wantsLogging) {
     log(`logging: Q1 with request logging on and off, two APIs in one process, ${args['logging-pairs']} pairs of 2 s runs`);
@@ -259,8 +265,17 @@ if (realtime) {
       `${r.w1Ratio.toFixed(2)} (target >= 0.85)`,
   );
 }
+if (s3) {
+  const line = (what: string, t: S3Result['upload']) =>
+    `  ${what}: ${t.seconds.toFixed(1)} s, ${t.mibPerSecond.toFixed(0)} MiB/s, API RSS peak ${t.peakRssMb.toFixed(0)} MB = +${t.rssGrowthMb.toFixed(0)} MB ` +
+    `(target < +100 MB); SHA-256 ${t.sha256Matches ? 'matches' : 'DIFFERS'}`;
+  console.log(`\ns3 storage: ${s3.bytes / 2 ** 20} MiB through the API to s3rver, API RSS before ${s3.baselineRssMb.toFixed(0)} MB`);
+  console.log(line('upload', s3.upload));
+  console.log(line('download', s3.download));
+  if (!s3.upload.sha256Matches || !s3.download.sha256Matches) process.exitCode = 1;
+}
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, io, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, io, s3, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);
