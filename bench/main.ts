@@ -24,6 +24,8 @@ import { benchMixed, type MixedResult } from './mixed.js';
 import { coldLatencies, type ColdLatency } from './cold.js';
 import { seedRevisions } from './revisions.js';
 import { benchRealtime, type RealtimeResult } from './realtime.js';
+import { benchImportExport, type IoResult } from './import-export.js';
+import { benchS3, type S3Result } from './s3.js';
 import { benchImages, type ImagesResult } from './images.js';
 
 const { values: args } = parseArgs({
@@ -71,6 +73,8 @@ let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 let mixed: MixedResult | null = null;
 let cold: ColdLatency[] = [];
 let realtime: RealtimeResult | null = null;
+let io: IoResult | null = null;
+let s3: S3Result | null = null;
 let images: ImagesResult | null = null;
 try {
   log(`seeding ${rows} rows`);
@@ -101,6 +105,9 @@ try {
       const ratio = bareResult ? ours.requestsPerSecond / bareResult.requestsPerSecond : null;
       results.push({ scenario: scenario.name, ours, bare: bareResult, ratio, target: scenario.target });
     }
+    if (!args.soak && (!wanted || wanted.includes('io'))) {
+      io = await benchImportExport({ api: `http://127.0.0.1:${apiPort}`, fixture, log });
+    }
     if (!args.soak && (!wanted || wanted.includes('realtime'))) {
       // The relay worker feeds the streams; a second API process serves some of them.
       const api2Port = await freePort();
@@ -127,6 +134,10 @@ try {
   if (!args.soak && (!args.only || args.only.split(',').includes('mixed'))) {
     log('mixed: 29 connections reading six lists with exact totals, alone and with 3 connections creating and updating');
     mixed = await benchMixed({ api: `http://127.0.0.1:${apiPort}`, fixture, duration });
+  }
+  if (!args.soak && (!args.only || args.only.split(',').includes('s3'))) {
+    log('s3: 1 GiB uploaded through an API with STORAGE_DRIVER=s3 (s3rver), then downloaded; the API\'s RSS throughout');
+    s3 = await benchS3({ apiEnv, fixture, log });
   }
   if (wantsLogging) {
     log(`logging: Q1 with request logging on and off, two APIs in one process, ${args['logging-pairs']} pairs of 2 s runs`);
@@ -243,6 +254,10 @@ if (events) {
   for (const t of events.throughput) console.log(`  ${t.workers} worker process(es): ${t.deliveriesPerSecond.toFixed(0)} deliveries/s (${t.events} events; target >= 500 with one)`);
   console.log(`  end-to-end delay at a steady write rate: p50 ${events.latency.p50Ms} ms, p99 ${events.latency.p99Ms} ms over ${events.latency.events} events (target p99 < 1000 ms)`);
 }
+if (io) {
+  console.log(`\nimport: ${io.importRows} NDJSON rows in ${io.importSeconds.toFixed(1)} s = ${num(io.importRowsPerSecond)} rows/s (target >= 20,000), API RSS growth ${io.importRssGrowthMb.toFixed(0)} MB (target < 100; V8 heap reserved +${io.importHeapGrowthMb.toFixed(0)} MB)`);
+  console.log(`export: ${io.exportRows} rows in ${io.exportSeconds.toFixed(1)} s = ${num(io.exportRowsPerSecond)} rows/s (target >= 100,000 at 1,000,000 rows), API RSS growth ${io.exportRssGrowthMb.toFixed(0)} MB (target < 50)`);
+}
 if (realtime) {
   const r = realtime;
   console.log(`\nrealtime (SSE): ${r.subscribers} subscribers on one API process, ${r.writes} writes at ${r.writesPerSecond.toFixed(0)}/s`);
@@ -254,6 +269,15 @@ if (realtime) {
     `  W1 alone ${num(r.w1Alone.requestsPerSecond)} req/s, with 1,000 subscribers connected ${num(r.w1WithSubscribers.requestsPerSecond)} req/s: ` +
       `${r.w1Ratio.toFixed(2)} (target >= 0.85)`,
   );
+}
+if (s3) {
+  const line = (what: string, t: S3Result['upload']) =>
+    `  ${what}: ${t.seconds.toFixed(1)} s, ${t.mibPerSecond.toFixed(0)} MiB/s, API RSS peak ${t.peakRssMb.toFixed(0)} MB = +${t.rssGrowthMb.toFixed(0)} MB ` +
+    `(target < +100 MB); SHA-256 ${t.sha256Matches ? 'matches' : 'DIFFERS'}`;
+  console.log(`\ns3 storage: ${s3.bytes / 2 ** 20} MiB through the API to s3rver, API RSS before ${s3.baselineRssMb.toFixed(0)} MB`);
+  console.log(line('upload', s3.upload));
+  console.log(line('download', s3.download));
+  if (!s3.upload.sha256Matches || !s3.download.sha256Matches) process.exitCode = 1;
 }
 if (images) {
   const i = images;
@@ -271,5 +295,5 @@ if (images) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, io, s3, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

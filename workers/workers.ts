@@ -13,6 +13,7 @@ import { startChangeLogTrim } from './handlers/change-log.js';
 import { startRevisionRetention } from './handlers/revisions.js';
 import { startFeedRetention } from './handlers/event-feed.js';
 import { createPurgeHandler } from './handlers/purge.js';
+import { createStorage } from '../src/storage/storage.js';
 import { startDeliveryWorker } from './handlers/webhook-delivery.js';
 import { startRetentionWorker } from './handlers/webhook-retention.js';
 import { startLogIngest, startLogRetention, startLogRollup } from './handlers/request-logs.js';
@@ -28,15 +29,19 @@ interface WorkerDefinition {
 const WORKERS: Record<string, WorkerDefinition> = {
   purge: {
     queue: QUEUES.purge.name,
-    start: (boss, orm, logger, config) =>
-      boss.work(
-        QUEUES.purge.name,
-        // With NOTIFY on, pg-boss polls only every 30 s between notifications: a full batch is
-        // followed by the next fetch at once, so a backlog (workers back after a restart) drains
-        // without that wait. (pg-boss ignores bursting at batchSize 1.) Purges are idempotent, so
-        // the jobs of a batch that failed can all run again.
-        { batchSize: 4, pollingIntervalSeconds: 1, burstWhenBatchFull: true },
-        createPurgeHandler(orm, logger.child({ worker: 'purge' }), config.STORAGE_DIR),
+    // The storage (once per process: it holds the S3 client) removes purged projects' bytes; its
+    // pool connects only if the postgres driver is used, which a purge does through its own statements.
+    start: (boss, orm, logger, config, databaseUrl) =>
+      withPool(databaseUrl, logger, (pool) =>
+        boss.work(
+          QUEUES.purge.name,
+          // With NOTIFY on, pg-boss polls only every 30 s between notifications: a full batch is
+          // followed by the next fetch at once, so a backlog (workers back after a restart) drains
+          // without that wait. (pg-boss ignores bursting at batchSize 1.) Purges are idempotent, so
+          // the jobs of a batch that failed can all run again.
+          { batchSize: 4, pollingIntervalSeconds: 1, burstWhenBatchFull: true },
+          createPurgeHandler(orm, logger.child({ worker: 'purge' }), createStorage(config, pool)),
+        ),
       ),
   },
   /** Committed events (event_outbox) → one delivery per subscribed webhook, in batches (SPEC §8). */

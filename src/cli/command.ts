@@ -35,8 +35,12 @@ interface CommandSpec<O extends ParseArgsOptionsConfig> {
   summary: string;
   usage: string;
   options: O;
+  /** Names of the arguments that follow the command's words (all required), e.g. `<project> <table>`. */
+  positionals?: readonly string[];
+  /** Optional arguments after those. */
+  optionalPositionals?: readonly string[];
   /** Resolves to the exit code (default 0). */
-  run(values: Values<O>, ctx: CliContext, usage: (message: string) => UsageError): Promise<number | void>;
+  run(values: Values<O>, ctx: CliContext, usage: (message: string) => UsageError, positionals: string[]): Promise<number | void>;
 }
 
 /**
@@ -55,12 +59,17 @@ export function defineCommand<const O extends ParseArgsOptionsConfig>(spec: Comm
         return 0;
       }
       let values: Values<O>;
+      let positionals: string[];
+      const required = spec.positionals ?? [];
+      const optional = spec.optionalPositionals ?? [];
       try {
-        values = parseArgs({ args, options: spec.options, strict: true, allowPositionals: false }).values as Values<O>;
+        ({ values, positionals } = parseArgs({ args, options: spec.options, strict: true, allowPositionals: required.length + optional.length > 0 }) as { values: Values<O>; positionals: string[] });
       } catch (error) {
         throw usage((error as Error).message);
       }
-      return (await spec.run(values, ctx, usage)) ?? 0;
+      if (positionals.length < required.length) throw usage(`${required.slice(positionals.length).map((name) => `<${name}>`).join(' ')} required`);
+      if (positionals.length > required.length + optional.length) throw usage(`unexpected argument "${positionals[required.length + optional.length]}"`);
+      return (await spec.run(values, ctx, usage, positionals)) ?? 0;
     },
   };
 }

@@ -8,13 +8,14 @@ import { projectCreate } from './commands/project.js';
 import { queues } from './commands/queues.js';
 import { tokenCreate } from './commands/token.js';
 import { workspaceCreate } from './commands/workspace.js';
+import { contentsExport, contentsImport } from './commands/contents-io.js';
 
 /**
  * `npm run cli -- <command> [options]`: the operator's tools. Exit codes: 0 done, 1 the
  * operation failed (its SPEC §3 code and message on stderr), 2 the command line was wrong
  * (usage on stderr).
  */
-const COMMANDS: Command[] = [tokenCreate, workspaceCreate, projectCreate, keyCreate, queues, deliveriesReplay, migrate];
+const COMMANDS: Command[] = [tokenCreate, workspaceCreate, projectCreate, keyCreate, contentsImport, contentsExport, queues, deliveriesReplay, migrate];
 
 const column = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
 const OVERVIEW = `Usage: npm run cli -- <command> [options]

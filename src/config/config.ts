@@ -21,9 +21,25 @@ const envSchema = z.object({
     .string()
     .regex(/^tat_[A-Za-z0-9]{43}$/, 'must be tat_ followed by 43 base62 characters')
     .optional(),
-  STORAGE_DRIVER: z.enum(['local', 'postgres']).default('local'),
+  STORAGE_DRIVER: z.enum(['local', 'postgres', 's3']).default('local'),
   STORAGE_DIR: z.string().min(1).default('./.data/files'),
+  /** STORAGE_DRIVER=s3 (SPEC §16); S3_BUCKET is required then, and reads the bucket's files whatever the driver. */
+  S3_BUCKET: z.string().min(3, 'at least 3 characters').optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** MinIO, Ceph, R2 and the like; unset: AWS. */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** Both or neither; neither: the AWS SDK's default credential chain. */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: flag.default(false),
+  /**
+   * Staged uploads older than this are leftovers of a process that died mid-upload, removed at
+   * start-up. It must exceed REQUEST_TIMEOUT_MS, which ends every upload in flight before.
+   */
+  STAGED_UPLOADS_MAX_AGE_MS: positiveInt.default(60 * 60 * 1000),
   FILES_MAX_BYTES: positiveInt.default(50 * 1024 * 1024),
+  /** Largest contents import body (SPEC §15); it streams, so this bounds time, not memory. */
+  IMPORT_MAX_BYTES: positiveInt.default(1024 * 1024 * 1024),
   BODY_MAX_BYTES: positiveInt.default(1024 * 1024),
   /** Largest image (width × height) a transformation decodes (SPEC §16); larger is 422. */
   IMAGE_MAX_PIXELS: positiveInt.default(100_000_000),
@@ -80,6 +96,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (parsed.data.ADMIN_TOKEN && !parsed.data.ADMIN_EMAIL) {
     throw new ConfigError('Invalid configuration: ADMIN_EMAIL: required when ADMIN_TOKEN is set');
+  }
+  if (parsed.data.STORAGE_DRIVER === 's3' && !parsed.data.S3_BUCKET) {
+    throw new ConfigError('Invalid configuration: S3_BUCKET: required when STORAGE_DRIVER is s3');
+  }
+  if (!parsed.data.S3_ACCESS_KEY_ID !== !parsed.data.S3_SECRET_ACCESS_KEY) {
+    const missing = parsed.data.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
+    throw new ConfigError(`Invalid configuration: ${missing}: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together`);
+  }
+  if (parsed.data.STAGED_UPLOADS_MAX_AGE_MS <= parsed.data.REQUEST_TIMEOUT_MS) {
+    // Younger staged uploads may still be streaming in.
+    throw new ConfigError('Invalid configuration: STAGED_UPLOADS_MAX_AGE_MS: must exceed REQUEST_TIMEOUT_MS');
   }
   return parsed.data;
 }

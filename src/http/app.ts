@@ -12,6 +12,8 @@ import { chain } from './chain.js';
 import { cors } from './cors.js';
 import { filesHttpRouter } from './file-routes.js';
 import { eventStreamRouter, tokenFromQuery } from './event-stream-route.js';
+import { contentsIoRouter } from './contents-io-routes.js';
+import { contentsIoOpenApiPaths, contentsIoRouteEntries } from './contents-io.openapi.js';
 import { eventStreamOpenApiPaths, eventStreamRouteEntries } from './event-stream.openapi.js';
 import { documentFileRoutes, fileOpenApiPaths, fileRouteEntries } from './file-routes.openapi.js';
 import { buildOpenApiDocument, docsPage } from './openapi.js';
@@ -52,7 +54,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(['/v1', '/trpc'], cors(deps));
   app.use('/v1', tokenFromQuery);
 
-  const openApiDocument = documentFileRoutes(buildOpenApiDocument(appRouter, { ...fileOpenApiPaths, ...eventStreamOpenApiPaths }));
+  const openApiDocument = documentFileRoutes(buildOpenApiDocument(appRouter, { ...fileOpenApiPaths, ...contentsIoOpenApiPaths, ...eventStreamOpenApiPaths }));
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
@@ -62,13 +64,13 @@ export function createApp(deps: AppDeps): express.Express {
     ratePerSecond: deps.config.RATE_LIMIT_PER_SECOND,
     burst: deps.config.RATE_LIMIT_BURST,
   }));
-  const routes = buildV1Routes(appRouter, [{ method: 'GET', path: '/openapi.json' }, ...fileRouteEntries, ...eventStreamRouteEntries]);
+  const routes = buildV1Routes(appRouter, [{ method: 'GET', path: '/openapi.json' }, ...fileRouteEntries, ...contentsIoRouteEntries, ...eventStreamRouteEntries]);
   // Multipart uploads and downloads are plain express routes, ahead of the procedures.
   const operatorMetrics = createOperatorMetrics(deps);
   app.get('/metrics', operatorMetrics.serve);
   // Observed and logged first, so that refused requests (401, 429) count too.
   const observe = trackRequests([operatorMetrics.observe, ...(deps.requestLogs ? [logRequests(deps.requestLogs)] : [])]);
-  app.use('/v1', chain([observe, limiter, filesHttpRouter(deps), eventStreamRouter(deps), createV1Handler(deps, appRouter, routes)]));
+  app.use('/v1', chain([observe, limiter, filesHttpRouter(deps), contentsIoRouter(deps), eventStreamRouter(deps), createV1Handler(deps, appRouter, routes)]));
 
   const createContext = createContextFactory(deps);
   app.use(

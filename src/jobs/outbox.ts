@@ -31,6 +31,8 @@ export const EVENT_TYPES = [
   'contents.deleted',
   'contents.published',
   'contents.unpublished',
+  /** One event for a whole import (SPEC §15): `{ tableId, count }`. */
+  'contents.imported',
   'files.created',
   'files.updated',
   'files.deleted',

@@ -17,6 +17,7 @@ import { Migration20261125020000_search } from './Migration20261125020000_search
 import { Migration20261125030000_revisions } from './Migration20261125030000_revisions.js';
 import { Migration20261125040000_drafts } from './Migration20261125040000_drafts.js';
 import { Migration20261126000000_event_feed } from './Migration20261126000000_event_feed.js';
+import { Migration20261126010000_s3_storage } from './Migration20261126010000_s3_storage.js';
 import { Migration20261126020000_file_derivatives } from './Migration20261126020000_file_derivatives.js';
 
 /**
@@ -43,5 +44,6 @@ export const migrations = [
   { name: 'Migration20261125030000_revisions', class: Migration20261125030000_revisions },
   { name: 'Migration20261125040000_drafts', class: Migration20261125040000_drafts },
   { name: 'Migration20261126000000_event_feed', class: Migration20261126000000_event_feed },
+  { name: 'Migration20261126010000_s3_storage', class: Migration20261126010000_s3_storage },
   { name: 'Migration20261126020000_file_derivatives', class: Migration20261126020000_file_derivatives },
 ];

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 /* The driver interface, apart from storage.ts (which picks a driver), so that the drivers do not import their factory. */
 
-export const STORAGE_DRIVERS = ['local', 'postgres'] as const;
+export const STORAGE_DRIVERS = ['local', 'postgres', 's3'] as const;
 export type StorageDriver = (typeof STORAGE_DRIVERS)[number];
 
 /** Bytes `start..end` of a blob, both inclusive (as in `Content-Range`). */
@@ -22,7 +22,7 @@ export interface ByteRange {
  *    transaction fails, the caller `remove`s the blob.
  *
  * Replaced or deleted bytes are `drop`ped in the transaction that changes the row (atomic for
- * the postgres driver) and `remove`d after it commits (the local driver unlinks them then).
+ * the postgres driver) and `remove`d after it commits (the local and s3 drivers delete them then).
  * Staged blobs that outlive their request because a process died are `sweep`ed.
  */
 export interface BlobStore {

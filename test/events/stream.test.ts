@@ -79,6 +79,8 @@ describe('the stream', () => {
   it('answers 400 for an unknown type or table, 401 and 403 as JSON before the stream starts', async () => {
     expect((await stream(w.writeKey, '?types=contents.nope')).status).toBe(400);
     expect((await stream(w.writeKey, '?tableIds=nope')).status).toBe(400);
+    // A NUL (which no table key can hold) is an unknown table too, not a database error.
+    expect((await stream(w.writeKey, '?tableIds=a%00b')).status).toBe(400);
     const unknown = await stream('tak_' + 'x'.repeat(43));
     expect(unknown.status).toBe(401);
     expect(unknown.error).toMatchObject({ error: { code: 'UNAUTHORIZED' } });

@@ -214,8 +214,15 @@ describe('empty JSON bodies', () => {
   let writes: [method: string, path: string][];
 
   beforeAll(() => {
+    // Operations documented with a body of another type only (the streamed imports) are left out.
+    const takesJson = (op: unknown) => {
+      const content = (op as { requestBody?: { content?: Record<string, unknown> } }).requestBody?.content;
+      return !content || 'application/json' in content || 'multipart/form-data' in content;
+    };
     writes = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.keys(item).filter((m) => ['post', 'put', 'patch'].includes(m)).map((m): [string, string] => [m.toUpperCase(), path]),
+      Object.entries(item)
+        .filter(([m, op]) => ['post', 'put', 'patch'].includes(m) && takesJson(op))
+        .map(([m]): [string, string] => [m.toUpperCase(), path]),
     );
   });
 

@@ -10,7 +10,7 @@ import { bytesOf, DRIVERS, download, filesPath, generated, rawUpload, sha256, st
 import { until } from '../helpers/until.js';
 
 /**
- * What must never be left behind or broken, on both storage drivers: aborted and oversized
+ * What must never be left behind or broken, on every storage driver: aborted and oversized
  * uploads (no rows, no bytes), file references from contents (422/409), and purged projects.
  */
 
@@ -34,7 +34,8 @@ describe.each(DRIVERS)('file integrity on the %s driver', (driver) => {
   const stagingStarted = (before: Awaited<ReturnType<typeof storedState>>) =>
     until(async () => {
       const now = await storedState(w);
-      return (driver === 'postgres' ? now.chunks > before.chunks : now.disk > before.disk) || false;
+      const started = { local: now.disk > before.disk, postgres: now.chunks > before.chunks, s3: now.objects > before.objects };
+      return started[driver] || false;
     }, 10_000);
 
   describe('uploads that fail half-way leave nothing', () => {
@@ -140,16 +141,18 @@ describe.each(DRIVERS)('file integrity on the %s driver', (driver) => {
       const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql, [pr.json.id])).rows[0].n);
       expect(await count('select count(*) as n from file where project_id = $1')).toBe(3);
       if (driver === 'local') expect((await stat(path.join(w.dir, pr.json.id))).isDirectory()).toBe(true);
+      else if (driver === 's3') expect(await w.s3!.keys(`projects/${pr.json.id}/`)).toHaveLength(3);
       else expect(await count('select count(*) as n from file_blob where project_id = $1')).toBe(3);
 
       expectNoContent(await w.t.call('DELETE', `/v1/workspaces/${w.workspaceId}/projects/${pr.json.id}`));
-      const purge = createPurgeHandler(w.t.api.deps.orm, createLogger('silent'), w.dir);
+      const purge = createPurgeHandler(w.t.api.deps.orm, createLogger('silent'), w.t.api.deps.storage);
       const job = { id: 'test', name: 'purge', data: { kind: 'project', id: pr.json.id } } as Job<PurgeJob>;
       await purge([job]);
 
       expect(await count('select count(*) as n from file where project_id = $1')).toBe(0);
       expect(await count('select count(*) as n from file_blob where project_id = $1')).toBe(0);
       await expect(stat(path.join(w.dir, pr.json.id))).rejects.toThrow();
+      if (w.s3) expect(await w.s3.keys(`projects/${pr.json.id}/`)).toEqual([]);
       // The project of this suite is untouched.
       expect((await w.t.call('GET', filesPath(w))).status).toBe(200);
     });

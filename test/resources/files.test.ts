@@ -5,7 +5,7 @@ import {
   bytesOf, download, DRIVERS, expectFileShape, filesPath, sendForm, sha256, startFilesWorld, storedState, upload, type FilesWorld,
 } from './fixture.js';
 
-/** Files: upload, list, read, rename, replace, download, delete — on both storage drivers (SPEC §5 File). */
+/** Files: upload, list, read, rename, replace, download, delete — on every storage driver (SPEC §5 File, §16). */
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), bytesOf(200, 3)]);
 
@@ -201,7 +201,8 @@ describe.each(DRIVERS)('files on the %s driver', (driver) => {
       expect(replaced.updatedAt > first.updatedAt).toBe(true);
       expect((await download(w, first.id)).body.equals(next)).toBe(true);
       const after = await storedState(w);
-      expect({ rows: after.rows, blobs: after.blobs, disk: after.disk }).toEqual({ rows: before.rows, blobs: before.blobs, disk: before.disk });
+      const kept = ({ rows, blobs, disk, objects }: typeof after) => ({ rows, blobs, disk, objects });
+      expect(kept(after)).toEqual(kept(before));
       expect(after.chunks).toBe(before.chunks - (driver === 'postgres' ? 3 - 1 : 0));
       const named = await sendForm(w, 'PUT', filesPath(w, first.id), { bytes: 'v3' }, { name: 'final.txt' });
       expect(expectStatus(named, 200).name).toBe('final.txt');
@@ -225,6 +226,7 @@ describe.each(DRIVERS)('files on the %s driver', (driver) => {
       const after = await storedState(w);
       expect(after.rows).toBe(before.rows - 1);
       if (driver === 'postgres') expect([after.blobs, after.chunks]).toEqual([before.blobs - 1, before.chunks - 2]);
+      else if (driver === 's3') expect(after.objects).toBe(before.objects - 1);
       else expect(after.disk).toBe(before.disk - 1);
       expectError(await w.t.call('GET', filesPath(w, file.id)), 404, 'NOT_FOUND');
       expectError(await w.t.call('GET', `${filesPath(w, file.id)}/content`), 404, 'NOT_FOUND');

@@ -5,11 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { startTestApi, toCallResult, type CallResult } from '../helpers/api.js';
+import { startS3Server, type S3TestServer } from '../helpers/s3-server.js';
 import { buildWorld, type World } from '../contents/fixture.js';
 
 /** Shared helpers of the test/resources suite (SPEC §5 Category, Variable, Translation, File). */
 
-export const DRIVERS = ['local', 'postgres'] as const;
+export const DRIVERS = ['local', 'postgres', 's3'] as const;
 export type Driver = (typeof DRIVERS)[number];
 
 export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -18,20 +19,28 @@ export interface FilesWorld extends World {
   driver: Driver;
   /** STORAGE_DIR of this API (a fresh temporary directory). */
   dir: string;
+  /** The S3 server and bucket of the s3 driver (null for the others). */
+  s3: S3TestServer | null;
   close(): Promise<void>;
 }
 
-/** An API with the given driver and a fresh STORAGE_DIR, and a project (locales en, fr) with keys. */
+/**
+ * An API with the given driver, a fresh STORAGE_DIR (and for s3 a fresh S3 server and bucket),
+ * and a project (locales en, fr) with keys.
+ */
 export async function startFilesWorld(driver: Driver, env: Record<string, string> = {}): Promise<FilesWorld> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tabula-files-'));
-  const t = await startTestApi({ STORAGE_DRIVER: driver, STORAGE_DIR: dir, ...env });
+  const s3 = driver === 's3' ? await startS3Server() : null;
+  const t = await startTestApi({ STORAGE_DRIVER: driver, STORAGE_DIR: dir, ...s3?.env, ...env });
   const w = await buildWorld(t);
   return {
     ...w,
     driver,
     dir,
+    s3,
     close: async () => {
       await t.close();
+      await s3?.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
@@ -89,7 +98,7 @@ export function bytesOf(length: number, seed = 1): Buffer {
   return out;
 }
 
-/** What the project has stored: file rows, blobs and chunks, and files on disk (staging included). */
+/** What is stored: file rows, blobs and chunks, files on disk and objects in the bucket (staging included). */
 export async function storedState(w: FilesWorld) {
   const pool = w.t.api.deps.pool;
   const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql)).rows[0].n);
@@ -103,6 +112,7 @@ export async function storedState(w: FilesWorld) {
     blobs: await count('select count(*) as n from file_blob'),
     chunks: await count('select count(*) as n from file_chunk'),
     disk: (await walk(w.dir)).length,
+    objects: w.s3 ? (await w.s3.keys()).length : 0,
   };
 }
 
@@ -115,13 +125,13 @@ export interface RawUploadResult {
 /**
  * A multipart upload through node:http with a hand-made body streamed from `source`: chunked
  * (no Content-Length) unless `contentLength` is given. `abortAfter`: once that many file bytes
- * are written, waits for `abortWhen` (e.g. "the server has stored some of them") and destroys
- * the socket mid-body.
+ * are written, waits for `abortWhen` (e.g. "the server has stored some of them"; a function is
+ * called only then) and destroys the socket mid-body.
  */
 export function rawUpload(
   w: World,
   source: AsyncIterable<Buffer>,
-  options: { abortAfter?: number; abortWhen?: Promise<unknown>; contentLength?: number; token?: string } = {},
+  options: { abortAfter?: number; abortWhen?: Promise<unknown> | (() => Promise<unknown>); contentLength?: number; token?: string } = {},
 ): Promise<RawUploadResult> {
   const boundary = `----tabula${Date.now()}`;
   const head = Buffer.from(
@@ -166,7 +176,7 @@ export function rawUpload(
         if (!req.write(chunk)) await drainOrClose(req);
         written += chunk.length;
         if (options.abortAfter !== undefined && written >= options.abortAfter) {
-          await options.abortWhen;
+          await (typeof options.abortWhen === 'function' ? options.abortWhen() : options.abortWhen);
           req.destroy();
           done({ status: null, body: '', error: 'aborted by the test' });
           return;

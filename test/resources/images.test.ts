@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Job } from 'pg-boss';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,9 +69,16 @@ const rowsOf = async (w: FilesWorld, sha256?: string) =>
     )
   ).rows;
 
+/** Where the s3 driver keeps a committed blob of the project (src/storage/s3.ts). */
+const objectKey = (w: FilesWorld, key: string) => `projects/${w.projectId}/${key}`;
+
 /** The stored bytes of a derivative, read and written straight in the driver's own place. */
 async function storedBytes(w: FilesWorld, key: string): Promise<Buffer | null> {
   if (w.driver === 'local') return readFile(path.join(w.dir, w.projectId, key)).catch(() => null);
+  if (w.s3) {
+    const object = await w.s3.client.send(new GetObjectCommand({ Bucket: w.s3.bucket, Key: objectKey(w, key) })).catch(() => null);
+    return object ? Buffer.from(await object.Body!.transformToByteArray()) : null;
+  }
   const { rows } = await w.t.api.deps.pool.query<{ data: Buffer }>('select data from file_chunk where blob_id = $1 order by seq', [key]);
   return rows.length === 0 ? null : Buffer.concat(rows.map((r) => r.data));
 }
@@ -78,6 +86,7 @@ async function storedBytes(w: FilesWorld, key: string): Promise<Buffer | null> {
 async function overwriteStored(w: FilesWorld, key: string, bytes: Buffer): Promise<void> {
   const pool = w.t.api.deps.pool;
   if (w.driver === 'local') await writeFile(path.join(w.dir, w.projectId, key), bytes);
+  else if (w.s3) await w.s3.client.send(new PutObjectCommand({ Bucket: w.s3.bucket, Key: objectKey(w, key), Body: bytes }));
   else {
     await pool.query('delete from file_chunk where blob_id = $1 and seq > 0', [key]);
     await pool.query('update file_chunk set data = $2 where blob_id = $1 and seq = 0', [key, bytes]);
@@ -418,7 +427,7 @@ describe.each(DRIVERS)('purging a deleted project on the %s driver', (driver) =>
       await transformed(w, file.id, 'w=60&format=webp');
       expect(await rowsOf(w)).toHaveLength(2);
       expectNoContent(await w.t.call('DELETE', `/v1/workspaces/${w.workspaceId}/projects/${w.projectId}`));
-      const purge = createPurgeHandler(w.t.api.deps.orm, createLogger('silent'), w.dir);
+      const purge = createPurgeHandler(w.t.api.deps.orm, createLogger('silent'), w.t.api.deps.storage);
       await purge([{ id: 'test', name: 'purge', data: { kind: 'project', id: w.projectId } } as Job<PurgeJob>]);
       expect(await rowsOf(w)).toEqual([]);
       expect(await blobCount(w)).toBe(0);
@@ -428,8 +437,9 @@ describe.each(DRIVERS)('purging a deleted project on the %s driver', (driver) =>
   });
 });
 
-/** Stored blobs: files under STORAGE_DIR (staging included), or committed and staged postgres blobs. */
+/** Stored blobs: files under STORAGE_DIR, committed and staged postgres blobs, or objects in the bucket (staging included). */
 async function blobCount(w: FilesWorld): Promise<number> {
+  if (w.s3) return (await w.s3.keys()).length;
   if (w.driver === 'postgres') return Number((await w.t.api.deps.pool.query<{ n: string }>('select count(*) as n from file_blob')).rows[0].n);
   const walk = async (dir: string): Promise<number> => {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);

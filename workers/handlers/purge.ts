@@ -3,16 +3,17 @@ import type { Orm } from '../../src/db/orm.js';
 import type { PurgeJob } from '../../src/jobs/queues.js';
 import { purgeDeleted } from '../../src/modules/purge/purge.service.js';
 import type { Logger } from '../../src/shared/logger.js';
+import type { Storage } from '../../src/storage/storage.js';
 
 /**
  * Hard-deletes what soft deletes made unreachable (SPEC §5), one job at a time; the work itself
- * (idempotent, resumable) is `purgeDeleted`. `storageDir` is STORAGE_DIR.
+ * (idempotent, resumable) is `purgeDeleted`; `storage` removes purged projects' file bytes.
  */
-export function createPurgeHandler(orm: Orm, logger: Logger, storageDir: string) {
+export function createPurgeHandler(orm: Orm, logger: Logger, storage: Pick<Storage, 'removeProject'>) {
   return async (jobs: Job<PurgeJob>[]): Promise<void> => {
     for (const job of jobs) {
       const { kind, id } = job.data;
-      if (await purgeDeleted(orm.em, kind, id, storageDir)) logger.info({ kind, id }, 'purged');
+      if (await purgeDeleted(orm.em, kind, id, storage)) logger.info({ kind, id }, 'purged');
     }
   };
 }

@@ -89,7 +89,7 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
  * The tables reference columns lead to from `table`, up to the depth of a dotted path, when the
  * filter or sort may name one (a dot in it); none otherwise, at no cost.
  */
-async function referencedTables(input: ListContentsInput, table: TableDef, load: TableLoader): Promise<Map<string, TableDef>> {
+export async function referencedTables(input: ListContentsInput, table: TableDef, load: TableLoader): Promise<Map<string, TableDef>> {
   const tables = new Map<string, TableDef>();
   if (!input.filter?.includes('.') && !input.sort?.includes('.')) return tables;
   let level = [table];

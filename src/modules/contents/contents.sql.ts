@@ -124,11 +124,13 @@ export const addToCounters = (tableId: string, shard: number, statuses: ContentS
  * transaction. The rows travel as one JSON array (one parameter, one parse), so the statement's
  * text is the same for one row or a hundred and is prepared once per connection. `shard`: the
  * counter shard the rows are counted on. `skipTaken`: rows whose unique value (slug or a unique
- * column) is taken are left out of the answer instead of failing the statement.
+ * column) is taken are left out of the answer instead of failing the statement. `idsOnly`:
+ * answers the inserted rows' ids only (an import needs no more, and 1,000 rows of data to parse
+ * for nothing were a large share of its memory).
  */
-export function insertContents(rows: NewRow[], skipTaken: boolean, shard: number): SqlQuery {
+export function insertContents(rows: NewRow[], skipTaken: boolean, shard: number, idsOnly = false): SqlQuery {
   return {
-    name: skipTaken ? 'contents.create.batch' : 'contents.create',
+    name: `contents.create${skipTaken ? '.batch' : ''}${idsOnly ? '.ids' : ''}`,
     text: `with input as (
              select * from jsonb_to_recordset($1::jsonb) as r(
                id uuid, project_id uuid, table_id uuid, status text, slug text, data jsonb,
@@ -149,7 +151,7 @@ export function insertContents(rows: NewRow[], skipTaken: boolean, shard: number
              select (e.event->>'id')::uuid, e.event
                from input join inserted using (id) cross join jsonb_array_elements(input.events) as e(event)
            )
-           select * from inserted`,
+           select ${idsOnly ? 'id' : '*'} from inserted`,
     values: [
       JSON.stringify(rows.map(({ row, projectId, events, actor }) => ({ ...row, project_id: projectId, events, actor_type: actor?.type, actor_id: actor?.id }))),
       shard,

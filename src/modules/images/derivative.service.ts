@@ -79,9 +79,10 @@ export class ImageDerivatives {
 
   /** The stored bytes, or null (row and whatever is left of them removed) when they are gone. */
   private async openStored(projectId: string, row: q.DerivativeRow): Promise<Readable | null> {
-    const store = this.deps.storage.of(row.storage_driver as StorageDriver) as BlobStore | undefined;
+    let store: BlobStore | undefined;
     try {
-      if (!store) throw new Error(`storage driver ${row.storage_driver} is not available in this process`);
+      // (`of` throws for a driver this process is not configured for.)
+      store = this.deps.storage.of(row.storage_driver as StorageDriver);
       return await store.open(projectId, row.storage_key, Number(row.size));
     } catch (error) {
       this.deps.logger.warn({ err: error, derivative: row.id }, 'stored derived image is missing; computing it again');
@@ -137,9 +138,12 @@ export class ImageDerivatives {
 
 async function removeBlobs(storage: Storage, logger: Logger, removed: q.RemovedDerivative[]): Promise<void> {
   for (const d of removed) {
-    // A driver this process does not have (configured elsewhere) cannot be reached from here.
-    const store = storage.of(d.storage_driver as StorageDriver) as BlobStore | undefined;
-    await store?.remove(d.project_id, d.storage_key).catch((error: unknown) => logger.warn({ err: error, key: d.storage_key }, 'could not remove a derived image'));
+    try {
+      // (`of` throws for a driver this process is not configured for: the blob stays.)
+      await storage.of(d.storage_driver as StorageDriver).remove(d.project_id, d.storage_key);
+    } catch (error) {
+      logger.warn({ err: error, key: d.storage_key }, 'could not remove a derived image');
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runSql, type SqlQuery } from '../../db/sql.js';
-import { LocalBlobStore } from '../../storage/local.js';
+import type { Storage } from '../../storage/storage.js';
 import * as q from './purge.sql.js';
 
 /** Rows deleted per statement: small enough to keep locks and WAL bursts short. */
@@ -12,10 +12,10 @@ const BLOB_BATCH = 20;
  * Hard-deletes what a soft delete made unreachable (SPEC §5). Idempotent and resumable: each
  * step deletes in batches only rows that are still there, so a retried job finishes the work
  * and a repeated one does nothing. Only what is (still) soft-deleted is purged: a replayed job
- * never touches live rows. `storageDir` is STORAGE_DIR, where a purged project's local file
- * bytes are removed (its postgres-stored bytes go with its rows). Answers whether it purged.
+ * never touches live rows. `storage` removes a purged project's bytes kept outside the database
+ * (local directory, bucket); its postgres-stored bytes go with its rows. Answers whether it purged.
  */
-export async function purgeDeleted(em: EntityManager, kind: q.PurgeKind, id: string, storageDir: string): Promise<boolean> {
+export async function purgeDeleted(em: EntityManager, kind: q.PurgeKind, id: string, storage: Pick<Storage, 'removeProject'>): Promise<boolean> {
   const run = <T extends object>(query: SqlQuery) => runSql<T>(em, query);
 
   async function deleteInBatches(batchOf: (batch: number) => SqlQuery, batch = BATCH): Promise<void> {
@@ -43,10 +43,10 @@ export async function purgeDeleted(em: EntityManager, kind: q.PurgeKind, id: str
     for (const row of await run<{ id: string }>(q.tablesOfProject(projectId))) {
       await purgeTable(row.id);
     }
-    // Every stored byte, whichever driver wrote it: postgres blobs, then the local directory.
-    // The `file` rows go with the project row (foreign key cascade).
+    // Every stored byte, whichever driver wrote it: postgres blobs, then the local directory and
+    // the bucket. The `file` rows go with the project row (foreign key cascade).
     await deleteInBatches((batch) => q.fileBlobsBatch(projectId, batch), BLOB_BATCH);
-    await new LocalBlobStore(storageDir).removeProject(projectId);
+    await storage.removeProject(projectId);
     // Request logs have no foreign key (they are inserted in bulk, checked against live projects).
     await deleteInBatches((batch) => q.requestLogSegmentsBatch(projectId, batch));
     await run(q.deleteRequestRollups(projectId));

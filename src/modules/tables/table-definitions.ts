@@ -34,6 +34,8 @@ export class TableDefinitions {
   }
 
   private async load(projectId: string, tableIdOrKey: string): Promise<TableDef | null> {
+    // PostgreSQL text cannot hold NUL: no table has such an id or key (and asking would be a 500).
+    if (tableIdOrKey.includes('\u0000')) return null;
     const [table] = await runSqlOnPool<{ id: string; key: string; default_status: TableDef['defaultStatus'] }>(this.orm.em, liveTable(projectId, tableIdOrKey));
     if (!table) return null;
     const columns = await runSqlOnPool<ColumnDef & { deleted: boolean }>(this.orm.em, columnsOfTable(table.id));

@@ -1,0 +1,121 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createPool } from '../../db/pool.js';
+import { notFound } from '../../errors/app-error.js';
+import { prepareExport, type ExportFormat } from '../../modules/contents/export/export.js';
+import { importContents } from '../../modules/contents/import/import.js';
+import { csvLines, ndjsonLines, type ImportLine } from '../../modules/contents/import/import-lines.js';
+import { ProjectDirectory } from '../../modules/projects/project-directory.js';
+import { TableDefinitions } from '../../modules/tables/table-definitions.js';
+import { createLogger } from '../../shared/logger.js';
+import { defineCommand, printJson } from '../command.js';
+import { withDatabase } from '../database.js';
+import { openMigratedOrm } from '../../db/migrate.js';
+import type { ProjectInfo } from '../../modules/projects/project-directory.js';
+import type { TableDef } from '../../modules/tables/table-def.js';
+import type pg from 'pg';
+import { progress } from '../progress.js';
+import type { Config } from '../../config/config.js';
+
+const formatOf = (file: string, given: string | undefined): ExportFormat | null => {
+  const format = given ?? (file.toLowerCase().endsWith('.csv') ? 'csv' : file.toLowerCase().match(/\.(nd)?jsonl?$/) ? 'ndjson' : undefined);
+  return format === 'csv' || format === 'ndjson' ? format : null;
+};
+
+/** The project and table the command names (404 otherwise), with a plain pool for the contents statements. */
+async function withTable<T>(config: Config, projectId: string, tableIdOrKey: string, fn: (env: TableEnv) => Promise<T>): Promise<T> {
+  return withDatabase(config, async (url) => {
+    const orm = await openMigratedOrm(url, { poolMax: 2 });
+    const pool = createPool(url, 2, createLogger('silent'));
+    try {
+      const project = await new ProjectDirectory(orm).get(projectId);
+      if (!project) throw notFound('Project');
+      const tables = new TableDefinitions(orm);
+      const table = await tables.get(project.id, tableIdOrKey);
+      if (!table) throw notFound('Table');
+      return await fn({ project, table, pool, tables: (id) => tables.get(project.id, id) });
+    } finally {
+      await pool.end();
+      await orm.close(true);
+    }
+  });
+}
+
+interface TableEnv {
+  project: ProjectInfo;
+  table: TableDef;
+  pool: pg.Pool;
+  tables: (idOrKey: string) => Promise<TableDef | null>;
+}
+
+export const contentsImport = defineCommand({
+  name: 'import',
+  summary: 'Import rows into a table from an NDJSON or CSV file (all or nothing)',
+  usage: `Usage: npm run cli -- import <projectId> <table> <file> [--format ndjson|csv] [--upsert]
+
+Streams <file> into the table (an id or key) as POST .../contents/import does: every line is
+checked as a single write, and when any line is wrong nothing is written and the first 100
+offending lines are listed. --format defaults from the file's extension (.csv, else NDJSON);
+--upsert updates the rows matched by "id" or by the slug column's value. Shows progress on
+stderr; prints { "imported": n } on stdout.`,
+  options: { format: { type: 'string' }, upsert: { type: 'boolean' } },
+  positionals: ['projectId', 'table', 'file'],
+  async run(values, ctx, usage, [projectId, tableIdOrKey, file]) {
+    const format = formatOf(file, values.format);
+    if (!format) throw usage('--format must be ndjson or csv');
+    const found = await stat(file).catch(() => null);
+    if (!found?.isFile()) throw usage(`${file}: no such file`);
+    const size = found.size;
+    const result = await withTable(ctx.config(), projectId, tableIdOrKey, async ({ project, table, pool, tables }) => {
+      const source = createReadStream(file, { encoding: 'utf8' });
+      const shown = progress(`import ${table.key}`);
+      async function* counted(lines: AsyncIterable<ImportLine>) {
+        for await (const line of lines) {
+          shown.update(1, size > 0 ? source.bytesRead / size : 1);
+          yield line;
+        }
+      }
+      const lines = format === 'csv' ? csvLines(source, table, project) : ndjsonLines(source);
+      try {
+        return await importContents({ pool, table, project, tables, actor: null }, counted(lines), { upsert: values.upsert === true });
+      } finally {
+        shown.done();
+        source.destroy();
+      }
+    });
+    printJson(result);
+  },
+});
+
+export const contentsExport = defineCommand({
+  name: 'export',
+  summary: 'Export a table’s rows to an NDJSON or CSV file (or stdout)',
+  usage: `Usage: npm run cli -- export <projectId> <table> [file] [--format ndjson|csv] [--filter JSON] [--sort JSON] [--fields a,b] [--locale fr] [--search text]
+
+Writes every row the list with the same parameters would return, as GET .../contents/export
+does, to [file] (stdout without one). --format defaults from the file's extension (.csv, else
+NDJSON). Shows progress on stderr.`,
+  options: { format: { type: 'string' }, filter: { type: 'string' }, sort: { type: 'string' }, fields: { type: 'string' }, locale: { type: 'string' }, search: { type: 'string' }, op: { type: 'string' } },
+  optionalPositionals: ['file'],
+  positionals: ['projectId', 'table'],
+  async run(values, ctx, usage, [projectId, tableIdOrKey, file]) {
+    const format = formatOf(file ?? '', values.format) ?? (values.format === undefined ? 'ndjson' : null);
+    if (!format) throw usage('--format must be ndjson or csv');
+    await withTable(ctx.config(), projectId, tableIdOrKey, async ({ project, table, pool, tables }) => {
+      const { format: _f, ...query } = values;
+      const chunks = await prepareExport({ pool, table, project, publicOnly: false, tables }, { projectId: project.id, tableId: table.id, ...query }, format);
+      const out = file ? createWriteStream(file) : process.stdout;
+      const shown = progress(`export ${table.key}`);
+      for await (const chunk of chunks()) {
+        if (!out.write(chunk.text)) await once(out, 'drain');
+        shown.update(chunk.rows);
+      }
+      shown.done();
+      if (file) {
+        out.end();
+        await once(out, 'finish');
+      }
+    });
+  },
+});

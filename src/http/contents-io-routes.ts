@@ -1,0 +1,111 @@
+import type { Readable } from 'node:stream';
+import express, { type Request, type Response } from 'express';
+import type { AppDeps } from '../app-deps.js';
+import { authorizeProject, type ProjectAccessLevel, type ProjectScope } from '../auth/project-access.js';
+import type { Principal } from '../auth/principal.js';
+import { badRequest, notFound, payloadTooLarge, unsupportedMediaType } from '../errors/app-error.js';
+import { describeError } from '../errors/describe.js';
+import { prepareExport, type ExportFormat } from '../modules/contents/export/export.js';
+import { importContents } from '../modules/contents/import/import.js';
+import { csvLines, ndjsonLines } from '../modules/contents/import/import-lines.js';
+import { actorOf } from '../modules/contents/revision-types.js';
+import type { TableDef } from '../modules/tables/table-def.js';
+import { principalOf } from './request-facts.js';
+import { sendError } from './send-error.js';
+
+const NDJSON = /^application\/(x-ndjson|jsonl|x-jsonlines)\s*(;|$)/i;
+const CSV = /^text\/csv\s*(;|$)/i;
+
+/** The body as text, refused (413) past `max` bytes and (400) when it is not UTF-8. */
+async function* bodyText(req: Readable, max: number): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let bytes = 0;
+  try {
+    for await (const chunk of req) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > max) throw payloadTooLarge(`The import is larger than IMPORT_MAX_BYTES (${max} bytes)`);
+      yield decoder.decode(chunk as Buffer, { stream: true });
+    }
+    const rest = decoder.decode();
+    if (rest) yield rest;
+  } catch (error) {
+    if (error instanceof TypeError) throw badRequest('The body is not UTF-8 text');
+    throw error;
+  }
+}
+
+const queryString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/**
+ * The plain-express routes of contents import and export (SPEC §15): their bodies stream, which
+ * procedures cannot. Same model as the file routes: credential (401), project access (403/404),
+ * the table (404), then the input (400/413/415/422). Mounted under `/v1` before the procedures
+ * (`.../contents/export` would otherwise read as the row whose id is "export").
+ */
+export function contentsIoRouter(deps: AppDeps): express.Router {
+  const router = express.Router();
+
+  const handle =
+    (level: ProjectAccessLevel, work: (req: Request, res: Response, scope: ProjectScope, table: TableDef, principal: Principal) => Promise<void>) =>
+    async (req: Request, res: Response) => {
+      try {
+        const principal = await principalOf(deps.credentials, req, res);
+        const scope = await authorizeProject(deps.orm.em.fork(), deps.projects, principal, req.headers, String(req.params.projectId), level);
+        const table = await deps.tables.get(scope.project.id, String(req.params.tableId));
+        if (!table) throw notFound('Table');
+        await work(req, res, scope, table, principal);
+      } catch (error) {
+        const described = describeError(error);
+        if (described.internal) deps.logger.error({ err: error, path: req.originalUrl, requestId: res.locals.requestId }, 'request failed');
+        // What is left of an import's body is read and dropped, so that the answer arrives, and
+        // the connection is not used again (the client may still be sending).
+        if (!req.complete) {
+          if (!res.headersSent) res.setHeader('Connection', 'close');
+          req.resume();
+        }
+        if (res.headersSent) res.destroy();
+        else sendError(res, described);
+      }
+    };
+
+  router.post(
+    '/:projectId/tables/:tableId/contents/import',
+    handle('write', async (req, res, scope, table, principal) => {
+      const type = req.headers['content-type'] ?? '';
+      if (!NDJSON.test(type) && !CSV.test(type)) throw unsupportedMediaType('Content-Type must be application/x-ndjson or text/csv');
+      const mode = queryString(req.query.mode) ?? 'create';
+      if (mode !== 'create' && mode !== 'upsert') throw badRequest('mode: must be create or upsert');
+      const text = bodyText(req, deps.config.IMPORT_MAX_BYTES);
+      const lines = CSV.test(type) ? csvLines(text, table, scope.project) : ndjsonLines(text);
+      const scopeOfWrite = { pool: deps.pool, table, project: scope.project, tables: (id: string) => deps.tables.get(scope.project.id, id), actor: actorOf(principal) };
+      const result = await importContents(scopeOfWrite, lines, { upsert: mode === 'upsert' });
+      res.status(200).json(result);
+    }),
+  );
+
+  router.get(
+    '/:projectId/tables/:tableId/contents/export',
+    handle('read', async (req, res, scope, table) => {
+      const format = (queryString(req.query.format) ?? 'ndjson') as ExportFormat;
+      if (format !== 'ndjson' && format !== 'csv') throw badRequest('format: must be ndjson or csv');
+      const input = {
+        projectId: scope.project.id,
+        tableId: table.id,
+        ...Object.fromEntries((['fields', 'sort', 'filter', 'op', 'locale', 'search'] as const).flatMap((name) => (queryString(req.query[name]) === undefined ? [] : [[name, queryString(req.query[name])]]))),
+      };
+      const publicOnly = !scope.seesNonPublic;
+      const chunks = await prepareExport({ pool: deps.pool, table, project: scope.project, publicOnly, tables: (id) => deps.tables.get(scope.project.id, id) }, input, format);
+      res.writeHead(200, {
+        'content-type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+        'content-disposition': `attachment; filename="${table.key}.${format}"`,
+        'cache-control': 'no-store',
+      });
+      for await (const chunk of chunks()) {
+        if (!res.write(chunk.text)) await new Promise((resolve) => res.once('drain', resolve));
+        if (res.destroyed) return;
+      }
+      res.end();
+    }),
+  );
+  return router;
+}
