@@ -45,75 +45,21 @@ const WORKERS: Record<string, WorkerDefinition> = {
       ),
   },
   /** Committed events (event_outbox) → one delivery per subscribed webhook, in batches (SPEC §8). */
-  outbox: {
-    queue: QUEUES.deliveries.name,
-    start: async (boss, _orm, logger, _config, databaseUrl) => {
-      const pool = createPool(databaseUrl, 2, logger);
-      const relay = startOutboxRelay(boss, pool, logger.child({ worker: 'outbox' }));
-      return {
-        stop: async () => {
-          await relay.stop();
-          await pool.end();
-        },
-      };
-    },
-  },
+  outbox: { queue: QUEUES.deliveries.name, start: loopWorker(2, (pool, logger, { boss }) => startOutboxRelay(boss, pool, logger.child({ worker: 'outbox' }))) },
   /** SCHEDULED contents → PUBLISHED at their publishAt (SPEC §7). */
   publisher: {
     queue: 'contents.scheduled',
-    start: async (_boss, orm, logger, _config, databaseUrl) => {
-      const pool = createPool(databaseUrl, 2, logger);
-      const publisher = startScheduledPublisher(pool, new TableDefinitions(orm), logger.child({ worker: 'publisher' }));
-      return {
-        stop: async () => {
-          await publisher.stop();
-          await pool.end();
-        },
-      };
-    },
+    start: loopWorker(2, (pool, logger, { orm }) => startScheduledPublisher(pool, new TableDefinitions(orm), logger.child({ worker: 'publisher' }))),
   },
   /** Trims the contents change log that API processes read to keep their list caches exact. */
-  'change-log': {
-    queue: 'contents.changes',
-    start: async (_boss, _orm, logger, _config, databaseUrl) => {
-      const pool = createPool(databaseUrl, 1, logger);
-      const trim = startChangeLogTrim(pool, logger.child({ worker: 'change-log' }));
-      return {
-        stop: async () => {
-          await trim.stop();
-          await pool.end();
-        },
-      };
-    },
-  },
+  'change-log': { queue: 'contents.changes', start: loopWorker(1, (pool, logger) => startChangeLogTrim(pool, logger.child({ worker: 'change-log' }))) },
   /** Keeps the newest REVISIONS_PER_ROW revisions of each contents row (SPEC §13). */
   revisions: {
     queue: 'contents.revisions',
-    start: async (_boss, _orm, logger, config, databaseUrl) => {
-      const pool = createPool(databaseUrl, 1, logger);
-      const retention = startRevisionRetention(pool, config.REVISIONS_PER_ROW, logger.child({ worker: 'revisions' }));
-      return {
-        stop: async () => {
-          await retention.stop();
-          await pool.end();
-        },
-      };
-    },
+    start: loopWorker(1, (pool, logger, { config }) => startRevisionRetention(pool, config.REVISIONS_PER_ROW, logger.child({ worker: 'revisions' }))),
   },
   /** Trims the realtime feed to what resuming clients may still ask for (SPEC §14). */
-  'event-feed': {
-    queue: 'events.feed',
-    start: async (_boss, _orm, logger, _config, databaseUrl) => {
-      const pool = createPool(databaseUrl, 1, logger);
-      const retention = startFeedRetention(pool, logger.child({ worker: 'event-feed' }));
-      return {
-        stop: async () => {
-          await retention.stop();
-          await pool.end();
-        },
-      };
-    },
-  },
+  'event-feed': { queue: 'events.feed', start: loopWorker(1, (pool, logger) => startFeedRetention(pool, logger.child({ worker: 'event-feed' }))) },
   'webhook-delivery': { queue: QUEUES.deliveries.name, start: startDeliveryWorker },
   'webhook-retention': { queue: QUEUES.webhookRetention.name, start: startRetentionWorker },
   /** Request log segments → request_log_segment (SPEC §9). */
@@ -132,6 +78,26 @@ const WORKERS: Record<string, WorkerDefinition> = {
       withPool(databaseUrl, logger, (pool) => startLogRetention(boss, pool, logger.child({ worker: 'log-retention' }), config.LOG_RETENTION_DAYS)),
   },
 };
+
+/**
+ * A worker that runs a loop (workers/loop.ts) on a pool of `poolSize` connections of its own:
+ * the loop is stopped, then the pool closed.
+ */
+function loopWorker(
+  poolSize: number,
+  start: (pool: pg.Pool, logger: Logger, env: { boss: PgBoss; orm: Orm; config: Config }) => { stop(): Promise<void> },
+): WorkerDefinition['start'] {
+  return async (boss, orm, logger, config, databaseUrl) => {
+    const pool = createPool(databaseUrl, poolSize, logger);
+    const loop = start(pool, logger, { boss, orm, config });
+    return {
+      stop: async () => {
+        await loop.stop();
+        await pool.end();
+      },
+    };
+  };
+}
 
 /**
  * Starts a pg-boss handler that works on a small pool of its own; the pool is closed on stop,
