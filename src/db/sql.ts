@@ -13,6 +13,12 @@ export interface SqlQuery {
   name?: string;
 }
 
+/** Savepoint statements: `name` is a constant of the caller, never input. */
+export const savepoint = (action: 'savepoint' | 'release savepoint' | 'rollback to savepoint', name: string): SqlQuery => ({
+  text: `${action} ${name}`,
+  values: [],
+});
+
 /** Runs one statement and returns its rows: on a pool, or on a transaction's client. */
 export type Sql = <T extends object>(query: SqlQuery) => Promise<T[]>;
 

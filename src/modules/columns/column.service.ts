@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import { findPage } from '../../db/find-page.js';
-import { runSql } from '../../db/sql.js';
+import { runSql, savepoint } from '../../db/sql.js';
 import { conflict, fieldInvalid, notFound } from '../../errors/app-error.js';
 import { enqueue, outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
@@ -16,7 +16,7 @@ import { createIndexStatements, dropIndexesStatement, searchIndexStatements } fr
 import { ColumnSchema, type ContentColumn } from './column.entity.js';
 import type { ColumnOutput, CreateColumnInput, UpdateColumnInput } from './column.schema.js';
 import { checkSettings } from './column.settings.js';
-import { ddl, fillDefault, localizeValues, lockTable, mirrorSlug, nextColumnPosition, renameSlugSource, renameValues, savepoint } from './column.sql.js';
+import { ddl, fillDefault, localizeValues, lockTable, mirrorSlug, nextColumnPosition, renameSlugSource, renameValues } from './column.sql.js';
 import { findViolations } from './column-violations.js';
 import { isLocalized, type ColumnDef, type ColumnSettings, type ColumnType } from '../tables/table-def.js';
 

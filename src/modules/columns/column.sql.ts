@@ -49,11 +49,6 @@ export const mirrorSlug = (tableId: string, name: string | null): SqlQuery =>
     ? { text: 'update contents set slug = null where table_id = $1', values: [tableId] }
     : { text: 'update contents set slug = data->>$1::text where table_id = $2', values: [name, tableId] };
 
-/** Savepoint statements: `name` is a constant of the caller, never input. */
-export const savepoint = (action: 'savepoint' | 'release savepoint' | 'rollback to savepoint', name: string): SqlQuery => ({
-  text: `${action} ${name}`,
-  values: [],
-});
 
 /** A DDL statement of column.ddl.ts (its literals are checked there). */
 export const ddl = (text: string): SqlQuery => ({ text, values: [] });

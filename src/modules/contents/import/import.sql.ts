@@ -48,6 +48,3 @@ export const updateImportedRows = (rows: ImportedUpdate[], actor: Actor | null):
     actor?.id ?? null,
   ],
 });
-
-/** Savepoint statements (`name` is a constant of the caller, never input). */
-export const savepoint = (action: 'savepoint' | 'release savepoint' | 'rollback to savepoint', name: string): SqlQuery => ({ text: `${action} ${name}`, values: [] });

@@ -1,4 +1,4 @@
-import { transaction, type Sql } from '../../../db/sql.js';
+import { savepoint, transaction, type Sql } from '../../../db/sql.js';
 import { validationError, type ErrorDetail } from '../../../errors/app-error.js';
 import { emitEvents, newEvent, outboxOfClient } from '../../../jobs/outbox.js';
 import { isUuid, uuidv7 } from '../../../shared/ids.js';
@@ -12,7 +12,7 @@ import { updateAction } from '../revision-types.js';
 import { assertTransition, planStatus } from '../status.js';
 import { storageLimitField, uniqueViolationField } from '../uniqueness.js';
 import { validateData, type ValidatedData } from '../validate.js';
-import { rowsToUpsert, savepoint, slugsLikeAny, updateImportedRows, type ImportedUpdate } from './import.sql.js';
+import { rowsToUpsert, slugsLikeAny, updateImportedRows, type ImportedUpdate } from './import.sql.js';
 import type { ImportLine } from './import-lines.js';
 
 /** Lines written per statement. */
