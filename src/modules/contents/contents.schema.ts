@@ -15,7 +15,8 @@ import { MAX_SEARCH_LENGTH } from './query/search.js';
 import { contentStatus } from '../tables/table.schema.js';
 
 const tablePath = { projectId: pathId('Project id'), tableId: pathId('Table id or key') };
-const contentsPath = { ...tablePath, contentsId: pathId('Contents id, or the value of the slug column') };
+/** The path of one row: `/{projectId}/tables/{tableId}/contents/{contentsId}` (and what hangs under it). */
+export const contentsPath = { ...tablePath, contentsId: pathId('Contents id, or the value of the slug column') };
 
 export const contentsOutput = z.object({
   id: z.uuid(),

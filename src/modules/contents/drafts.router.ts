@@ -1,21 +1,16 @@
 import { z } from 'zod';
-import { pathId } from '../../shared/schemas.js';
 import { markNoContent } from '../../trpc/context.js';
 import { tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { writeScope } from './contents.router.js';
 import { toContentsOutput } from './contents.row.js';
-import { contentsOutput } from './contents.schema.js';
+import { contentsOutput, contentsPath } from './contents.schema.js';
 import { updateContents } from './contents.write.js';
 import { discardDraftOf } from './drafts.js';
 
 const TAG = 'Contents';
 const draft = '/{projectId}/tables/{tableId}/contents/{contentsId}/draft' as const;
-const rowPath = z.object({
-  projectId: pathId('Project id'),
-  tableId: pathId('Table id or key'),
-  contentsId: pathId('Contents id, or the value of the slug column'),
-});
+const rowPath = z.object(contentsPath);
 
 /** SPEC §13: the pending draft of a published row (saved by PUT with `"draft": true`). */
 export const draftsRouter = router({

@@ -1,24 +1,19 @@
 import { z } from 'zod';
 import { sqlOn } from '../../db/sql.js';
-import { isoDate, pathId } from '../../shared/schemas.js';
+import { isoDate } from '../../shared/schemas.js';
 import { listOf, pageParams } from '../../shared/pagination.js';
 import { tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { contentStatus } from '../tables/table.schema.js';
 import { writeScope } from './contents.router.js';
 import { toContentsOutput } from './contents.row.js';
-import { contentsOutput } from './contents.schema.js';
+import { contentsOutput, contentsPath } from './contents.schema.js';
 import { findRow, updateContents } from './contents.write.js';
 import { REVISION_ACTIONS } from './revision-types.js';
 import { assertMaySeeRevisions, getRevision, listRevisions } from './revisions.js';
 
 const TAG = 'Contents';
 const revisions = '/{projectId}/tables/{tableId}/contents/{contentsId}/revisions' as const;
-const rowPath = {
-  projectId: pathId('Project id'),
-  tableId: pathId('Table id or key'),
-  contentsId: pathId('Contents id, or the value of the slug column'),
-};
 
 const revisionOutput = z.object({
   version: z.number().int().describe('Counts from 1 per row'),
@@ -50,7 +45,7 @@ const version = z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a version number 
 export const revisionsRouter = router({
   list: tableProcedure('read')
     .meta({ openapi: { method: 'GET', path: revisions, tags: [TAG], summary: 'Revisions of a row, newest first', description: DESCRIPTION, protect: true } })
-    .input(z.object({ ...rowPath, ...pageParams }))
+    .input(z.object({ ...contentsPath, ...pageParams }))
     .output(revisionListResponse)
     .query(async ({ ctx, input }) => {
       assertMaySeeRevisions(ctx.principal);
@@ -59,7 +54,7 @@ export const revisionsRouter = router({
 
   get: tableProcedure('read')
     .meta({ openapi: { method: 'GET', path: `${revisions}/{version}`, tags: [TAG], summary: 'One revision of a row', description: DESCRIPTION, protect: true } })
-    .input(z.object({ ...rowPath, version }))
+    .input(z.object({ ...contentsPath, version }))
     .output(revisionOutput)
     .query(async ({ ctx, input }) => {
       assertMaySeeRevisions(ctx.principal);
@@ -80,7 +75,7 @@ export const revisionsRouter = router({
         protect: true,
       },
     })
-    .input(z.object({ ...rowPath, version }))
+    .input(z.object({ ...contentsPath, version }))
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
       const row = await updateContents(writeScope(ctx), { projectId: input.projectId, tableId: input.tableId, contentsId: input.contentsId }, { kind: 'revision', version: Number(input.version) });
