@@ -12,6 +12,7 @@ import { actorOf } from '../modules/contents/revision-types.js';
 import type { TableDef } from '../modules/tables/table-def.js';
 import { principalOf } from './request-facts.js';
 import { sendError } from './send-error.js';
+import { queryString } from './v1-query.js';
 
 const NDJSON = /^application\/(x-ndjson|jsonl|x-jsonlines)\s*(;|$)/i;
 const CSV = /^text\/csv\s*(;|$)/i;
@@ -34,7 +35,6 @@ async function* bodyText(req: Readable, max: number): AsyncGenerator<string> {
   }
 }
 
-const queryString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**
  * The plain-express routes of contents import and export (SPEC §15): their bodies stream, which

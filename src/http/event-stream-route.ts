@@ -8,6 +8,7 @@ import { eventStreamInput } from '../modules/events/events.schema.js';
 import { accessCheck, endingOf, openStream, parseStreamFilter } from '../modules/events/events.service.js';
 import { principalOf } from './request-facts.js';
 import { sendError } from './send-error.js';
+import { queryString } from './v1-query.js';
 
 /** The stream's path under `/v1`. */
 export const EVENT_STREAM_PATH = /^\/[^/]+\/events\/stream\/?$/;
@@ -35,7 +36,6 @@ export const tokenFromQuery: RequestHandler = (req, _res, next) => {
 const frame = (item: StreamItem, publicOnly: boolean): string =>
   item.kind === 'reset' ? 'event: reset\ndata: {}\n\n' : `id: ${item.entry.id}\nevent: ${item.entry.event.type}\ndata: ${item.entry.serialized(publicOnly)}\n\n`;
 
-const queryString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**
  * `GET /v1/{projectId}/events/stream` (SPEC §14): the project's events as `text/event-stream`,

@@ -20,6 +20,9 @@ import { invalidQuery, type AppError } from '../errors/app-error.js';
  * Parameters the operation does not declare are passed on as before (zod strips them).
  */
 
+/** A query parameter given once, as express reads it (a repeated one is an array: not a string). */
+export const queryString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
 export type ParamKind = 'integer' | 'number' | 'boolean' | 'array' | 'text';
 
 /** The declared query parameters of one operation and how each is read. */
