@@ -257,3 +257,20 @@ describe('export', () => {
     expect(strip((await list(w, copy.id, w.writeKey, { size: 1000, sort })).list)).toEqual(strip((await list(w, items.id, w.writeKey, { size: 1000, sort })).list));
   });
 });
+
+describe('derived slugs', () => {
+  it('follow the rule of single creates: past the highest suffix taken, also against slugs derived from other bases', async () => {
+    const notes = await createTable(w, [
+      { name: 'title', type: 'text' },
+      { name: 'slug', type: 'slug', settings: { source: 'title' } },
+    ]);
+    await createRow(w, notes.id, { title: 'Note' });
+    await createRow(w, notes.id, { title: 'Note', slug: 'note-5' });
+    // The first "Note" takes note-6 (past note-5, as a create would); "Note 7" takes note-7, so the next "Note" goes to note-8.
+    expectStatus(await importInto(notes.id, ndjson([{ data: { title: 'Note' } }, { data: { title: 'Note 7' } }, { data: { title: 'Note' } }])), 200);
+    const created = expectStatus(await t.call('POST', contentsPath(w, notes.id), { token: w.writeKey, body: { data: { title: 'Note' } } }), 201);
+    const slugs = (await list(w, notes.id, w.writeKey, { fields: 'slug', size: 10 })).list.map((r) => (r as { slug?: string }).slug).sort();
+    expect(slugs).toEqual(['note', 'note-5', 'note-6', 'note-7', 'note-8', 'note-9'].sort());
+    expect(created.slug).toBe('note-9');
+  });
+});

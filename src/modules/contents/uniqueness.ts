@@ -34,14 +34,22 @@ export function storageLimitField(table: TableDef, error: unknown): string | nul
   return column ? `data.${column.name}` : 'data';
 }
 
-/** `base`, or `base-N` with the smallest N ≥ 2 above every taken suffix (SPEC §6). */
+/** `base` when it is not `taken`, else `base-N` with the smallest N ≥ 2 above every taken suffix (SPEC §6). */
+export function freeSlug(base: string, taken: Iterable<string>): string {
+  let baseTaken = false;
+  let max = 1;
+  for (const slug of taken) {
+    if (slug === base) baseTaken = true;
+    else if (slug.startsWith(`${base}-`)) {
+      const n = Number(slug.slice(base.length + 1));
+      if (Number.isInteger(n) && n > max) max = n;
+    }
+  }
+  return baseTaken ? `${base}-${max + 1}` : base;
+}
+
+/** The free slug for `base` among the table's stored rows (freeSlug). */
 export async function nextFreeSlug(sql: Sql, tableId: string, base: string): Promise<string> {
   const taken = await sql<{ slug: string }>(slugsLike(tableId, base));
-  if (!taken.some((t) => t.slug === base)) return base;
-  let max = 1;
-  for (const { slug } of taken) {
-    const n = Number(slug.slice(base.length + 1));
-    if (Number.isInteger(n) && n > max) max = n;
-  }
-  return `${base}-${max + 1}`;
+  return freeSlug(base, taken.map((t) => t.slug));
 }

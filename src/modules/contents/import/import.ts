@@ -10,7 +10,7 @@ import { checkLookups, type WriteScope } from '../contents.write.js';
 import { randomShard, recordChange } from '../counts.js';
 import { updateAction } from '../revision-types.js';
 import { assertTransition, planStatus } from '../status.js';
-import { storageLimitField, uniqueViolationField } from '../uniqueness.js';
+import { freeSlug, storageLimitField, uniqueViolationField } from '../uniqueness.js';
 import { validateData, type ValidatedData } from '../validate.js';
 import { rowsToUpsert, slugsLikeAny, updateImportedRows, type ImportedUpdate } from './import.sql.js';
 import type { ImportLine } from './import-lines.js';
@@ -272,11 +272,13 @@ async function updatePlanned(scope: WriteScope, sql: Sql, updates: PlannedUpdate
 }
 
 /**
- * Slugs derived from a source column must be free, as on single creates (`base`, `base-2`…):
+ * Slugs derived from a source column must be free, by the rule of single creates (freeSlug):
  * against the stored rows (one query per batch) and against the rows this import derived before.
  */
 class DerivedSlugs {
-  private readonly assigned = new Set<string>();
+  /** The slugs this import derived, by the base they were derived from. */
+  private readonly assigned = new Map<string, string[]>();
+  private readonly all = new Set<string>();
 
   constructor(
     private readonly sql: Sql,
@@ -286,12 +288,20 @@ class DerivedSlugs {
   async assign(rows: { insert: NewRow; derivedSlug: string | null }[], column: string | undefined): Promise<void> {
     if (rows.length === 0 || !column) return;
     const bases = [...new Set(rows.map((r) => r.derivedSlug!))];
-    const taken = new Set((await this.sql<{ slug: string }>(slugsLikeAny(this.tableId, bases))).map((r) => r.slug));
+    const stored = (await this.sql<{ slug: string }>(slugsLikeAny(this.tableId, bases))).map((r) => r.slug);
     for (const row of rows) {
       const base = row.derivedSlug!;
-      let slug = base;
-      for (let n = 2; taken.has(slug) || this.assigned.has(slug); n++) slug = `${base}-${n}`;
-      this.assigned.add(slug);
+      let mine = this.assigned.get(base);
+      if (!mine) this.assigned.set(base, (mine = []));
+      const taken = [...stored, ...mine];
+      // A slug derived here from another base (`mug-2` from "Mug 2") is taken too.
+      let slug = freeSlug(base, taken);
+      while (this.all.has(slug)) {
+        taken.push(slug);
+        slug = freeSlug(base, taken);
+      }
+      mine.push(slug);
+      this.all.add(slug);
       row.insert.row.slug = slug;
       row.insert.row.data = { ...row.insert.row.data, [column]: slug };
     }
