@@ -6,7 +6,7 @@
  *   `--rows 1000000`) and RSS growth (target < 50 MB).
  * RSS is the API's own (`tabula_process_resident_memory_bytes` on /metrics), sampled every 200 ms.
  */
-import { adminToken, type Fixture } from './setup.js';
+import { adminToken, apiMemory, type Fixture } from './setup.js';
 
 export interface IoResult {
   importRows: number;
@@ -20,27 +20,17 @@ export interface IoResult {
   exportRssGrowthMb: number;
 }
 
-async function memory(api: string): Promise<{ rss: number; heapTotal: number }> {
-  const text = await (await fetch(`${api}/metrics`)).text();
-  const read = (name: string) => {
-    const match = new RegExp(`^${name} (\\d+)`, 'm').exec(text);
-    if (!match) throw new Error(`no ${name} in /metrics`);
-    return Number(match[1]);
-  };
-  return { rss: read('tabula_process_resident_memory_bytes'), heapTotal: read('tabula_nodejs_heap_size_total_bytes') };
-}
-
 /**
  * Runs `work` while sampling the API's memory; answers its result and the peak growth in MB of
  * the RSS and of the V8 heap's reserved size (what the JavaScript heap takes of the RSS).
  */
 async function withRss<T>(api: string, work: () => Promise<T>): Promise<{ result: T; growthMb: number; heapGrowthMb: number }> {
-  const base = await memory(api);
+  const base = await apiMemory(api);
   const peak = { ...base };
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      const now = await memory(api);
+      const now = await apiMemory(api);
       peak.rss = Math.max(peak.rss, now.rss);
       peak.heapTotal = Math.max(peak.heapTotal, now.heapTotal);
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -10,7 +10,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { measure, type LoadTarget, type Measurement } from './load.js';
-import { adminToken, root, type Fixture } from './setup.js';
+import { adminToken, apiMemory, root, type Fixture } from './setup.js';
 
 export interface RealtimeResult {
   subscribers: number;
@@ -74,13 +74,6 @@ async function subscribers(url: string, token: string, count: number, titlePrefi
   return { child, report: () => ask<SubscriberReport>('report'), stop: () => child.kill('SIGTERM') };
 }
 
-/** The API's resident memory, from its own Prometheus metrics. */
-async function rssBytes(api: string): Promise<number> {
-  const text = await (await fetch(`${api}/metrics`)).text();
-  const match = /^tabula_process_resident_memory_bytes (\d+)/m.exec(text);
-  if (!match) throw new Error('no tabula_process_resident_memory_bytes in /metrics');
-  return Number(match[1]);
-}
 
 async function post(api: string, token: string, url: string, body: unknown) {
   const res = await fetch(api + url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -119,11 +112,11 @@ export async function benchRealtime(env: {
   // RSS once V8 has collected what opening the streams left behind: its memory reducer runs
   // after some seconds of low allocation, and an idle stream allocates next to nothing.
   await sleep(SETTLE_MS);
-  const rssBefore = await rssBytes(api);
+  const rssBefore = (await apiMemory(api)).rss;
   const first: Subscribers[] = [];
   for (let i = 0; i < 10; i++) first.push(await subscribers(stream(api, fixture.tableId), fixture.writeKey, 100, 'live '));
   await sleep(SETTLE_MS);
-  const rssAfter = await rssBytes(api);
+  const rssAfter = (await apiMemory(api)).rss;
   const second = await subscribers(stream(api2, fixture.tableId), fixture.writeKey, 100, 'live ');
   let result: Omit<RealtimeResult, 'w1Alone' | 'w1WithSubscribers' | 'w1Ratio'>;
   try {

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { request } from 'node:http';
 import { startS3Server } from '../test/helpers/s3-server.js';
-import { freePort, startChild, stopChild, type Fixture } from './setup.js';
+import { apiMemory, freePort, startChild, stopChild, type Fixture } from './setup.js';
 
 export interface S3Result {
   bytes: number;
@@ -99,12 +99,7 @@ async function sampled<T>(api: string, work: () => Promise<T>) {
   }
 }
 
-async function rssMb(api: string): Promise<number> {
-  const text = await (await fetch(`${api}/metrics`)).text();
-  const match = /^tabula_process_resident_memory_bytes (\d+)/m.exec(text);
-  if (!match) throw new Error('no tabula_process_resident_memory_bytes in /metrics');
-  return Number(match[1]) / MiB;
-}
+const rssMb = async (api: string): Promise<number> => (await apiMemory(api)).rss / MiB;
 
 /**
  * POSTs a multipart body whose `file` part is `size` pseudo-random bytes (a random MiB repeated),

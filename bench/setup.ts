@@ -106,6 +106,21 @@ export function stopChild(child: ChildProcess): Promise<void> {
 
 export const adminToken = generateSecret(ACCOUNT_TOKEN_PREFIX);
 
+/** The API process's memory in bytes, from its own Prometheus endpoint (`/metrics`). */
+export async function apiMemory(api: string): Promise<{ rss: number; heapUsed: number; heapTotal: number }> {
+  const text = await (await fetch(`${api}/metrics`)).text();
+  const value = (name: string) => {
+    const match = new RegExp(`^${name} (\\d+)`, 'm').exec(text);
+    if (!match) throw new Error(`no ${name} in /metrics`);
+    return Number(match[1]);
+  };
+  return {
+    rss: value('tabula_process_resident_memory_bytes'),
+    heapUsed: value('tabula_nodejs_heap_size_used_bytes'),
+    heapTotal: value('tabula_nodejs_heap_size_total_bytes'),
+  };
+}
+
 export interface Fixture {
   projectId: string;
   tableId: string;

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import type { Fixture } from './setup.js';
+import { apiMemory, type Fixture } from './setup.js';
 
 export interface SoakWindow {
   /** Seconds since the soak started, at the end of the window. */
@@ -69,11 +69,10 @@ async function runWindow(api: string, token: string, streams: Stream[], connecti
   };
 }
 
-/** The API process's memory, from its own Prometheus endpoint. */
+/** The API process's memory in MB (apiMemory). */
 async function memoryOf(api: string): Promise<{ rssMb: number; heapUsedMb: number }> {
-  const text = await (await fetch(`${api}/metrics`)).text();
-  const value = (name: string) => Number(text.split('\n').find((line) => line.startsWith(`${name} `))?.split(' ')[1] ?? NaN) / 2 ** 20;
-  return { rssMb: value('tabula_process_resident_memory_bytes'), heapUsedMb: value('tabula_nodejs_heap_size_used_bytes') };
+  const { rss, heapUsed } = await apiMemory(api);
+  return { rssMb: rss / 2 ** 20, heapUsedMb: heapUsed / 2 ** 20 };
 }
 
 /** Least-squares slope of y over x. */
