@@ -1,17 +1,15 @@
 import type { Readable } from 'node:stream';
 import express, { type Request, type Response } from 'express';
 import type { AppDeps } from '../app-deps.js';
-import { authorizeProject, type ProjectAccessLevel, type ProjectScope } from '../auth/project-access.js';
+import type { ProjectAccessLevel, ProjectScope } from '../auth/project-access.js';
 import type { Principal } from '../auth/principal.js';
 import { badRequest, notFound, payloadTooLarge, unsupportedMediaType } from '../errors/app-error.js';
-import { describeError } from '../errors/describe.js';
 import { prepareExport, type ExportFormat } from '../modules/contents/export/export.js';
 import { importContents } from '../modules/contents/import/import.js';
 import { csvLines, ndjsonLines } from '../modules/contents/import/import-lines.js';
 import { actorOf } from '../modules/contents/revision-types.js';
 import type { TableDef } from '../modules/tables/table-def.js';
-import { principalOf } from './request-facts.js';
-import { sendError } from './send-error.js';
+import { projectRoute } from './project-route.js';
 import { queryString } from './v1-query.js';
 
 const NDJSON = /^application\/(x-ndjson|jsonl|x-jsonlines)\s*(;|$)/i;
@@ -45,28 +43,13 @@ async function* bodyText(req: Readable, max: number): AsyncGenerator<string> {
 export function contentsIoRouter(deps: AppDeps): express.Router {
   const router = express.Router();
 
-  const handle =
-    (level: ProjectAccessLevel, work: (req: Request, res: Response, scope: ProjectScope, table: TableDef, principal: Principal) => Promise<void>) =>
-    async (req: Request, res: Response) => {
-      try {
-        const principal = await principalOf(deps.credentials, req, res);
-        const scope = await authorizeProject(deps.orm.em.fork(), deps.projects, principal, req.headers, String(req.params.projectId), level);
-        const table = await deps.tables.get(scope.project.id, String(req.params.tableId));
-        if (!table) throw notFound('Table');
-        await work(req, res, scope, table, principal);
-      } catch (error) {
-        const described = describeError(error);
-        if (described.internal) deps.logger.error({ err: error, path: req.originalUrl, requestId: res.locals.requestId }, 'request failed');
-        // What is left of an import's body is read and dropped, so that the answer arrives, and
-        // the connection is not used again (the client may still be sending).
-        if (!req.complete) {
-          if (!res.headersSent) res.setHeader('Connection', 'close');
-          req.resume();
-        }
-        if (res.headersSent) res.destroy();
-        else sendError(res, described);
-      }
-    };
+  /** A route of a table of the project: the table must exist (404). */
+  const handle = (level: ProjectAccessLevel, work: (req: Request, res: Response, scope: ProjectScope, table: TableDef, principal: Principal) => Promise<void>) =>
+    projectRoute(deps, level, async (req, res, { scope, principal }) => {
+      const table = await deps.tables.get(scope.project.id, String(req.params.tableId));
+      if (!table) throw notFound('Table');
+      await work(req, res, scope, table, principal);
+    });
 
   router.post(
     '/:projectId/tables/:tableId/contents/import',

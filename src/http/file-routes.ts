@@ -3,11 +3,9 @@ import { pipeline } from 'node:stream/promises';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../app-deps.js';
-import { authorizeProject, type ProjectAccessLevel, type ProjectScope } from '../auth/project-access.js';
+import type { ProjectAccessLevel, ProjectScope } from '../auth/project-access.js';
 import { unsupportedMediaType } from '../errors/app-error.js';
-import { describeError } from '../errors/describe.js';
 import { mediaType } from './media-type.js';
-import { principalOf } from './request-facts.js';
 import { sendError } from './send-error.js';
 import type { BlobStore } from '../storage/storage.js';
 import { contentDisposition, notModified, requestedRange } from '../modules/files/download.js';
@@ -15,6 +13,7 @@ import { createFile, findFile, replaceFile, toFileOutput } from '../modules/file
 import { receiveUpload, tooLarge, type ReceivedUpload } from '../modules/files/multipart.js';
 import { readImageQuery } from '../modules/images/image-request.js';
 import { sendDerivedImage } from './image-content.js';
+import { projectRoute } from './project-route.js';
 
 /**
  * Room for part headers and small fields around the file in a multipart body: a declared
@@ -28,29 +27,14 @@ type Work = (req: Request, res: Response, scope: ProjectScope, em: EntityManager
 
 /**
  * The plain-express file routes (trpc-to-openapi has no multipart): upload, replace and
- * download (of the bytes, or of a derived image: image-content.ts). Same model as the procedures: credential (401), project access (403/404), then the
- * resource and the body; every error answered through `sendError(describeError(...))`.
+ * download (of the bytes, or of a derived image: image-content.ts), each a projectRoute
+ * (credential, project access, then the resource and the body; every error the SPEC §3 body).
  * Mounted under `/v1` after the rate limiter, before the procedures.
  */
 export function filesHttpRouter(deps: AppDeps): express.Router {
   const router = express.Router();
 
-  const handle =
-    (level: ProjectAccessLevel, work: Work): RequestHandler =>
-    async (req, res) => {
-      try {
-        const principal = await principalOf(deps.credentials, req, res);
-        const em = deps.orm.em.fork();
-        const scope = await authorizeProject(em, deps.projects, principal, req.headers, String(req.params.projectId), level);
-        await work(req, res, scope, em);
-      } catch (error) {
-        const described = describeError(error);
-        if (described.internal) deps.logger.error({ err: error, path: req.originalUrl, requestId: res.locals.requestId }, 'request failed');
-        // Whatever of the body is still coming is read and dropped, so that the answer arrives.
-        if (!req.complete) req.resume();
-        sendError(res, described);
-      }
-    };
+  const handle = (level: ProjectAccessLevel, work: Work): RequestHandler => projectRoute(deps, level, (req, res, { scope, em }) => work(req, res, scope, em));
 
   /** 415 unless multipart; 413 at once when the declared length is already too much. */
   const receive = (req: Request, store: BlobStore, projectId: string): Promise<ReceivedUpload> => {
