@@ -4,10 +4,12 @@
 # CLI:    docker exec -it <container> node dist/src/cli/main.js token create --email you@example.com
 # All need DATABASE_URL (the embedded database is for `npm start` on one machine, not for images).
 
-# Compiles the TypeScript sources to dist/ (`npm run build`, with the dev dependencies).
+# Compiles the TypeScript sources to dist/ and the console to admin/dist (`npm run build`, with
+# the dev dependencies; `npm ci` builds the console too).
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY admin ./admin
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json mikro-orm.config.ts ./
 COPY src ./src
@@ -15,13 +17,15 @@ COPY workers ./workers
 RUN npm run build
 
 # Production dependencies only: no TypeScript, no tsx (the image runs compiled JavaScript).
+# The console's workspace is part of the lock file; without Vite its build step skips itself.
 FROM node:24-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY admin/package.json admin/build.mjs ./admin/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # The image: package.json ("type": "module" makes dist/'s .js files ES modules), the production
-# dependencies and dist/. No sources.
+# dependencies, dist/ and the built console. No sources.
 FROM node:24-slim
 WORKDIR /app
 ENV NODE_ENV=production \
@@ -29,6 +33,7 @@ ENV NODE_ENV=production \
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/admin/dist ./admin/dist
 # Uploaded files are kept under ./.data (STORAGE_DIR): the unprivileged user must be able to
 # write there (mount a volume at /app/.data to keep them).
 RUN mkdir -p /app/.data && chown node:node /app/.data

@@ -8,6 +8,7 @@ import { noRoute } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import { createContextFactory } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
+import { adminConsole } from './admin-console.js';
 import { chain } from './chain.js';
 import { cors } from './cors.js';
 import { filesHttpRouter } from './file-routes.js';
@@ -38,10 +39,11 @@ export function createApp(deps: AppDeps): express.Express {
   // The docs page runs swagger-ui's own scripts and styles, served from this origin.
   app.use(securityHeaders({ contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'img-src': ["'self'", 'data:'] } } }));
 
-  // Where a person opening the bare address starts (a console will take this over at /admin).
+  // Where a person opening the bare address starts: the console.
   app.get('/', (_req, res) => {
-    res.redirect(302, '/docs');
+    res.redirect(302, '/admin/');
   });
+  app.use('/admin', adminConsole());
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -150,10 +150,10 @@ describe('the docs page itself', () => {
     }
   });
 
-  it('GET / redirects to /docs, and /docs to /docs/ (the page loads its assets relative to it)', async () => {
+  it('GET / redirects to the console, and /docs to /docs/ (the page loads its assets relative to it)', async () => {
     const root = await fetch(`${t.url}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);
-    expect(root.headers.get('location')).toBe('/docs');
+    expect(root.headers.get('location')).toBe('/admin/');
     const docs = await fetch(`${t.url}/docs`, { redirect: 'manual' });
     expect(docs.status).toBe(301);
     expect(docs.headers.get('location')).toBe('/docs/');

@@ -1,0 +1,26 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { App } from './app.js';
+import { SessionProvider } from './session.js';
+import './styles.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    // Live updates come from the event feed (realtime.ts); no refetch on every window focus.
+    queries: { staleTime: 10_000, refetchOnWindowFocus: false, retry: false },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider>
+        <BrowserRouter basename="/admin">
+          <App />
+        </BrowserRouter>
+      </SessionProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,5 @@
+import { PageHeader } from '../ui/feedback.js';
+
+export function WebhooksPage() {
+  return <PageHeader title="Webhooks" />;
+}

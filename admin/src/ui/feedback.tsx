@@ -1,0 +1,67 @@
+import type { ReactNode } from 'react';
+import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { errorText } from '../query.js';
+import { Button } from './controls.js';
+
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <h1>{title}</h1>
+      <div className="page-actions">{children}</div>
+    </header>
+  );
+}
+
+/** A failed call, said in words, announced to screen readers. */
+export function ErrorBanner({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <div role="alert" className="banner banner-error">
+      {errorText(error)}
+    </div>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p className="muted" role="status">
+      {label}
+    </p>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}
+
+export function Pager({ page, pages, onPage, total }: { page: number; pages: number | null; total?: number | null; onPage(page: number): void }) {
+  return (
+    <nav className="pager" aria-label="Pages">
+      <Button variant="ghost" isDisabled={page <= 1} onPress={() => onPage(page - 1)}>
+        Previous
+      </Button>
+      <span aria-live="polite">
+        Page {page}
+        {pages ? ` of ${pages}` : ''}
+        {total !== undefined && total !== null ? ` · ${total} items` : ''}
+      </span>
+      <Button variant="ghost" isDisabled={pages !== null && page >= pages} onPress={() => onPage(page + 1)}>
+        Next
+      </Button>
+    </nav>
+  );
+}
+
+/** A modal dialog, open while `isOpen`; Escape and the Close button call `onClose`. */
+export function ModalDialog({ title, isOpen, onClose, children }: { title: string; isOpen: boolean; onClose(): void; children: ReactNode }) {
+  return (
+    <ModalOverlay className="modal-overlay" isOpen={isOpen} onOpenChange={(open) => !open && onClose()} isDismissable>
+      <Modal className="modal">
+        <Dialog className="dialog">
+          <Heading slot="title">{title}</Heading>
+          {children}
+        </Dialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}
