@@ -1,16 +1,22 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { ProjectShell, SignedInShell, WorkspaceMain } from './layout/Shell.js';
-import { ApiKeysPage } from './pages/ApiKeys.js';
-import { ContentEditorPage } from './pages/ContentEditor.js';
-import { ContentsListPage } from './pages/ContentsList.js';
-import { LogsPage } from './pages/Logs.js';
-import { MetricsPage } from './pages/Metrics.js';
+import { lazy } from 'react';
 import { ProjectsPage } from './pages/Projects.js';
 import { SignInPage } from './pages/SignIn.js';
-import { TablesPage } from './pages/Tables.js';
-import { WebhooksPage } from './pages/Webhooks.js';
 import { WorkspacesPage } from './pages/Workspaces.js';
 import { useSessionState } from './session.js';
+
+/**
+ * The pages of a project load on first use, each its own chunk: the sign-in and the first lists
+ * do not wait for the editor or the chart library (the shells show Loading meanwhile).
+ */
+const ApiKeysPage = lazy(() => import('./pages/ApiKeys.js').then((m) => ({ default: m.ApiKeysPage })));
+const ContentEditorPage = lazy(() => import('./pages/ContentEditor.js').then((m) => ({ default: m.ContentEditorPage })));
+const ContentsListPage = lazy(() => import('./pages/ContentsList.js').then((m) => ({ default: m.ContentsListPage })));
+const LogsPage = lazy(() => import('./pages/Logs.js').then((m) => ({ default: m.LogsPage })));
+const MetricsPage = lazy(() => import('./pages/Metrics.js').then((m) => ({ default: m.MetricsPage })));
+const TablesPage = lazy(() => import('./pages/Tables.js').then((m) => ({ default: m.TablesPage })));
+const WebhooksPage = lazy(() => import('./pages/Webhooks.js').then((m) => ({ default: m.WebhooksPage })));
 
 /**
  * Every page has its own address under /admin (the server answers index.html for each), so that

@@ -1,4 +1,4 @@
-import { createContext, useContext } from 'react';
+import { createContext, Suspense, useContext } from 'react';
 import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
 import type { RouterOutputs } from 'tabula/client';
 import { useApi } from '../query.js';
@@ -103,7 +103,9 @@ export function ProjectShell() {
           <NavLink to={`${base}/metrics`}>Usage</NavLink>
         </nav>
         <main id="main" className="content">
-          <Outlet />
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
     </ProjectContext.Provider>
@@ -114,7 +116,9 @@ export function ProjectShell() {
 export function WorkspaceMain() {
   return (
     <main id="main" className="content content-wide">
-      <Outlet />
+      <Suspense fallback={<Loading />}>
+        <Outlet />
+      </Suspense>
     </main>
   );
 }
