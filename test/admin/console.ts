@@ -17,6 +17,11 @@ export const SCREENSHOTS = 'test-output/admin';
 /** Ceiling for one browser test (a loaded 2-core machine), not an expectation. */
 export const BROWSER_TEST_MS = 120_000;
 
+interface AxePage {
+  document: unknown;
+  axe: { run(context: unknown, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> };
+}
+
 const axeSource: string = createRequire(import.meta.url)('axe-core').source;
 
 export interface ConsoleRun {
@@ -70,7 +75,9 @@ export async function signIn(run: ConsoleRun, token = run.t.adminToken): Promise
 export async function expectAccessible(page: Page, label: string): Promise<void> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+    // In the page: axe-core's global, and the page's document (the test's tsconfig has no DOM types).
+    const { axe, document } = globalThis as unknown as AxePage;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
   expect(violations, `accessibility of ${label}`).toEqual([]);
