@@ -46,6 +46,7 @@ export function ProjectsPage() {
       )}
       <Form
         className="inline-form"
+        validationBehavior="aria"
         onSubmit={(event) => {
           event.preventDefault();
           const list = locales.split(',').map((locale) => locale.trim()).filter(Boolean);

@@ -35,7 +35,7 @@ export function SignInPage() {
 
   return (
     <main id="main" className="signin">
-      <Form className="card signin-card" onSubmit={submit}>
+      <Form className="card signin-card" validationBehavior="aria" onSubmit={submit}>
         <h1>Sign in to Tabula</h1>
         <TextInput label="Account token" type="password" value={token} onChange={setToken} error={error} autoFocus isRequired description="tat_…, from npm start's first output or npm run cli -- token create" />
         <CheckboxInput label="Remember me on this device" value={remember} onChange={setRemember} />

@@ -32,6 +32,7 @@ export function WorkspacesPage() {
       )}
       <Form
         className="inline-form"
+        validationBehavior="aria"
         onSubmit={(event) => {
           event.preventDefault();
           create.mutate({ name }, { onSuccess: (workspace) => navigate(`/w/${workspace.id}`) });
