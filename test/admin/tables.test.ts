@@ -152,6 +152,7 @@ describe('tables and columns page', () => {
       await dialog.getByRole('button', { name: 'Save column' }).click();
       await expect.poll(() => dialog.getByLabel('Default value').getAttribute('aria-invalid')).toBe('true');
       expect(await dialog.locator('.field', { has: page.getByText('Default value', { exact: true }) }).locator('.field-error').textContent()).toBe('must be a number');
+      await expectAccessible(page, 'tables: column form');
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'detached' });
 

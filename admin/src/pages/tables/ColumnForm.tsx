@@ -49,7 +49,7 @@ export function ColumnForm({ projectId, table, column, columns, tables, onClose 
   return (
     <ModalDialog title={column ? `Edit the column ${column.name}` : `New column of ${table.name}`} isOpen onClose={onClose}>
       <Form
-        className="column-form"
+        className="schema-form"
         // The API's refusals mark fields invalid; native validation would then block the next submit.
         validationBehavior="aria"
         onSubmit={(event) => {

@@ -49,6 +49,7 @@ export function TableForm({ projectId, table, onClose, onSaved }: { projectId: s
   return (
     <ModalDialog title={table ? `Edit the table ${table.name}` : 'New table'} isOpen onClose={onClose}>
       <Form
+        className="schema-form"
         // The API's refusals mark fields invalid; native validation would then block the next submit.
         validationBehavior="aria"
         onSubmit={(event) => {
