@@ -39,7 +39,10 @@ async function seedRow() {
   await expectCall('PUT', path, 200, { body: { data: { body: 'The second draft of the story, longer.' }, status: 'PUBLISHED' } });
   await expectCall('PUT', path, 200, { body: { data: { title: { en: 'Spring issue 2026', de: 'Frühlingsausgabe 2026' }, featured: true, price: 15 } }, token: key.key });
   for (let price = 16; price <= 23; price++) await expectCall('PUT', path, 200, { body: { data: { price } } });
-  return { path, page: `${base}/tables/${table.id}/rows/${row.id}` };
+  // Prices are unique now, and another row has version 2's: restoring it is refused until that row goes.
+  await expectCall('PUT', `${columns}/price`, 200, { body: { settings: { unique: true } } });
+  const other = await expectCall('POST', contents, 201, { body: { data: { title: { en: 'Other' }, price: 12 } } });
+  return { path, page: `${base}/tables/${table.id}/rows/${row.id}`, other: `${contents}/${other.id}` };
 }
 
 describe('the revisions panel of a row', () => {
@@ -103,6 +106,11 @@ describe('the revisions panel of a row', () => {
       const dialog = page.getByRole('dialog', { name: 'Restore version 2?' });
       await dialog.waitFor();
       await expectAccessible(page, 'revisions restore dialog');
+      await dialog.getByRole('button', { name: 'Restore version 2' }).click();
+      // The conflict is said in the dialog, at the column's label; nothing changed.
+      await dialog.getByRole('alert').getByText('Price: this value already exists in another row').waitFor();
+      expect((await expectCall('GET', row.path, 200)).data.price).toBe(23);
+      await expectCall('DELETE', row.other, 204);
       await dialog.getByRole('button', { name: 'Restore version 2' }).click();
       await page.getByRole('status').getByText('Version 2 restored').waitFor();
       expect(await dialog.count()).toBe(0);
