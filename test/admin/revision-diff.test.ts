@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { actionLabel, actorLabel } from '../../admin/src/pages/revisions/summary.js';
 import { diffRows, formatValue, WORD_DIFF_LIMIT, wordDiff, type DiffColumn, type Segment } from '../../admin/src/pages/revisions/diff.js';
 
 const column = (name: string, type: string, settings: Record<string, unknown> = {}): DiffColumn => ({ name, label: name.toUpperCase(), type, settings });
@@ -100,5 +101,18 @@ describe('wordDiff', () => {
     expect(before.map((s) => s.kind)).toEqual(['same', 'removed', 'same']);
     expect(after.map((s) => s.kind)).toEqual(['same', 'added', 'same']);
     expect(text(after)).toBe(`start ${words(side, 'b')} end`);
+  });
+});
+
+describe('actorLabel and actionLabel', () => {
+  const names = { me: 'a1', accounts: new Map([['a2', 'Ada']]), apiKeys: new Map([['k1', 'Importer']]) };
+  it('names who made a change: you, a member, a key, or an id when the name is not known', () => {
+    expect(actorLabel({ type: 'account', id: 'a1' }, names)).toBe('you');
+    expect(actorLabel({ type: 'account', id: 'a2' }, names)).toBe('Ada');
+    expect(actorLabel({ type: 'apiKey', id: 'k1' }, names)).toBe('API key “Importer”');
+    expect(actorLabel({ type: 'apiKey', id: '0190a3f5-0000-7000' }, names)).toBe('API key 0190a3f5');
+    expect(actorLabel({ type: 'account', id: '0190a3f6-0000-7000' }, names)).toBe('account 0190a3f6');
+    expect(actorLabel(null, names)).toBe('someone (not recorded)');
+    expect(actionLabel('draftPublished')).toBe('Published the draft');
   });
 });

@@ -33,7 +33,8 @@ export interface ActorNames {
 }
 
 export function actorLabel(actor: Actor | null, names: ActorNames): string {
-  if (!actor) return 'unknown';
+  // Revisions recorded before actors were kept carry none.
+  if (!actor) return 'someone (not recorded)';
   if (actor.type === 'account') {
     if (actor.id === names.me) return 'you';
     return names.accounts.get(actor.id) ?? `account ${actor.id.slice(0, 8)}`;
