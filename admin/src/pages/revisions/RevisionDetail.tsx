@@ -47,15 +47,10 @@ export function RevisionDetail({
     [contentsKey(row)],
   );
 
-  let base: Snapshot | null | undefined;
-  let loading: { error: unknown; isLoading: boolean };
-  if (compare === 'previous') {
-    base = before < 1 ? null : (onPage ?? previous.data);
-    loading = previous;
-  } else {
-    base = current.data && { status: current.data.status ?? '', data: current.data.data };
-    loading = current;
-  }
+  // The side the revision is compared with: null is "nothing before" (version 1), undefined "not read yet".
+  const base: Snapshot | null | undefined =
+    compare === 'previous' ? (before < 1 ? null : (onPage ?? previous.data)) : current.data && { status: current.data.status ?? '', data: current.data.data };
+  const baseError = compare === 'previous' ? previous.error : current.error;
   const locales = { locales: project.locales, defaultLocale: project.defaultLocale };
   const confirm = () =>
     restore.mutate(revision.version, {
@@ -93,8 +88,13 @@ export function RevisionDetail({
       {compare === 'current' && current.data && (
         <p className="muted">What restoring version {revision.version} would change. The status stays {statusLabel(current.data.status ?? '')}.</p>
       )}
-      {loading.error ? (
-        <NotFoundOr error={loading.error} before={before} />
+      {baseError ? (
+        compare === 'previous' && baseError instanceof TabulaError && baseError.code === 'NOT_FOUND' ? (
+          // The version before may have been purged (only the newest revisions of a row are kept, SPEC §13).
+          <p className="banner banner-warn">Version {before} is no longer kept (only the newest versions of a row are). Compare with the current row instead.</p>
+        ) : (
+          <ErrorBanner error={baseError} />
+        )
       ) : base === undefined ? (
         <Loading label="Loading the version to compare…" />
       ) : (
@@ -116,12 +116,4 @@ export function RevisionDetail({
       />
     </section>
   );
-}
-
-/** The version before may have been purged (only the newest revisions of a row are kept, SPEC §13). */
-function NotFoundOr({ error, before }: { error: unknown; before: number }) {
-  if (error instanceof TabulaError && error.code === 'NOT_FOUND') {
-    return <p className="banner banner-warn">Version {before} is no longer kept (only the newest versions of a row are). Compare with the current row instead.</p>;
-  }
-  return <ErrorBanner error={error} />;
 }
