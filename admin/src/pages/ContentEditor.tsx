@@ -1,5 +1,15 @@
+import { useParams } from 'react-router';
+import { useColumns } from '../schema.js';
 import { PageHeader } from '../ui/feedback.js';
+import { RevisionsPanel } from './editor/RevisionsPanel.js';
 
 export function ContentEditorPage() {
-  return <PageHeader title="Edit contents" />;
+  const { projectId, tableId, contentId } = useParams();
+  const columns = useColumns(projectId!, tableId!);
+  return (
+    <>
+      <PageHeader title="Edit contents" />
+      {contentId !== 'new' && columns.data && <RevisionsPanel projectId={projectId!} tableId={tableId!} contentId={contentId!} columns={columns.data} />}
+    </>
+  );
 }

@@ -1,0 +1,65 @@
+import { errorText, fieldErrors } from '../../query.js';
+import { Button } from '../../ui/controls.js';
+import { ModalDialog } from '../../ui/feedback.js';
+import type { DiffColumn } from './diff.js';
+
+/**
+ * Asks before a restore, and says why one failed: a 422 or 409 names the columns whose old value
+ * no longer passes today's rules (a column made required or unique since), by their labels.
+ */
+export function RestoreDialog({
+  version,
+  isOpen,
+  isPending,
+  error,
+  columns,
+  onConfirm,
+  onClose,
+}: {
+  version: number;
+  isOpen: boolean;
+  isPending: boolean;
+  error: unknown;
+  columns: DiffColumn[];
+  onConfirm(): void;
+  onClose(): void;
+}) {
+  const byField = Object.entries(fieldErrors(error));
+  const label = (field: string) => {
+    const name = field.replace(/^data\./, '').split('.')[0];
+    return columns.find((column) => column.name === name)?.label ?? field;
+  };
+  return (
+    <ModalDialog title={`Restore version ${version}?`} isOpen={isOpen} onClose={onClose}>
+      <p>
+        All of the row’s values are replaced by those of version {version} (columns removed since are left out), checked
+        against the table’s rules of today. Its status stays as it is. The restore is recorded as a new version, so it can be
+        undone the same way.
+      </p>
+      {error !== null && error !== undefined && (
+        <div role="alert" className="banner banner-error">
+          {byField.length > 0 ? (
+            <>
+              Version {version} does not fit the table’s rules any more:
+              <ul>
+                {byField.map(([field, message]) => (
+                  <li key={field}>
+                    {label(field)}: {message}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            errorText(error)
+          )}
+        </div>
+      )}
+      <div className="dialog-actions">
+        <Button onPress={onClose}>Cancel</Button>
+        <Button variant="primary" isDisabled={isPending} onPress={onConfirm}>
+          {isPending ? 'Restoring…' : `Restore version ${version}`}
+        </Button>
+      </div>
+    </ModalDialog>
+  );
+}

@@ -1,0 +1,119 @@
+import { useId, useState } from 'react';
+import { Label, Radio, RadioGroup } from 'react-aria-components';
+import { TabulaError } from 'tabula/client';
+import { useProject } from '../../layout/Shell.js';
+import { useApiMutation } from '../../query.js';
+import { Button } from '../../ui/controls.js';
+import { ErrorBanner, Loading } from '../../ui/feedback.js';
+import { diffRows, type DiffColumn, type Snapshot } from './diff.js';
+import { DiffView } from './DiffView.js';
+import { contentsKey, useCurrentRow, useRevision, type Revision, type RowRef } from './queries.js';
+import { RestoreDialog } from './RestoreDialog.js';
+import { statusLabel } from './summary.js';
+
+export type Compare = 'previous' | 'current';
+
+/**
+ * One revision: what it changed against the version before it, or what restoring it would change
+ * in the row as it is now, and the restore itself (asked for in a dialog).
+ */
+export function RevisionDetail({
+  row,
+  columns,
+  revision,
+  known,
+  compare,
+  onCompare,
+  onRestored,
+}: {
+  row: RowRef;
+  columns: DiffColumn[];
+  revision: Revision;
+  /** The revisions of the list's page: the version before is taken from there when it is on it. */
+  known: Revision[];
+  compare: Compare;
+  onCompare(compare: Compare): void;
+  onRestored(version: number): void;
+}) {
+  const project = useProject();
+  const headingId = useId();
+  const [confirming, setConfirming] = useState(false);
+  const before = revision.version - 1;
+  const onPage = known.find((r) => r.version === before);
+  const previous = useRevision(row, before, compare === 'previous' && before >= 1 && !onPage);
+  const current = useCurrentRow(row, compare === 'current');
+  const restore = useApiMutation(
+    (client, version: number) => client.revisions.restore.mutate({ projectId: row.projectId, tableId: row.tableId, contentsId: row.contentId, version: String(version) }),
+    [contentsKey(row)],
+  );
+
+  // The side the revision is compared with: null is "nothing before" (version 1), undefined "not read yet".
+  const base: Snapshot | null | undefined =
+    compare === 'previous' ? (before < 1 ? null : (onPage ?? previous.data)) : current.data && { status: current.data.status ?? '', data: current.data.data };
+  const baseError = compare === 'previous' ? previous.error : current.error;
+  const locales = { locales: project.locales, defaultLocale: project.defaultLocale };
+  const confirm = () =>
+    restore.mutate(revision.version, {
+      onSuccess: () => {
+        setConfirming(false);
+        onRestored(revision.version);
+      },
+    });
+
+  return (
+    <section className="revision-detail" aria-labelledby={headingId}>
+      <div className="revision-detail-head">
+        <h3 id={headingId}>Version {revision.version}</h3>
+        <Button
+          variant="primary"
+          onPress={() => {
+            restore.reset();
+            setConfirming(true);
+          }}
+        >
+          Restore this version
+        </Button>
+      </div>
+      <RadioGroup className="revision-compare" value={compare} onChange={(value) => onCompare(value as Compare)} orientation="horizontal">
+        <Label>Compare with</Label>
+        <div className="revision-compare-options">
+          <Radio value="previous" className="revision-radio">
+            {before >= 1 ? `Version ${before} (the one before)` : 'Nothing (the first version)'}
+          </Radio>
+          <Radio value="current" className="revision-radio">
+            The current row
+          </Radio>
+        </div>
+      </RadioGroup>
+      {compare === 'current' && current.data && (
+        <p className="muted">What restoring version {revision.version} would change. The status stays {statusLabel(current.data.status ?? '')}.</p>
+      )}
+      {baseError ? (
+        compare === 'previous' && baseError instanceof TabulaError && baseError.code === 'NOT_FOUND' ? (
+          // The version before may have been purged (only the newest revisions of a row are kept, SPEC §13).
+          <p className="banner banner-warn">Version {before} is no longer kept (only the newest versions of a row are). Compare with the current row instead.</p>
+        ) : (
+          <ErrorBanner error={baseError} />
+        )
+      ) : base === undefined ? (
+        <Loading label="Loading the version to compare…" />
+      ) : (
+        <DiffView
+          diff={diffRows(columns, base, revision, locales)}
+          beforeLabel={compare === 'current' ? 'Now' : before >= 1 ? `Version ${before}` : 'Before'}
+          afterLabel={`Version ${revision.version}`}
+          showStatus={compare === 'previous'}
+        />
+      )}
+      <RestoreDialog
+        version={revision.version}
+        isOpen={confirming}
+        isPending={restore.isPending}
+        error={restore.error}
+        columns={columns}
+        onConfirm={confirm}
+        onClose={() => setConfirming(false)}
+      />
+    </section>
+  );
+}
