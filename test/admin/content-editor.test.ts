@@ -14,6 +14,8 @@ let projectId: string;
 let base: string;
 let articles: string;
 let grace: string;
+let ada: string;
+let alan: string;
 
 const COLUMNS = [
   { name: 'title', label: 'Title', type: 'text', settings: { localized: true, required: true } },
@@ -31,6 +33,7 @@ const COLUMNS = [
   { name: 'tags', label: 'Tags', type: 'select', settings: { options: ['arctic', 'night', 'sky'], multiple: true } },
   { name: 'meta', label: 'Meta', type: 'json' },
   { name: 'author', label: 'Author', type: 'reference', settings: { table: 'authors' } },
+  { name: 'related', label: 'Related people', type: 'reference', settings: { table: 'authors', multiple: true } },
   { name: 'cover', label: 'Cover', type: 'file' },
 ];
 
@@ -64,7 +67,8 @@ beforeAll(async () => {
   ({ projectId, base } = await seedProject(run.t));
   const authors = await post('/tables', { key: 'authors', name: 'Authors' });
   await post(`/tables/${authors.id}/columns`, { name: 'name', label: 'Name', type: 'text' });
-  for (const name of ['Ada Lovelace', 'Alan Turing']) await post(`/tables/${authors.id}/contents`, { data: { name } });
+  ada = (await post(`/tables/${authors.id}/contents`, { data: { name: 'Ada Lovelace' } })).id;
+  alan = (await post(`/tables/${authors.id}/contents`, { data: { name: 'Alan Turing' } })).id;
   grace = (await post(`/tables/${authors.id}/contents`, { data: { name: 'Grace Hopper' } })).id;
   articles = (await post('/tables', { key: 'articles', name: 'Articles', defaultStatus: 'DRAFT' })).id;
   for (const column of COLUMNS) await post(`/tables/${articles}/columns`, column);
@@ -105,6 +109,20 @@ describe('the contents editor', () => {
       await page.getByRole('combobox', { name: 'Author' }).fill('Grac');
       await page.getByRole('option', { name: 'Grace Hopper' }).click();
       await page.getByRole('list', { name: 'Chosen for Author' }).getByText('Grace Hopper').waitFor();
+      // Many references, in the order picked, by keyboard.
+      const related = page.getByRole('combobox', { name: 'Related people' });
+      await related.fill('alan');
+      // Only the search's match is listed once the search has answered.
+      await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['Alan Turing']);
+      await related.press('ArrowDown');
+      await related.press('Enter');
+      await page.getByRole('list', { name: 'Chosen for Related people' }).getByText('Alan Turing').waitFor();
+      await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("role")')).toBe('combobox');
+      await page.keyboard.type('Ada');
+      await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['Ada Lovelace']);
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await page.getByRole('list', { name: 'Chosen for Related people' }).getByText('Ada Lovelace').waitFor();
       // The file: uploaded through the file chooser, previewed from a thumbnail the API derives.
       const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#1d7a5a' } }).png().toBuffer();
       const chooser = page.waitForEvent('filechooser');
@@ -140,6 +158,7 @@ describe('the contents editor', () => {
           tags: ['night', 'sky'],
           meta: { pages: 3, sources: ['NOAA'] },
           author: grace,
+          related: [alan, ada],
         },
       });
       const file = await run.t.call('GET', `/v1/${projectId}/files/${coverId}`);

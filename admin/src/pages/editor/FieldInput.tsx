@@ -14,10 +14,10 @@ const NONE = '__none__';
 export const columnLabel = (column: Column): string => column.label || column.name;
 
 /** What a person should know about a column's values, from its settings. */
-function describe(column: Column, columns: Column[]): string | undefined {
+function describe(column: Column, columns: Column[], required: boolean): string | undefined {
   const s = column.settings as Record<string, unknown>;
   const parts: string[] = [];
-  if (s.required) parts.push('Required');
+  if (required) parts.push('Required');
   if (s.unique) parts.push('unique');
   if (column.type === 'integer') parts.push('a whole number');
   if (s.min !== undefined && s.max !== undefined) parts.push(`from ${s.min} to ${s.max}`);
@@ -43,11 +43,13 @@ interface ScalarProps {
   value: FieldValue;
   onChange(value: FieldValue): void;
   error?: string;
+  /** False on the other locales' tabs of a localized column: `required` binds the default locale (SPEC §7). */
+  required?: boolean;
 }
 
 /** One input for one value of a column, by type (SPEC §6). */
-function ScalarInput({ projectId, column, columns, label, value, onChange, error }: ScalarProps) {
-  const common = { label, error, description: describe(column, columns), isRequired: column.settings.required === true };
+function ScalarInput({ projectId, column, columns, label, value, onChange, error, required = column.settings.required === true }: ScalarProps) {
+  const common = { label, error, description: describe(column, columns, required), isRequired: required };
   const text = typeof value === 'string' ? value : '';
   switch (column.type) {
     case 'longtext':
@@ -131,6 +133,7 @@ export function FieldInput({ projectId, column, columns, locales, defaultLocale,
               columns={columns}
               label={`${label} (${locale})`}
               value={byLocale[locale] ?? ''}
+              required={column.settings.required === true && locale === defaultLocale}
               onChange={(next) => onChange({ ...byLocale, [locale]: String(next ?? '') })}
               error={errors[`${field}.${locale}`] ?? (locale === defaultLocale ? errors[field] : undefined)}
             />

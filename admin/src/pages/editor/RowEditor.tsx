@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useProject } from '../../layout/Shell.js';
 import { fieldErrors, useApi, useApiMutation } from '../../query.js';
@@ -61,6 +61,14 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
       const { [name]: _dropped, ...rest } = previous;
       return sameValue(value, base[name]) ? rest : { ...rest, [name]: value };
     });
+
+  // Closing or reloading the tab with unsaved edits asks first (the browser's own prompt).
+  useEffect(() => {
+    if (!isDirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [isDirty]);
 
   const [error, setError] = useState<unknown>(null);
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});

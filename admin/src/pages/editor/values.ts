@@ -1,4 +1,12 @@
-import type { Column } from '../../schema.js';
+/**
+ * The part of a column (schema.ts `Column`) these conversions read; kept structural so that they
+ * stay pure functions, tested without the console around them.
+ */
+export interface Column {
+  name: string;
+  type: string;
+  settings: Record<string, unknown>;
+}
 
 /**
  * What a form field holds for each column type, and how it turns into the `data` value the API
@@ -135,7 +143,7 @@ export function buildData(columns: Column[], values: FormValues, names: string[]
 }
 
 /** The column that names a row for people: a `title`/`name`-like text column, else the first text one, else the slug. */
-export function titleColumn(columns: Column[]): Column | undefined {
+export function titleColumn<C extends Column>(columns: C[]): C | undefined {
   const texts = columns.filter((c) => c.type === 'text');
   return texts.find((c) => /^(title|name|label|headline)$/i.test(c.name)) ?? texts[0] ?? columns.find((c) => c.type === 'slug');
 }
