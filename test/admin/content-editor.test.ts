@@ -73,6 +73,7 @@ beforeAll(async () => {
   articles = (await post('/tables', { key: 'articles', name: 'Articles', defaultStatus: 'DRAFT' })).id;
   for (const column of COLUMNS) await post(`/tables/${articles}/columns`, column);
   await post(`/tables/${articles}/contents`, { data: { title: 'Taken', code: 'TAKEN-1' } });
+  await signIn(run);
 }, BROWSER_TEST_MS);
 afterAll(async () => {
   await run?.close();
@@ -83,7 +84,6 @@ describe('the contents editor', () => {
     'creates a row of every type, edits it in two locales, shows 422 and 409 at their fields, publishes, schedules and publishes a draft',
     async () => {
       const { page } = run;
-      await signIn(run);
       await page.goto(`${base}/tables/${articles}/rows/new`);
       await page.getByRole('heading', { name: 'New row in Articles', level: 1 }).waitFor();
 
@@ -222,6 +222,31 @@ describe('the contents editor', () => {
       await page.getByRole('status').getByText('Draft published.').waitFor();
       const final = await readRow(id);
       expect(final).toMatchObject({ hasDraft: false, status: 'PUBLISHED', data: { body: 'Green and violet skies over **Tromsø**.', price: 14 } });
+      expect(run.problems).toEqual([]);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
+    'discards the draft of a published row after confirmation',
+    async () => {
+      const { page } = run;
+      const row = await post(`/tables/${articles}/contents`, { data: { title: 'Live title', body: 'Live body' }, status: 'PUBLISHED' });
+      const saved = await run.t.call('PUT', rowPath(row.id), { body: { data: { body: 'Draft body' }, draft: true } });
+      expect(saved.status).toBe(200);
+      await page.goto(`${base}/tables/${articles}/rows/${row.id}`);
+      await page.getByText('This row has an unpublished draft.', { exact: false }).waitFor();
+      await expect.poll(() => page.getByLabel('Body').inputValue()).toBe('Draft body');
+      // Switching to the published version shows its values.
+      await page.getByRole('radio', { name: /Change the published version/ }).focus();
+      await page.keyboard.press('Space');
+      await expect.poll(() => page.getByLabel('Body').inputValue()).toBe('Live body');
+      await page.getByRole('button', { name: 'Discard draft' }).click();
+      await page.getByRole('dialog', { name: 'Discard the draft?' }).getByRole('button', { name: 'Discard draft' }).click();
+      await page.getByRole('status').getByText('Draft discarded.').waitFor();
+      expect(await readRow(row.id)).toMatchObject({ hasDraft: false, data: { body: 'Live body' } });
+      await page.goto(`${base}/tables/${articles}/rows/new`);
+      await page.getByRole('heading', { name: 'New row in Articles', level: 1 }).waitFor();
       expect(run.problems).toEqual([]);
     },
     BROWSER_TEST_MS,
