@@ -55,7 +55,8 @@ function ScalarInput({ projectId, column, columns, label, value, onChange, error
     case 'longtext':
       return <AreaInput {...common} value={text} onChange={onChange} rows={6} />;
     case 'json':
-      return <AreaInput {...common} value={text} onChange={onChange} rows={5} className="editor-json" />;
+      // Tall enough for the value as formatted, within reason.
+      return <AreaInput {...common} value={text} onChange={onChange} rows={Math.min(14, Math.max(4, text.split('\n').length + 1))} className="editor-json" />;
     case 'number':
       return <LineInput {...common} value={text} onChange={onChange} inputMode="decimal" />;
     case 'integer':
