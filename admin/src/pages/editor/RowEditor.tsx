@@ -73,6 +73,10 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
   const [error, setError] = useState<unknown>(null);
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<string | null>(() => (location.state as { notice?: string } | null)?.notice ?? null);
+  // The notice came with the address (a created row); dropped from history so a reload does not repeat it.
+  useEffect(() => {
+    if (location.state) navigate(location.pathname, { replace: true, state: null });
+  }, [location.state, location.pathname, navigate]);
   const [newStatus, setNewStatus] = useState<Status>(table.defaultStatus === 'ARCHIVED' ? 'DRAFT' : table.defaultStatus);
   const [newPublishAt, setNewPublishAt] = useState('');
   const errors = { ...fieldErrors(error), ...localErrors };
