@@ -1,15 +1,33 @@
-import { useParams } from 'react-router';
-import { useColumns } from '../schema.js';
-import { PageHeader } from '../ui/feedback.js';
-import { RevisionsPanel } from './editor/RevisionsPanel.js';
+import { Link, useParams } from 'react-router';
+import { useApi } from '../query.js';
+import { useColumns, useTable } from '../schema.js';
+import { ErrorBanner, Loading, PageHeader } from '../ui/feedback.js';
+import { RowEditor, rowKey } from './editor/RowEditor.js';
+import './ContentEditor.css';
 
+/**
+ * The contents editor (SPEC §17): a form generated from the table's columns, for a new row
+ * (`rows/new`) or an existing one, with its status, scheduling, draft and revisions beside it.
+ */
 export function ContentEditorPage() {
-  const { projectId, tableId, contentId } = useParams();
-  const columns = useColumns(projectId!, tableId!);
-  return (
-    <>
-      <PageHeader title="Edit contents" />
-      {contentId !== 'new' && columns.data && <RevisionsPanel projectId={projectId!} tableId={tableId!} contentId={contentId!} columns={columns.data} />}
-    </>
-  );
+  const { workspaceId, projectId, tableId, contentId } = useParams() as Record<'workspaceId' | 'projectId' | 'tableId' | 'contentId', string>;
+  const isNew = contentId === 'new';
+  const table = useTable(projectId, tableId);
+  const columns = useColumns(projectId, tableId);
+  const row = useApi(rowKey(projectId, tableId, contentId), (client) => client.contents.get.query({ projectId, tableId, contentsId: contentId }), { enabled: !isNew });
+  const listAddress = `/w/${workspaceId}/p/${projectId}/tables/${tableId}`;
+
+  const failure = table.error ?? columns.error ?? row.error;
+  if (failure) {
+    return (
+      <>
+        <PageHeader title="Edit contents">
+          <Link to={listAddress}>Back to the rows</Link>
+        </PageHeader>
+        <ErrorBanner error={failure} />
+      </>
+    );
+  }
+  if (!table.data || !columns.data || (!isNew && !row.data)) return <Loading />;
+  return <RowEditor key={contentId} projectId={projectId} tableId={tableId} listAddress={listAddress} table={table.data} columns={columns.data} row={isNew ? null : row.data!} />;
 }

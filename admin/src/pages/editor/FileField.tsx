@@ -1,0 +1,130 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { FileTrigger } from 'react-aria-components';
+import { fileContent, uploadFile, type FileRecord, type FileTransport } from 'tabula/client';
+import { errorText, useApi } from '../../query.js';
+import type { Column } from '../../schema.js';
+import { useToken } from '../../session.js';
+import { Button } from '../../ui/controls.js';
+
+/** The preview's size: a thumbnail derived by the API (SPEC §16), not the full image. */
+const PREVIEW = { w: 240, h: 160, fit: 'inside', format: 'webp' } as const;
+
+function useTransport(): FileTransport {
+  return { baseUrl: window.location.origin, token: useToken() };
+}
+
+/** A blob: URL of the file's thumbnail while the component shows it; revoked when it goes. */
+function usePreview(projectId: string, file: FileRecord | undefined): string | null {
+  const transport = useTransport();
+  const [url, setUrl] = useState<string | null>(null);
+  const image = file?.mimeType.startsWith('image/') ? file : undefined;
+  useEffect(() => {
+    if (!image) return;
+    let live = true;
+    let objectUrl: string | null = null;
+    fileContent(transport, projectId, image.id, PREVIEW).then(
+      (blob) => {
+        if (!live) return;
+        objectUrl = URL.createObjectURL(blob);
+        setUrl(objectUrl);
+      },
+      // No preview for an image the API cannot derive from; its name still shows.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+      setUrl(null);
+    };
+    // The token and origin do not change while the editor is open; the file's bytes do (sha256).
+  }, [projectId, image?.id, image?.sha256]);
+  return url;
+}
+
+function FileItem({ projectId, fileId, onRemove, fieldLabel }: { projectId: string; fileId: string; onRemove(): void; fieldLabel: string }) {
+  const file = useApi(['project', projectId, 'files', fileId], (client) => client.files.get.query({ projectId, fileId }));
+  const preview = usePreview(projectId, file.data);
+  const name = file.data?.name ?? (file.error ? 'Missing file' : 'Loading…');
+  return (
+    <li className="editor-file">
+      {preview ? <img src={preview} alt={`Preview of ${name}`} className="editor-file-preview" /> : <span className="editor-file-icon" aria-hidden="true">▤</span>}
+      <span className="editor-file-name">
+        {name}
+        {file.data && <span className="muted"> · {formatSize(file.data.size)}</span>}
+      </span>
+      <Button variant="ghost" aria-label={`Remove ${name} from ${fieldLabel}`} onPress={onRemove}>
+        Remove
+      </Button>
+    </li>
+  );
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * A file column (SPEC §6): the chosen file(s) by name with an image thumbnail, and an upload
+ * button that stores a new file in the project and puts its id in the column.
+ */
+export function FileField({ projectId, column, label, value, onChange, error }: {
+  projectId: string;
+  column: Column;
+  label: string;
+  value: string | string[] | null;
+  onChange(value: string | string[] | null): void;
+  error?: string;
+}) {
+  const transport = useTransport();
+  const queries = useQueryClient();
+  const [uploading, setUploading] = useState(false);
+  const [uploadError, setUploadError] = useState<unknown>(null);
+  const multiple = column.settings.multiple === true;
+  const ids = Array.isArray(value) ? value : value ? [value] : [];
+
+  const upload = async (files: FileList | null) => {
+    const chosen = files ? [...files] : [];
+    if (chosen.length === 0) return;
+    setUploading(true);
+    setUploadError(null);
+    try {
+      const records: FileRecord[] = [];
+      for (const file of multiple ? chosen : chosen.slice(0, 1)) records.push(await uploadFile(transport, projectId, file));
+      for (const record of records) queries.setQueryData(['project', projectId, 'files', record.id], record);
+      onChange(multiple ? [...ids, ...records.map((r) => r.id)] : records[0].id);
+    } catch (failure) {
+      setUploadError(failure);
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const shown = error ?? (uploadError ? errorText(uploadError) : undefined);
+  return (
+    <div className="field" role="group" aria-labelledby={`file-${column.id}`} aria-describedby={shown ? `file-${column.id}-error` : undefined}>
+      <span className="field-label" id={`file-${column.id}`}>
+        {label}
+      </span>
+      {ids.length > 0 && (
+        <ul className="editor-files">
+          {ids.map((id) => (
+            <FileItem key={id} projectId={projectId} fileId={id} fieldLabel={label} onRemove={() => onChange(multiple ? ids.filter((x) => x !== id) : null)} />
+          ))}
+        </ul>
+      )}
+      <div className="row">
+        <FileTrigger allowsMultiple={multiple} onSelect={(files) => void upload(files)}>
+          <Button isDisabled={uploading}>{uploading ? 'Uploading…' : ids.length > 0 && !multiple ? `Replace ${label}` : `Upload ${label}`}</Button>
+        </FileTrigger>
+      </div>
+      {shown && (
+        <span className="field-error" id={`file-${column.id}-error`} role="alert">
+          {shown}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+import { useEffect, useRef, useState } from 'react';
+import { Button as AriaButton, ComboBox, FieldError, Input, Label, ListBox, ListBoxItem, Popover, Text, type Key } from 'react-aria-components';
+import { useProject } from '../../layout/Shell.js';
+import { useApi } from '../../query.js';
+import { useColumns, useTable, type Column } from '../../schema.js';
+import { Button } from '../../ui/controls.js';
+import { rowLabel, titleColumn } from './values.js';
+
+interface Choice {
+  id: string;
+  label: string;
+}
+
+const RESULTS = 20;
+/** Typing pauses this long before a search goes out, so that each keystroke is not a request. */
+const SEARCH_DELAY_MS = 250;
+
+function useDebounced(value: string): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [value]);
+  return settled;
+}
+
+interface PickerProps {
+  projectId: string;
+  column: Column;
+  label: string;
+  value: string | string[] | null;
+  onChange(value: string | string[] | null): void;
+  error?: string;
+}
+
+/**
+ * A reference column's value (SPEC §6, §12): rows of the target table found by full-text search
+ * (`contents.list` with `search`), shown by their title-like column in the project's default
+ * locale, never by id. A `multiple` column keeps a list in the chosen order.
+ */
+export function ReferencePicker({ projectId, column, label, value, onChange, error }: PickerProps) {
+  const project = useProject();
+  const targetId = String(column.settings.table);
+  const target = useTable(projectId, targetId);
+  const targetColumns = useColumns(projectId, targetId);
+  const title = targetColumns.data ? titleColumn(targetColumns.data) : undefined;
+  const fields = [...new Set([title?.name, 'slug'].filter((f): f is string => !!f))].join(',');
+  const multiple = Array.isArray(value);
+  const ids = multiple ? value : value ? [value] : [];
+
+  const [input, setInput] = useState('');
+  // Each pick starts a fresh search box (a new `round`), focused again for the keyboard: clearing
+  // the text of a focused combobox would reopen its list at once.
+  const [round, setRound] = useState(0);
+  const inputRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (round > 0) inputRef.current?.focus();
+  }, [round]);
+  const search = useDebounced(input.trim());
+  const ready = targetColumns.data !== undefined;
+  const contentsKey = ['project', projectId, 'contents', targetId];
+  const results = useApi(
+    [...contentsKey, 'pick', search, fields],
+    (client) => client.contents.list.query({ projectId, tableId: targetId, search: search || undefined, size: RESULTS, withCount: 'false', locale: project.defaultLocale, fields }),
+    { enabled: ready, keepPrevious: true },
+  );
+  const chosen = useApi(
+    [...contentsKey, 'labels', ids, fields],
+    (client) =>
+      client.contents.list.query({ projectId, tableId: targetId, filter: JSON.stringify([{ i: 'id', w: 'in', v: ids }]), size: ids.length, withCount: 'false', locale: project.defaultLocale, fields }),
+    { enabled: ready && ids.length > 0, keepPrevious: true },
+  );
+  const labelOf = (id: string) => {
+    const row = chosen.data?.list.find((r) => r.id === id);
+    return row ? rowLabel(row, title, project.defaultLocale) : chosen.isFetching ? 'Loading…' : 'Missing row';
+  };
+  const items = (results.data?.list ?? []).filter((row) => !ids.includes(row.id)).map((row): Choice => ({ id: row.id, label: rowLabel(row, title, project.defaultLocale) }));
+
+  const pick = (key: Key | null) => {
+    if (key === null) return;
+    const id = String(key);
+    onChange(multiple ? [...ids, id] : id);
+    setInput('');
+    setRound((r) => r + 1);
+  };
+  const remove = (id: string) => onChange(multiple ? ids.filter((x) => x !== id) : null);
+  const tableName = target.data?.name ?? 'the table';
+
+  return (
+    <div className="editor-reference">
+      <ComboBox
+        key={round}
+        className="field"
+        items={items}
+        inputValue={input}
+        onInputChange={setInput}
+        selectedKey={null}
+        onSelectionChange={pick}
+        allowsEmptyCollection
+        isInvalid={!!error}
+        validationBehavior="aria"
+      >
+        <Label>{label}</Label>
+        <div className="editor-combo">
+          <Input ref={inputRef} placeholder={`Search ${tableName}…`} />
+          <AriaButton className="editor-combo-button" aria-label={`Show ${tableName}`}>
+            <span aria-hidden="true">▾</span>
+          </AriaButton>
+        </div>
+        <Text slot="description" className="field-description">
+          {multiple ? `Rows of ${tableName}; pick to add.` : `A row of ${tableName}.`}
+        </Text>
+        <FieldError className="field-error">{error}</FieldError>
+        <Popover className="popover">
+          <ListBox className="listbox" renderEmptyState={() => <p className="editor-empty-choice">{results.isFetching ? 'Searching…' : 'No matching rows'}</p>}>
+            {(item: Choice) => (
+              <ListBoxItem className="listbox-item" id={item.id} textValue={item.label}>
+                {item.label}
+              </ListBoxItem>
+            )}
+          </ListBox>
+        </Popover>
+      </ComboBox>
+      {ids.length > 0 && (
+        <ul className="editor-chosen" aria-label={`Chosen for ${label}`}>
+          {ids.map((id) => (
+            <li key={id}>
+              <span>{labelOf(id)}</span>
+              <Button variant="ghost" aria-label={`Remove ${labelOf(id)} from ${label}`} onPress={() => remove(id)}>
+                Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

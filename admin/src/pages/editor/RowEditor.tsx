@@ -1,0 +1,224 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useProject } from '../../layout/Shell.js';
+import { fieldErrors, useApi, useApiMutation } from '../../query.js';
+import type { Column, ContentRow, Table } from '../../schema.js';
+import { Button, SelectInput } from '../../ui/controls.js';
+import { Loading, PageHeader } from '../../ui/feedback.js';
+import { ConfirmButton } from './ConfirmButton.js';
+import { DraftPanel, type SaveTarget } from './DraftPanel.js';
+import { ErrorSummary } from './ErrorSummary.js';
+import { FieldInput } from './FieldInput.js';
+import { LineInput } from './inputs.js';
+import { RevisionsPanel } from './RevisionsPanel.js';
+import { STATUS_NAMES, StatusPanel, type StatusChange } from './StatusPanel.js';
+import { buildData, defaultFields, fromLocalInput, rowLabel, sameValue, titleColumn, toFields, type FieldValue, type FormValues } from './values.js';
+
+export const contentsKey = (projectId: string, tableId: string) => ['project', projectId, 'contents', tableId];
+export const rowKey = (projectId: string, tableId: string, contentId: string) => [...contentsKey(projectId, tableId), 'row', contentId];
+
+type Status = NonNullable<ContentRow['status']>;
+const NEW_STATUSES: Status[] = ['DRAFT', 'PUBLISHED', 'SCHEDULED'];
+
+interface Props {
+  projectId: string;
+  tableId: string;
+  listAddress: string;
+  table: Table;
+  columns: Column[];
+  row: ContentRow | null;
+}
+
+/**
+ * The form of one row. Edits are kept apart from the loaded values (`edits` over `base`), so
+ * that a refresh from the event feed updates the fields nobody touched and keeps what the person
+ * typed; a save sends the edited columns only (PUT merges them, SPEC §7).
+ */
+export function RowEditor({ projectId, tableId, listAddress, table, columns, row }: Props) {
+  const project = useProject();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queries = useQueryClient();
+  const invalidates = [contentsKey(projectId, tableId)];
+  const key = rowKey(projectId, tableId, row?.id ?? 'new');
+
+  const [target, setTarget] = useState<SaveTarget>('draft');
+  const toDraft = row?.status === 'PUBLISHED' && target === 'draft';
+  const draft = useApi([...key, 'draft'], (client) => client.contents.get.query({ projectId, tableId, contentsId: row!.id, version: 'draft' }), { enabled: toDraft });
+
+  const baseData = toDraft ? draft.data?.data : row?.data;
+  const base = useMemo<FormValues>(
+    () => (row ? toFields(columns, baseData ?? {}, project.locales) : defaultFields(columns, project.locales, project.defaultLocale)),
+    [row, columns, baseData, project.locales, project.defaultLocale],
+  );
+  const [edits, setEdits] = useState<FormValues>({});
+  const values = { ...base, ...edits };
+  const edited = Object.keys(edits);
+  const isDirty = edited.length > 0;
+  const setField = (name: string, value: FieldValue) =>
+    setEdits((previous) => {
+      const { [name]: _dropped, ...rest } = previous;
+      return sameValue(value, base[name]) ? rest : { ...rest, [name]: value };
+    });
+
+  // Closing or reloading the tab with unsaved edits asks first (the browser's own prompt).
+  useEffect(() => {
+    if (!isDirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [isDirty]);
+
+  const [error, setError] = useState<unknown>(null);
+  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState<string | null>(() => (location.state as { notice?: string } | null)?.notice ?? null);
+  // The notice came with the address (a created row); dropped from history so a reload does not repeat it.
+  useEffect(() => {
+    if (location.state) navigate(location.pathname, { replace: true, state: null });
+  }, [location.state, location.pathname, navigate]);
+  const [newStatus, setNewStatus] = useState<Status>(table.defaultStatus === 'ARCHIVED' ? 'DRAFT' : table.defaultStatus);
+  const [newPublishAt, setNewPublishAt] = useState('');
+  const errors = { ...fieldErrors(error), ...localErrors };
+
+  const create = useApiMutation((client, input: { data: Record<string, unknown> }) =>
+    client.contents.create.mutate({ projectId, tableId, data: input.data, status: newStatus, publishAt: newStatus === 'SCHEDULED' ? (fromLocalInput(newPublishAt) ?? undefined) : undefined }),
+  invalidates);
+  const update = useApiMutation((client, input: { data?: Record<string, unknown>; draft?: boolean } & Partial<StatusChange>) =>
+    client.contents.update.mutate({ projectId, tableId, contentsId: row!.id, ...input }),
+  invalidates);
+  const publishDraft = useApiMutation((client) => client.drafts.publish.mutate({ projectId, tableId, contentsId: row!.id }), invalidates);
+  const discardDraft = useApiMutation((client) => client.drafts.discard.mutate({ projectId, tableId, contentsId: row!.id }), invalidates);
+  const remove = useApiMutation((client) => client.contents.delete.mutate({ projectId, tableId, contentsId: row!.id }));
+  const busy = create.isPending || update.isPending || publishDraft.isPending || discardDraft.isPending || remove.isPending;
+
+  /** Runs a write; its refusal shows at the fields and in the summary, its success as a notice. */
+  const attempt = async (write: () => Promise<unknown>, done: string) => {
+    setNotice(null);
+    try {
+      await write();
+      setError(null);
+      setLocalErrors({});
+      setNotice(done);
+      return true;
+    } catch (failure) {
+      setError(failure);
+      return false;
+    }
+  };
+
+  const save = async () => {
+    const { data, errors: local } = buildData(columns, values, edited);
+    setLocalErrors(local);
+    if (Object.keys(local).length > 0) {
+      setError(null);
+      setNotice(null);
+      return;
+    }
+    if (!row) {
+      await attempt(async () => {
+        const created = await create.mutateAsync({ data });
+        queries.setQueryData(rowKey(projectId, tableId, created.id), created);
+        navigate(`${listAddress}/rows/${created.id}`, { replace: true, state: { notice: 'Row created.' } });
+      }, 'Row created.');
+      return;
+    }
+    const saved = await attempt(() => update.mutateAsync({ data, draft: toDraft || undefined }), toDraft ? 'Draft saved. The published version is unchanged.' : 'Saved.');
+    if (saved) setEdits({});
+  };
+
+  const changeStatus = (change: StatusChange) =>
+    attempt(
+      () => update.mutateAsync(change),
+      change.status === 'SCHEDULED' ? `Scheduled for ${new Date(change.publishAt ?? '').toLocaleString()}.` : `Status changed to ${STATUS_NAMES[change.status]}.`,
+    );
+
+  const deleteRow = () =>
+    attempt(async () => {
+      await remove.mutateAsync(undefined);
+      navigate(listAddress, { replace: true });
+      queries.removeQueries({ queryKey: key });
+      await queries.invalidateQueries({ queryKey: contentsKey(projectId, tableId) });
+    }, 'Row deleted.');
+
+  const title = row ? rowLabel(row, titleColumn(columns), project.defaultLocale) : `New row in ${table.name}`;
+  return (
+    <>
+      <PageHeader title={title}>
+        <Link to={listAddress}>All rows of {table.name}</Link>
+      </PageHeader>
+      <p role="status" className={notice ? 'banner banner-ok' : 'editor-status-empty'}>
+        {notice}
+      </p>
+      <ErrorSummary error={error} errors={errors} columns={columns} />
+      <div className="columns-2">
+        <form
+          className="card editor-form"
+          aria-label={row ? 'Row values' : 'New row values'}
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save();
+          }}
+        >
+          {toDraft && <p className="banner banner-warn">Changes are saved as a draft; the published version stays live.</p>}
+          {toDraft && !draft.data ? (
+            <Loading label="Loading the draft…" />
+          ) : (
+            columns.map((column) => (
+              <FieldInput
+                key={column.id}
+                projectId={projectId}
+                column={column}
+                columns={columns}
+                locales={project.locales}
+                defaultLocale={project.defaultLocale}
+                value={values[column.name] ?? null}
+                onChange={(value) => setField(column.name, value)}
+                errors={errors}
+              />
+            ))
+          )}
+          {!row && (
+            <div className="row editor-new-status">
+              <SelectInput label="Status" value={newStatus} onChange={(s) => setNewStatus(s as Status)} options={NEW_STATUSES.map((s) => ({ id: s, label: STATUS_NAMES[s] }))} />
+              {newStatus === 'SCHEDULED' && <LineInput label="Publish at" type="datetime-local" value={newPublishAt} onChange={setNewPublishAt} error={errors.publishAt} />}
+            </div>
+          )}
+          <div className="row editor-actions">
+            <Button type="submit" variant="primary" isDisabled={busy || (!!row && !isDirty)}>
+              {!row ? 'Create row' : toDraft ? 'Save draft' : 'Save'}
+            </Button>
+            <Button isDisabled={!isDirty || busy} onPress={() => { setEdits({}); setLocalErrors({}); setError(null); }}>
+              Reset changes
+            </Button>
+            {row && isDirty && <span className="muted">Unsaved changes</span>}
+          </div>
+        </form>
+        {row && (
+          <aside className="stack editor-side" aria-label="Status and history">
+            <StatusPanel key={`${row.status}-${row.publishAt}`} row={row} isDirty={isDirty} busy={busy} publishAtError={errors.publishAt} onChange={changeStatus} />
+            {(row.status === 'PUBLISHED' || row.hasDraft) && (
+              <DraftPanel
+                row={row}
+                target={target}
+                onTarget={setTarget}
+                isDirty={isDirty}
+                busy={busy}
+                onPublish={() => attempt(() => publishDraft.mutateAsync(undefined), 'Draft published.')}
+                onDiscard={() => attempt(() => discardDraft.mutateAsync(undefined), 'Draft discarded.')}
+              />
+            )}
+            <RevisionsPanel projectId={projectId} tableId={tableId} contentId={row.id} columns={columns} />
+            <section className="card stack" aria-labelledby="delete-heading">
+              <h2 id="delete-heading">Delete</h2>
+              <ConfirmButton label="Delete row" title="Delete this row?" confirmLabel="Delete" isDisabled={busy} onConfirm={deleteRow}>
+                <p>“{title}” and its revisions are deleted. This cannot be undone.</p>
+              </ConfirmButton>
+            </section>
+          </aside>
+        )}
+      </div>
+    </>
+  );
+}
