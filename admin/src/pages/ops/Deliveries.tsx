@@ -59,7 +59,7 @@ export function Deliveries({ projectId, webhook }: { projectId: string; webhook:
             <tbody>
               {deliveries.data?.list.map((delivery) => (
                 <tr key={delivery.id}>
-                  <td>{whenPrecise(delivery.createdAt)}</td>
+                  <td className="ops-nowrap">{whenPrecise(delivery.createdAt)}</td>
                   <td>
                     <code>{delivery.type}</code>
                   </td>

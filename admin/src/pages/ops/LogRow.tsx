@@ -5,6 +5,10 @@ import { whenPrecise } from './format.js';
 
 export type LogEntry = RouterOutputs['logs']['list']['list'][number];
 
+/** A long path (a tRPC batch with its input) is cut in the list; the details show all of it. */
+const PATH_SHOWN = 100;
+const shortPath = (path: string) => (path.length > PATH_SHOWN ? `${path.slice(0, PATH_SHOWN)}…` : path);
+
 const statusBadge = (status: number) => (status >= 500 ? 'badge-error' : status >= 400 ? 'badge-scheduled' : 'badge-published');
 
 /** One request; its button opens a row below with every field of the entry. */
@@ -19,17 +23,17 @@ export function LogRow({ entry, keyName }: { entry: LogEntry; keyName(id: string
             <span aria-hidden="true">{open ? '▾' : '▸'}</span>
           </Button>
         </td>
-        <td>{whenPrecise(entry.createdAt)}</td>
+        <td className="ops-nowrap">{whenPrecise(entry.createdAt)}</td>
         <td>
           <code>{entry.method}</code>
         </td>
         <td className="ops-path">
-          <code>{entry.path}</code>
+          <code title={entry.path.length > PATH_SHOWN ? entry.path : undefined}>{shortPath(entry.path)}</code>
         </td>
         <td>
           <span className={`badge ${statusBadge(entry.status)}`}>{entry.status}</span>
         </td>
-        <td>{entry.durationMs} ms</td>
+        <td className="ops-nowrap">{entry.durationMs} ms</td>
         <td>{entry.apiKeyId ? keyName(entry.apiKeyId) : entry.accountId ? 'Account token' : <span className="muted">None</span>}</td>
       </tr>
       {open && (
