@@ -118,6 +118,7 @@ describe('usage page', () => {
       await keyFigure.getByText('Numbers: Requests per API key').click();
       expect(await keyFigure.locator('tbody tr').first().locator('td').allTextContents()).toEqual(['website', String(OK + MISSING + 1), String(MISSING + 1)]);
       await expectAccessible(page, 'workspace usage');
+      await screenshot(page, 'metrics-workspace');
 
       // The project's page: its own figures; the key filter narrows the series to the key.
       await page.goto(`${seeded.base}/metrics`);
