@@ -72,10 +72,12 @@ export function Deliveries({ projectId, webhook }: { projectId: string; webhook:
                   <td>
                     <code title={delivery.eventId}>{delivery.eventId.slice(-12)}</code>
                   </td>
-                  <td className="ops-actions">
-                    <Button aria-label={`Retry attempt ${delivery.attempt} of ${delivery.type} at ${whenPrecise(delivery.createdAt)}`} isDisabled={retry.isPending} onPress={() => retry.mutate(delivery.id)}>
-                      Retry
-                    </Button>
+                  <td>
+                    <div className="ops-actions">
+                      <Button aria-label={`Retry attempt ${delivery.attempt} of ${delivery.type} at ${whenPrecise(delivery.createdAt)}`} isDisabled={retry.isPending} onPress={() => retry.mutate(delivery.id)}>
+                        Retry
+                      </Button>
+                    </div>
                   </td>
                 </tr>
               ))}
