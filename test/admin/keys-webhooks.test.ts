@@ -120,7 +120,7 @@ describe('API keys page', () => {
 
 describe('webhooks page', () => {
   it(
-    'creates a webhook, shows its failed delivery, retries it into a delivered one, and shows why it was disabled',
+    'creates a webhook, shows its failed delivery, retries it into a delivered one, edits it, shows why it was disabled, deletes it',
     async () => {
       const { page, t } = run;
       await page.goto(`${seeded.base}/webhooks`);
@@ -161,6 +161,18 @@ describe('webhooks page', () => {
       await page.getByRole('button', { name: 'Activate search-indexer' }).click();
       await page.getByRole('button', { name: 'Deactivate search-indexer' }).waitFor();
 
+      // Edit: from every event to one type, narrowed to a table (shown by its name).
+      await page.getByRole('button', { name: 'Edit search-indexer' }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit “search-indexer”' });
+      await edit.getByText('All events (*)').click();
+      await edit.getByText('tables.created').click();
+      await edit.getByText('Authors').click();
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await edit.waitFor({ state: 'detached' });
+      const edited = page.getByRole('row', { name: /search-indexer/ });
+      await expect.poll(() => edited.textContent()).toContain('tables.created');
+      expect(await edited.textContent()).toContain('Authors');
+
       // 410 Gone disables it: the list says so, with the reason.
       receiver.script = [410];
       expect((await t.call('POST', `/v1/${seeded.projectId}/tables`, { body: { key: 'tags', name: 'Tags' } })).status).toBe(201);
@@ -175,6 +187,11 @@ describe('webhooks page', () => {
 
       await expectAccessible(page, 'webhooks');
       await screenshot(page, 'webhooks');
+
+      await page.getByRole('button', { name: 'Delete search-indexer' }).click();
+      await page.getByRole('dialog', { name: 'Delete “search-indexer”?' }).getByRole('button', { name: 'Delete webhook' }).click();
+      await page.getByText('No webhook yet.').waitFor();
+      expect((await t.call('GET', `/v1/${seeded.projectId}/webhooks`)).json.list).toEqual([]);
       expect(run.problems).toEqual([]);
     },
     BROWSER_TEST_MS,
