@@ -72,6 +72,40 @@ describe('GET /workspaces/{workspaceId}/metrics', () => {
     expect(res.json.totals.requests).toBe(n);
   });
 
+  it('narrows to one project and to one API key, from the same rollups', async () => {
+    const { t, w } = env;
+    const range = { from: new Date(DAY).toISOString(), to: new Date(DAY + 24 * HOUR).toISOString() };
+    const project = await t.call('GET', metricsPath(w.workspaceId, { ...range, projectId: w.projectId }));
+    expect(project.status, project.text).toBe(200);
+    expect(project.json.totals).toMatchObject({ requests: 10, errors: 2 });
+    expect(project.json.projects.map((p: { projectId: string }) => p.projectId)).toEqual([w.projectId]);
+    expect(project.json.keys).toEqual([{ apiKeyId: w.readKey.id, projectId: w.projectId, name: w.readKey.name, requests: 10, errors: 2 }]);
+    // Project B's hour-5 requests are not in project A's series.
+    expect(project.json.series[0]).toMatchObject({ requests: 10, errors: 2 });
+    expect(project.json.series[5]).toMatchObject({ requests: 0, errors: 0, p95Ms: null });
+
+    const other = await t.call('GET', metricsPath(w.workspaceId, { ...range, projectId: w.otherProjectId }));
+    expect(other.json.totals).toMatchObject({ requests: 4, errors: 4 });
+    expect(other.json.keys).toEqual([]);
+    expect(other.json.series[5]).toMatchObject({ requests: 4, errors: 4 });
+
+    // Only the read key's requests: project B's keyless ones drop out; live counts stay.
+    const key = await t.call('GET', metricsPath(w.workspaceId, { ...range, apiKeyId: w.readKey.id }));
+    expect(key.json.totals).toMatchObject({ requests: 10, errors: 2, contents: 3 });
+    expect(key.json.projects.map((p: { requests: number }) => p.requests)).toEqual([10, 0]);
+    expect(key.json.series[0].requests).toBe(10);
+    expect(key.json.series[5].requests).toBe(0);
+    const both = await t.call('GET', metricsPath(w.workspaceId, { ...range, projectId: w.otherProjectId, apiKeyId: w.readKey.id }));
+    expect(both.json.totals).toMatchObject({ requests: 0, errors: 0 });
+
+    // A project of no workspace of this one: nothing of it, nothing of the others.
+    const stranger = await t.call('GET', metricsPath(w.workspaceId, { ...range, projectId: '0190b0a0-0000-7000-8000-000000000000' }));
+    expect(stranger.status, stranger.text).toBe(200);
+    expect(stranger.json.projects).toEqual([]);
+    expect(stranger.json.totals).toMatchObject({ requests: 0, contents: 0 });
+    expectError(await t.call('GET', metricsPath(w.workspaceId, { projectId: 'not-a-uuid' })), 400, 'INVALID_QUERY');
+  });
+
   it('is for workspace OWNER and ADMIN only', async () => {
     const { t, w } = env;
     const invited = await t.call('POST', `/v1/workspaces/${w.workspaceId}/members`, { body: { email: `metrics-admin-${process.pid}@example.com`, role: 'ADMIN' } });

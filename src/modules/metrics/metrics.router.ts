@@ -14,7 +14,7 @@ export const metricsRouter = router({
         description:
           'Request figures come from hourly rollups that a worker updates every minute (the current minute may ' +
           'not be counted yet); contents, files and storage bytes are counted live. `errors` counts responses ' +
-          'with status 400 or above.',
+          'with status 400 or above. `projectId` and `apiKeyId` narrow the figures to one project and one key.',
         protect: true,
       },
     })

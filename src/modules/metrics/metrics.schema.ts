@@ -10,6 +10,8 @@ export const metricsInput = z
     from: z.iso.datetime({ offset: true }).optional().describe('Start (ISO-8601, inclusive; rounded down to the bucket). Default: `to` minus 24 hours (hour) or 30 days (day)'),
     to: z.iso.datetime({ offset: true }).optional().describe('End (ISO-8601, exclusive). Default: now'),
     granularity: z.enum(['hour', 'day']).default('hour').describe('Size of the `series` buckets'),
+    projectId: z.uuid().optional().describe('Only this project of the workspace: `projects`, `keys`, `series` and `totals` are its own'),
+    apiKeyId: z.uuid().optional().describe("Only requests made with this API key: request figures count them alone (contents, files and storage stay the projects')"),
   });
 export type MetricsInput = z.infer<typeof metricsInput>;
 

@@ -29,14 +29,15 @@ const counts = (row: { requests: string; errors: string } | undefined) => ({
 
 /**
  * SPEC §9 workspace metrics: request figures from the hourly rollups (never a scan of raw logs),
- * contents/files/storage counted live.
+ * contents/files/storage counted live. `projectId` and `apiKeyId` narrow them to one project and
+ * one key (the rollups keep both dimensions), for a project's and a key's own charts.
  */
 export async function workspaceMetrics(pool: pg.Pool, workspaceId: string, input: MetricsInput): Promise<MetricsOutput> {
   const { from, to } = rangeOf(input);
   const sql = sqlOn(pool);
-  const range: RollupRange = { workspaceId, from: from.toISOString(), to: to.toISOString() };
+  const range: RollupRange = { workspaceId, from: from.toISOString(), to: to.toISOString(), projectId: input.projectId ?? null, apiKeyId: input.apiKeyId ?? null };
   const [projects, byProject, byKey, series, slots] = await Promise.all([
-    sql<{ id: string; name: string; contents: string; files: string; bytes: string }>(projectFigures(workspaceId)),
+    sql<{ id: string; name: string; contents: string; files: string; bytes: string }>(projectFigures(workspaceId, range.projectId)),
     sql<{ project_id: string; requests: string; errors: string }>(requestsByProject(range)),
     sql<{ api_key_id: string; project_id: string; name: string | null; requests: string; errors: string }>(requestsByKey(range)),
     sql<{ bucket: string; requests: string; errors: string }>(requestSeries(range, input.granularity)),

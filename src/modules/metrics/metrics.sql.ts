@@ -1,27 +1,33 @@
 import type { SqlQuery } from '../../db/sql.js';
 import type { MetricsInput } from './metrics.schema.js';
 
-/** A workspace and a time range of the hourly rollups (`to` exclusive), ISO strings. */
+/**
+ * A workspace and a time range of the hourly rollups (`to` exclusive), ISO strings; optionally
+ * one of its projects and one API key (null: all).
+ */
 export interface RollupRange {
   workspaceId: string;
   from: string;
   to: string;
+  projectId: string | null;
+  apiKeyId: string | null;
 }
 
-/** Rollups `r` of the live projects of the workspace, within the range. */
-const SCOPE = `r.project_id in (select id from project where workspace_id = $1 and deleted_at is null)
-                 and r.bucket >= $2 and r.bucket < $3`;
-const rangeValues = (range: RollupRange) => [range.workspaceId, range.from, range.to];
+/** Rollups `r` of the live projects of the workspace (or the one asked for), within the range, of the key asked for. */
+const SCOPE = `r.project_id in (select id from project where workspace_id = $1 and deleted_at is null and ($4::uuid is null or id = $4))
+                 and r.bucket >= $2 and r.bucket < $3 and ($5::uuid is null or r.api_key_id = $5)`;
+const rangeValues = (range: RollupRange) => [range.workspaceId, range.from, range.to, range.projectId, range.apiKeyId];
 
-/** Live projects of a workspace with their contents, file and storage counts. */
-export const projectFigures = (workspaceId: string): SqlQuery => ({
+/** Live projects of a workspace (or the one asked for) with their contents, file and storage counts. */
+export const projectFigures = (workspaceId: string, projectId: string | null): SqlQuery => ({
   text: `select p.id, p.name,
                 (select coalesce(sum(c.count), 0) from contents_count c join content_table t on t.id = c.table_id
                   where t.project_id = p.id and t.deleted_at is null) as contents,
                 (select count(*) from file f where f.project_id = p.id) as files,
                 (select coalesce(sum(f.size), 0) from file f where f.project_id = p.id) as bytes
-           from project p where p.workspace_id = $1 and p.deleted_at is null order by p.created_at, p.id`,
-  values: [workspaceId],
+           from project p where p.workspace_id = $1 and p.deleted_at is null and ($2::uuid is null or p.id = $2)
+          order by p.created_at, p.id`,
+  values: [workspaceId, projectId],
 });
 
 export const requestsByProject = (range: RollupRange): SqlQuery => ({
