@@ -18,6 +18,7 @@ export interface IoResult {
   exportSeconds: number;
   exportRowsPerSecond: number;
   exportRssGrowthMb: number;
+  exportHeapGrowthMb: number;
 }
 
 /**
@@ -113,5 +114,6 @@ export async function benchImportExport(env: { api: string; fixture: Fixture; lo
     exportSeconds,
     exportRowsPerSecond: exported.result / exportSeconds,
     exportRssGrowthMb: exported.growthMb,
+    exportHeapGrowthMb: exported.heapGrowthMb,
   };
 }

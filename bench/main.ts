@@ -256,7 +256,7 @@ if (events) {
 }
 if (io) {
   console.log(`\nimport: ${io.importRows} NDJSON rows in ${io.importSeconds.toFixed(1)} s = ${num(io.importRowsPerSecond)} rows/s (target >= 20,000), API RSS growth ${io.importRssGrowthMb.toFixed(0)} MB (target < 100; V8 heap reserved +${io.importHeapGrowthMb.toFixed(0)} MB)`);
-  console.log(`export: ${io.exportRows} rows in ${io.exportSeconds.toFixed(1)} s = ${num(io.exportRowsPerSecond)} rows/s (target >= 100,000 at 1,000,000 rows), API RSS growth ${io.exportRssGrowthMb.toFixed(0)} MB (target < 50)`);
+  console.log(`export: ${io.exportRows} rows in ${io.exportSeconds.toFixed(1)} s = ${num(io.exportRowsPerSecond)} rows/s (target >= 100,000 at 1,000,000 rows), API RSS growth ${io.exportRssGrowthMb.toFixed(0)} MB (target < 50; V8 heap reserved +${io.exportHeapGrowthMb.toFixed(0)} MB)`);
 }
 if (realtime) {
   const r = realtime;

@@ -33,6 +33,18 @@ async function* bodyText(req: Readable, max: number): AsyncGenerator<string> {
   }
 }
 
+/** Resolves when `res` can take more data ('drain') or will never (closed). */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
 
 /**
  * The plain-express routes of contents import and export (SPEC §15): their bodies stream, which
@@ -84,7 +96,8 @@ export function contentsIoRouter(deps: AppDeps): express.Router {
         'cache-control': 'no-store',
       });
       for await (const chunk of chunks()) {
-        if (!res.write(chunk.text)) await new Promise((resolve) => res.once('drain', resolve));
+        // Backpressure: wait until the socket takes more, or the client is gone (no 'drain' then).
+        if (!res.write(chunk.text)) await drainedOrClosed(res);
         if (res.destroyed) return;
       }
       res.end();

@@ -64,7 +64,7 @@ function cursorKeyExpression(key: SortKey): string {
  * A column's output value as jsonb, SQL NULL when absent. With `locale`, a localized column is
  * its plain value in that locale, else in the default locale (SPEC §7).
  */
-function columnValue(column: ColumnDef, locale: string | null, defaultLocale: string): string {
+export function columnValue(column: ColumnDef, locale: string | null, defaultLocale: string): string {
   const name = literal(column.name);
   if (!locale || !isLocalized(column)) return `(data->${name})`;
   const pick = (l: string) => `data->${name}->>${literal(l)}`;
@@ -98,13 +98,24 @@ export function dataExpression(query: ListQuery): string | null {
   return `(${objectOf(projection.columns, locale, defaultLocale)})`;
 }
 
-export function compileListQuery(query: ListQuery, scope: ListScope): { select: SqlQuery; count: SqlQuery | null } {
+/**
+ * `options.columns` replaces the select list, and `options.unbounded` drops LIMIT, OFFSET and the
+ * `_k` keys (nothing pages by cursor): an export reads the whole ordered set through one SQL
+ * cursor (export/export.ts).
+ */
+export function compileListQuery(
+  query: ListQuery,
+  scope: ListScope,
+  options: { columns?: string; unbounded?: boolean } = {},
+): { select: SqlQuery; count: SqlQuery | null } {
   const p = new Params();
-  const columns = [SYSTEM_SELECT];
-  if (query.projection.system.includes('hasDraft')) columns.push('draft is not null as "hasDraft"');
-  const data = dataExpression(query);
-  if (data) columns.push(`${data} as data`);
-  query.sort.forEach((k, i) => columns.push(`${cursorKeyExpression(k)} as "_k${i}"`));
+  const columns = options.columns ? [options.columns] : [SYSTEM_SELECT];
+  if (!options.columns) {
+    if (query.projection.system.includes('hasDraft')) columns.push('draft is not null as "hasDraft"');
+    const data = dataExpression(query);
+    if (data) columns.push(`${data} as data`);
+    if (!options.unbounded) query.sort.forEach((k, i) => columns.push(`${cursorKeyExpression(k)} as "_k${i}"`));
+  }
   const tsquery = searchTsQuery(query, p);
   const where = whereClause(query, scope, p, true, tsquery);
   // The relevance of each matching row, computed once per row for the order, the cursor and `_k`.
@@ -112,8 +123,10 @@ export function compileListQuery(query: ListQuery, scope: ListScope): { select: 
   const rank = tsquery !== null ? `ts_rank(${query.searchDocument}, ${tsquery})::float8` : '0::float8';
   const from = ranked ? `contents cross join lateral (select ${rank} as rank) as search` : 'contents';
   let text = `select ${columns.join(', ')} from ${from} where ${where} order by ${orderByClause(query.sort)}`;
-  text += ` limit ${p.add(query.size + 1, 'int8')}`;
-  if (!query.cursor) text += ` offset ${p.add((query.page - 1) * query.size, 'int8')}`;
+  if (!options.unbounded) {
+    text += ` limit ${p.add(query.size + 1, 'int8')}`;
+    if (!query.cursor) text += ` offset ${p.add((query.page - 1) * query.size, 'int8')}`;
+  }
   const select = { text, values: p.values };
 
   if (!query.withCount) return { select, count: null };
