@@ -1,0 +1,85 @@
+import { Cell, Column as AriaColumn, Row, RouterProvider, Table, TableBody, TableHeader, type SortDescriptor } from 'react-aria-components';
+import { useHref, useNavigate } from 'react-router';
+import type { RouterOutputs } from 'tabula/client';
+import { useProject } from '../../layout/Shell.js';
+import type { Column } from '../../schema.js';
+import { CellValue, formatInstant, labelColumnOf, rowLabel, StatusBadge } from './cells.js';
+import { columnField, isSortable } from './fields.js';
+import type { SortState } from './list-state.js';
+
+const NOWRAP = new Set(['number', 'integer', 'boolean', 'date', 'datetime']);
+
+type Item = RouterOutputs['contents']['list']['list'][number];
+
+interface Shown {
+  id: string;
+  /** Short values (numbers, dates, badges) stay on one line. */
+  nowrap?: boolean;
+  name: string;
+  sortable: boolean;
+  render(item: Item): React.ReactNode;
+}
+
+/**
+ * The rows of one page as a grid (react-aria Table: arrow keys move between rows and cells, Enter
+ * or Space on a header sorts by it, `aria-sort` says how). Each row is a link to its editor (a
+ * click, or Enter on the focused row, opens it; react-aria's router hook keeps it a client-side
+ * navigation). The first column names the row; the table's other columns follow in their order,
+ * then the status and the last change.
+ */
+export function ContentsTable({ columns, items, sort, onSort, rowHref, label }: { columns: Column[]; items: Item[]; sort: SortState | null; onSort(sort: SortState): void; rowHref(id: string): string; label: string }) {
+  const project = useProject();
+  const labelColumn = labelColumnOf(columns);
+  const title: Shown = {
+    id: labelColumn?.name ?? 'row',
+    name: labelColumn ? labelColumn.label || labelColumn.name : 'Row',
+    sortable: labelColumn ? isSortable(columnField(labelColumn)) : false,
+    render: (item) => <span className="list-row-label">{rowLabel(item, labelColumn, project.defaultLocale, project.defaultLocale)}</span>,
+  };
+  const shown: Shown[] = [
+    title,
+    ...columns
+      .filter((column) => column !== labelColumn)
+      .map((column) => ({ id: column.name, nowrap: NOWRAP.has(column.type), name: column.label || column.name, sortable: isSortable(columnField(column)), render: (item: Item) => <CellValue column={column} value={item.data?.[column.name]} /> })),
+    { id: 'status', nowrap: true, name: 'Status', sortable: true, render: (item) => <StatusBadge status={item.status} hasDraft={item.hasDraft} /> },
+    { id: 'updatedAt', nowrap: true, name: 'Updated', sortable: true, render: (item) => (item.updatedAt ? <time dateTime={item.updatedAt}>{formatInstant(item.updatedAt)}</time> : null) },
+  ];
+  const descriptor: SortDescriptor | undefined = sort ? { column: sort.field, direction: sort.direction === 'asc' ? 'ascending' : 'descending' } : undefined;
+  const navigate = useNavigate();
+  return (
+    <RouterProvider navigate={navigate} useHref={useHref}>
+      <div className="list-scroll">
+        <Table
+          aria-label={label}
+          className="data-table list-table"
+          sortDescriptor={descriptor}
+          onSortChange={(next) => onSort({ field: String(next.column), direction: next.direction === 'descending' ? 'desc' : 'asc' })}
+        >
+          <TableHeader columns={shown}>
+            {(column) => (
+              <AriaColumn id={column.id} isRowHeader={column === title} allowsSorting={column.sortable} textValue={column.name}>
+                {({ sortDirection }) => (
+                  <span className="list-header">
+                    {column.name}
+                    {column.sortable && (
+                      <span aria-hidden="true" className="list-sort-mark">
+                        {sortDirection === 'ascending' ? '▲' : sortDirection === 'descending' ? '▼' : '↕'}
+                      </span>
+                    )}
+                  </span>
+                )}
+              </AriaColumn>
+            )}
+          </TableHeader>
+          <TableBody items={items} dependencies={[shown]} renderEmptyState={() => <p className="empty">No rows match.</p>}>
+            {(item) => (
+              <Row id={item.id} href={rowHref(item.id)} columns={shown} dependencies={[shown]} className="list-row">
+                {(column) => <Cell className={column.nowrap ? 'list-nowrap' : undefined}>{column.render(item)}</Cell>}
+              </Row>
+            )}
+          </TableBody>
+        </Table>
+      </div>
+    </RouterProvider>
+  );
+}
