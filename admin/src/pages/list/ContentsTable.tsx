@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { Cell, Column as AriaColumn, Row, RouterProvider, Table, TableBody, TableHeader, type SortDescriptor } from 'react-aria-components';
 import { useHref, useNavigate } from 'react-router';
 import type { RouterOutputs } from 'tabula/client';
@@ -27,23 +28,10 @@ interface Shown {
  * navigation). The first column names the row; the table's other columns follow in their order,
  * then the status and the last change.
  */
-export function ContentsTable({ columns, items, sort, onSort, rowHref, label }: { columns: Column[]; items: Item[]; sort: SortState | null; onSort(sort: SortState): void; rowHref(id: string): string; label: string }) {
+export function ContentsTable({ columns, items, sort, onSort, rowsPath, label }: { columns: Column[]; items: Item[]; sort: SortState | null; onSort(sort: SortState): void; rowsPath: string; label: string }) {
   const project = useProject();
-  const labelColumn = labelColumnOf(columns);
-  const title: Shown = {
-    id: labelColumn?.name ?? 'row',
-    name: labelColumn ? labelColumn.label || labelColumn.name : 'Row',
-    sortable: labelColumn ? isSortable(columnField(labelColumn)) : false,
-    render: (item) => <span className="list-row-label">{rowLabel(item, labelColumn, project.defaultLocale, project.defaultLocale)}</span>,
-  };
-  const shown: Shown[] = [
-    title,
-    ...columns
-      .filter((column) => column !== labelColumn)
-      .map((column) => ({ id: column.name, nowrap: NOWRAP.has(column.type), name: column.label || column.name, sortable: isSortable(columnField(column)), render: (item: Item) => <CellValue column={column} value={item.data?.[column.name]} /> })),
-    { id: 'status', nowrap: true, name: 'Status', sortable: true, render: (item) => <StatusBadge status={item.status} hasDraft={item.hasDraft} /> },
-    { id: 'updatedAt', nowrap: true, name: 'Updated', sortable: true, render: (item) => (item.updatedAt ? <time dateTime={item.updatedAt}>{formatInstant(item.updatedAt)}</time> : null) },
-  ];
+  // The columns shown, built once per schema: the grid rebuilds every cell when they change.
+  const { shown, title } = useMemo(() => shownColumns(columns, project.defaultLocale), [columns, project.defaultLocale]);
   const descriptor: SortDescriptor | undefined = sort ? { column: sort.field, direction: sort.direction === 'asc' ? 'ascending' : 'descending' } : undefined;
   const navigate = useNavigate();
   return (
@@ -73,7 +61,7 @@ export function ContentsTable({ columns, items, sort, onSort, rowHref, label }: 
           </TableHeader>
           <TableBody items={items} dependencies={[shown]} renderEmptyState={() => <p className="empty">No rows match.</p>}>
             {(item) => (
-              <Row id={item.id} href={rowHref(item.id)} columns={shown} dependencies={[shown]} className="list-row">
+              <Row id={item.id} href={`${rowsPath}/${item.id}`} columns={shown} dependencies={[shown]} className="list-row">
                 {(column) => <Cell className={column.nowrap ? 'list-nowrap' : undefined}>{column.render(item)}</Cell>}
               </Row>
             )}
@@ -82,4 +70,24 @@ export function ContentsTable({ columns, items, sort, onSort, rowHref, label }: 
       </div>
     </RouterProvider>
   );
+}
+
+/** The columns of the grid: the row's name (its label column) first, the others in order, status, last change. */
+function shownColumns(columns: Column[], locale: string): { shown: Shown[]; title: Shown } {
+  const labelColumn = labelColumnOf(columns);
+  const title: Shown = {
+    id: labelColumn?.name ?? 'row',
+    name: labelColumn ? labelColumn.label || labelColumn.name : 'Row',
+    sortable: labelColumn ? isSortable(columnField(labelColumn)) : false,
+    render: (item) => <span className="list-row-label">{rowLabel(item, labelColumn, locale, locale)}</span>,
+  };
+  const shown: Shown[] = [
+    title,
+    ...columns
+      .filter((column) => column !== labelColumn)
+      .map((column) => ({ id: column.name, nowrap: NOWRAP.has(column.type), name: column.label || column.name, sortable: isSortable(columnField(column)), render: (item: Item) => <CellValue column={column} value={item.data?.[column.name]} /> })),
+    { id: 'status', nowrap: true, name: 'Status', sortable: true, render: (item) => <StatusBadge status={item.status} hasDraft={item.hasDraft} /> },
+    { id: 'updatedAt', nowrap: true, name: 'Updated', sortable: true, render: (item) => (item.updatedAt ? <time dateTime={item.updatedAt}>{formatInstant(item.updatedAt)}</time> : null) },
+  ];
+  return { shown, title };
 }

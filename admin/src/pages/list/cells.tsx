@@ -42,7 +42,8 @@ export function textOf(column: Column, value: unknown): string {
     case 'json':
       return cut(JSON.stringify(value));
     case 'file':
-      return typeof value === 'object' && value !== null && 'name' in value ? String((value as { name: unknown }).name) : String(value);
+      // An id until the page is read with `expand` (useContentsPage.ts).
+      return typeof value === 'object' && value !== null && 'name' in value ? String((value as { name: unknown }).name) : '…';
     default:
       return cut(typeof value === 'object' ? JSON.stringify(value) : String(value));
   }
@@ -75,7 +76,10 @@ function ReferenceValue({ column, value }: { column: Column; value: unknown }) {
   const project = useProject();
   const tableId = typeof column.settings.table === 'string' ? column.settings.table : '';
   const columns = useColumns(project.id, tableId);
-  const rows = (Array.isArray(value) ? value : [value]).filter((v): v is RowLike => typeof v === 'object' && v !== null && 'id' in v);
+  const values = Array.isArray(value) ? value : [value];
+  // Ids, not rows: the page's first answer, before the one with `expand` (useContentsPage.ts).
+  if (values.some((v) => typeof v === 'string')) return <span className="list-none">…</span>;
+  const rows = values.filter((v): v is RowLike => typeof v === 'object' && v !== null && 'id' in v);
   const label = columns.data ? labelColumnOf(columns.data) : undefined;
   return <>{rows.map((row) => rowLabel(row, label, project.defaultLocale, project.defaultLocale)).join(', ')}</>;
 }

@@ -13,7 +13,10 @@ import type { ListState } from './list-state.js';
  * - a page past the first is read by its keyset cursor (`cursor`), not by an offset that makes the
  *   database walk every row before it;
  * - references and files come expanded in the same call (`expand`: one query per column, whatever
- *   the page size), never read row by row.
+ *   the page size), never read row by row;
+ * - the call does not wait for the columns: it goes out beside them, without `expand`, and a table
+ *   without reference or file columns (whose key stays the same) is read once. A table with them is
+ *   read again with `expand` once its columns are known, the first answer shown meanwhile.
  */
 export function useContentsPage(projectId: string, tableId: string, columns: Column[] | undefined, state: ListState) {
   const expand = (columns ?? []).filter((c) => c.type === 'reference' || c.type === 'file').map((c) => c.name);
@@ -31,10 +34,7 @@ export function useContentsPage(projectId: string, tableId: string, columns: Col
     withCount: filtered ? 'false' : 'true',
   };
   const { projectId: _p, tableId: _t, ...key } = input;
-  return useApi(['project', projectId, 'contents', tableId, 'list', key], (client) => client.contents.list.query(input), {
-    enabled: columns !== undefined,
-    keepPrevious: true,
-  });
+  return useApi(['project', projectId, 'contents', tableId, 'list', key], (client) => client.contents.list.query(input), { keepPrevious: true });
 }
 
 /**
