@@ -135,6 +135,14 @@ describe('the contents list', () => {
       await poll(() => firstRowText(page)).toBe(titleOf(ROWS - 1));
       expect(page.url()).toMatch(/sort=-price/);
 
+      // A reference column sorts by the referenced rows' names (author.name), not by their ids.
+      await header(page, 'Author').click();
+      await poll(() => header(page, 'Author').getAttribute('aria-sort')).toBe('ascending');
+      expect(page.url()).toMatch(/sort=author\.name/);
+      await poll(() => page.getByRole('row').nth(1).textContent()).toMatch(/Ada Lovelace/);
+      await header(page, 'Author').click();
+      await poll(() => page.getByRole('row').nth(1).textContent()).toMatch(/Grace Hopper/);
+
       // By keyboard: the grid's arrow keys move between headers, Enter sorts.
       await header(page, 'Title').focus();
       await page.keyboard.press('Enter');

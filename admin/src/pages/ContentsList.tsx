@@ -7,6 +7,7 @@ import { ContentsTable } from './list/ContentsTable.js';
 import { columnField, SYSTEM_FIELDS, type ListField } from './list/fields.js';
 import { FilterBuilder } from './list/FilterBuilder.js';
 import { PAGE_SIZES, useListState } from './list/list-state.js';
+import { useReferenceLabels } from './list/reference-labels.js';
 import { SearchBox } from './list/SearchBox.js';
 import { cursorOf, rememberCursor, useContentsPage } from './list/useContentsPage.js';
 import './list/ContentsList.css';
@@ -22,6 +23,7 @@ export function ContentsListPage() {
   const columns = useColumns(projectId, tableId);
   const [state, update] = useListState();
   const rows = useContentsPage(projectId, tableId, columns.data, state);
+  const sortPaths = useReferenceLabels(projectId, columns.data);
   const base = `/w/${workspaceId}/p/${projectId}/tables/${tableId}`;
 
   const nextCursor = rows.data?.pagination.nextCursor;
@@ -58,7 +60,7 @@ export function ContentsListPage() {
       {columns.data && rows.data && (
         <div className={rows.isPlaceholderData ? 'list-body list-stale' : 'list-body'} aria-busy={rows.isFetching}>
           {columns.data.length === 0 && <Empty>This table has no columns yet: add them under Tables and columns.</Empty>}
-          <ContentsTable label={`Rows of ${name}`} columns={columns.data} items={rows.data.list} sort={state.sort} onSort={(sort) => update({ sort })} rowsPath={`${base}/rows`} />
+          <ContentsTable label={`Rows of ${name}`} columns={columns.data} sortPaths={sortPaths} items={rows.data.list} sort={state.sort} onSort={(sort) => update({ sort })} rowsPath={`${base}/rows`} />
           {pagination && (state.page > 1 || pagination.hasNext) && (
             <Pager page={state.page} pages={pagination.pages ?? (pagination.hasNext ? null : state.page)} total={pagination.total} onPage={goTo} />
           )}

@@ -28,10 +28,10 @@ interface Shown {
  * navigation). The first column names the row; the table's other columns follow in their order,
  * then the status and the last change.
  */
-export function ContentsTable({ columns, items, sort, onSort, rowsPath, label }: { columns: Column[]; items: Item[]; sort: SortState | null; onSort(sort: SortState): void; rowsPath: string; label: string }) {
+export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPath, label }: { columns: Column[]; sortPaths: Map<string, string>; items: Item[]; sort: SortState | null; onSort(sort: SortState): void; rowsPath: string; label: string }) {
   const project = useProject();
   // The columns shown, built once per schema: the grid rebuilds every cell when they change.
-  const { shown, title } = useMemo(() => shownColumns(columns, project.defaultLocale), [columns, project.defaultLocale]);
+  const { shown, title } = useMemo(() => shownColumns(columns, sortPaths, project.defaultLocale), [columns, sortPaths, project.defaultLocale]);
   const descriptor: SortDescriptor | undefined = sort ? { column: sort.field, direction: sort.direction === 'asc' ? 'ascending' : 'descending' } : undefined;
   const navigate = useNavigate();
   return (
@@ -72,8 +72,11 @@ export function ContentsTable({ columns, items, sort, onSort, rowsPath, label }:
   );
 }
 
-/** The columns of the grid: the row's name (its label column) first, the others in order, status, last change. */
-function shownColumns(columns: Column[], locale: string): { shown: Shown[]; title: Shown } {
+/**
+ * The columns of the grid: the row's name (its label column) first, the others in order, status,
+ * last change. A single reference column sorts by the referenced rows' names (`sortPaths`).
+ */
+function shownColumns(columns: Column[], sortPaths: Map<string, string>, locale: string): { shown: Shown[]; title: Shown } {
   const labelColumn = labelColumnOf(columns);
   const title: Shown = {
     id: labelColumn?.name ?? 'row',
@@ -85,7 +88,13 @@ function shownColumns(columns: Column[], locale: string): { shown: Shown[]; titl
     title,
     ...columns
       .filter((column) => column !== labelColumn)
-      .map((column) => ({ id: column.name, nowrap: NOWRAP.has(column.type), name: column.label || column.name, sortable: isSortable(columnField(column)), render: (item: Item) => <CellValue column={column} value={item.data?.[column.name]} /> })),
+      .map((column) => ({
+        id: sortPaths.get(column.name) ?? column.name,
+        nowrap: NOWRAP.has(column.type),
+        name: column.label || column.name,
+        sortable: sortPaths.has(column.name) || isSortable(columnField(column)),
+        render: (item: Item) => <CellValue column={column} value={item.data?.[column.name]} />,
+      })),
     { id: 'status', nowrap: true, name: 'Status', sortable: true, render: (item) => <StatusBadge status={item.status} hasDraft={item.hasDraft} /> },
     { id: 'updatedAt', nowrap: true, name: 'Updated', sortable: true, render: (item) => (item.updatedAt ? <time dateTime={item.updatedAt}>{formatInstant(item.updatedAt)}</time> : null) },
   ];

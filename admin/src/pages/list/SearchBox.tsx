@@ -12,17 +12,26 @@ const PAUSE_MS = 300;
 export function SearchBox({ value, onSearch }: { value: string; onSearch(text: string): void }) {
   const [text, setText] = useState(value);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  // The address changed under the box (back button, a cleared filter): show what is searched.
-  useEffect(() => setText(value), [value]);
+  // What this box last searched: the address catching up with it must not undo keys typed since.
+  const sent = useRef(value);
+  // The address changed under the box (the back button): show what is searched.
+  useEffect(() => {
+    if (value !== sent.current) setText(value);
+    sent.current = value;
+  }, [value]);
   useEffect(() => () => clearTimeout(timer.current), []);
   const change = (next: string) => {
     setText(next);
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => onSearch(next.trim()), PAUSE_MS);
+    timer.current = setTimeout(() => search(next), PAUSE_MS);
+  };
+  const search = (next: string) => {
+    sent.current = next.trim();
+    onSearch(next.trim());
   };
   const now = (next: string) => {
     clearTimeout(timer.current);
-    onSearch(next.trim());
+    search(next);
   };
   return (
     <SearchField className="field list-search" value={text} onChange={change} onSubmit={now} onClear={() => now('')}>
