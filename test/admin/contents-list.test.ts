@@ -198,6 +198,7 @@ describe('the contents list', () => {
       await page.goBack();
       await poll(() => rowNames(page).count()).toBe(5);
       await expectAccessible(page, 'contents list, filtered');
+      await screenshot(page, 'contents-list-filtered');
       await page.getByRole('button', { name: 'Remove filter: Price at least 80' }).click();
       await poll(() => rowNames(page).count()).toBe(25);
 
@@ -236,6 +237,9 @@ describe('the contents list', () => {
       const { page } = run;
       await page.goto(listUrl());
       await poll(() => rowNames(page).count()).toBe(25);
+      // The page hears of writes made once the server holds its event stream (SPEC §14: a new
+      // stream starts now), and the previous page's stream has closed: one stream open.
+      await poll(() => run.t.api.deps.streams.size).toBe(1);
       const created = await post(`/tables/${articlesId}/contents`, { data: { title: 'Storm warning', price: 1 }, status: 'DRAFT' });
       const row = page.getByRole('row', { name: /Storm warning/ });
       await row.waitFor();

@@ -20,6 +20,7 @@ export function inLocale(value: unknown, locale: string, fallback: string): unkn
 
 const cut = (text: string) => (text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text);
 
+const numberFormat = new Intl.NumberFormat();
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -34,7 +35,7 @@ export function textOf(column: Column, value: unknown): string {
       return value ? 'Yes' : 'No';
     case 'number':
     case 'integer':
-      return typeof value === 'number' ? value.toLocaleString() : String(value);
+      return typeof value === 'number' ? numberFormat.format(value) : String(value);
     case 'date':
       return typeof value === 'string' ? dateFormat.format(new Date(`${value}T00:00:00Z`)) : String(value);
     case 'datetime':
