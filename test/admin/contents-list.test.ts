@@ -235,10 +235,12 @@ describe('the contents list', () => {
     'shows a row another writer creates and publishes, without a reload, and links each row to its editor',
     async () => {
       const { page } = run;
+      // The page hears of writes made once the server holds its event stream (SPEC §14: a new
+      // stream starts now): the previous page's stream closes first, then this page's opens.
+      await page.goto('about:blank');
+      await poll(() => run.t.api.deps.streams.size).toBe(0);
       await page.goto(listUrl());
       await poll(() => rowNames(page).count()).toBe(25);
-      // The page hears of writes made once the server holds its event stream (SPEC §14: a new
-      // stream starts now), and the previous page's stream has closed: one stream open.
       await poll(() => run.t.api.deps.streams.size).toBe(1);
       const created = await post(`/tables/${articlesId}/contents`, { data: { title: 'Storm warning', price: 1 }, status: 'DRAFT' });
       const row = page.getByRole('row', { name: /Storm warning/ });

@@ -64,9 +64,10 @@ export function ContentsListPage() {
           {pagination && (state.page > 1 || pagination.hasNext) && (
             <Pager page={state.page} pages={pagination.pages ?? (pagination.hasNext ? null : state.page)} total={pagination.total} onPage={goTo} />
           )}
-          {pagination && state.page === 1 && !pagination.hasNext && pagination.total !== null && (
+          {pagination && state.page === 1 && !pagination.hasNext && (
+            // One page holds every match: its length is the count, uncounted or not.
             <p className="muted list-count" aria-live="polite">
-              {pagination.total === 1 ? '1 row' : `${pagination.total} rows`}
+              {rows.data.list.length === 1 ? '1 row' : `${rows.data.list.length} rows`}
             </p>
           )}
         </div>
