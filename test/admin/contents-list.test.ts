@@ -241,6 +241,8 @@ describe('the contents list', () => {
       await poll(() => run.t.api.deps.streams.size).toBe(0);
       await page.goto(listUrl());
       await poll(() => rowNames(page).count()).toBe(25);
+      // The page as read with `expand` (references by name), not its first answer without it.
+      await poll(() => page.getByRole('row').nth(1).textContent()).toMatch(/Ada Lovelace|Grace Hopper/);
       await poll(() => run.t.api.deps.streams.size).toBe(1);
       const created = await post(`/tables/${articlesId}/contents`, { data: { title: 'Storm warning', price: 1 }, status: 'DRAFT' });
       const row = page.getByRole('row', { name: /Storm warning/ });
