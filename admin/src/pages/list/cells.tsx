@@ -1,0 +1,114 @@
+import { useProject } from '../../layout/Shell.js';
+import { useColumns, type Column } from '../../schema.js';
+
+/**
+ * A row's values as people read them: a localized value in the project's default locale (or the
+ * first locale that has one), references by their label, files by name, booleans in words, dates
+ * and numbers in the reader's conventions. Long text is cut; the editor shows it whole.
+ */
+const MAX_CHARS = 120;
+
+type Localized = Record<string, unknown>;
+
+/** A localized column's value for a locale, falling back to the default, then to any locale with one. */
+export function inLocale(value: unknown, locale: string, fallback: string): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const byLocale = value as Localized;
+  for (const candidate of [locale, fallback]) if (byLocale[candidate] !== undefined && byLocale[candidate] !== null) return byLocale[candidate];
+  return Object.values(byLocale).find((v) => v !== null && v !== undefined) ?? null;
+}
+
+const cut = (text: string) => (text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text);
+
+const numberFormat = new Intl.NumberFormat();
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export const formatInstant = (iso: string): string => dateTimeFormat.format(new Date(iso));
+
+/** The plain text of a value of `column` (localized values already resolved). */
+export function textOf(column: Column, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (Array.isArray(value)) return value.map((v) => textOf(column, v)).join(', ');
+  switch (column.type) {
+    case 'boolean':
+      return value ? 'Yes' : 'No';
+    case 'number':
+    case 'integer':
+      return typeof value === 'number' ? numberFormat.format(value) : String(value);
+    case 'date':
+      return typeof value === 'string' ? dateFormat.format(new Date(`${value}T00:00:00Z`)) : String(value);
+    case 'datetime':
+      return typeof value === 'string' ? formatInstant(value) : String(value);
+    case 'json':
+      return cut(JSON.stringify(value));
+    case 'file':
+      // An id until the page is read with `expand` (useContentsPage.ts).
+      return typeof value === 'object' && value !== null && 'name' in value ? String((value as { name: unknown }).name) : '…';
+    default:
+      return cut(typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+}
+
+/** The column that names a row of a table: its first text-like column (text before slug, email, url). */
+export function labelColumnOf(columns: Column[]): Column | undefined {
+  for (const type of ['text', 'slug', 'email', 'url', 'longtext']) {
+    const found = columns.find((c) => c.type === type);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export interface RowLike {
+  id: string;
+  slug?: string | null;
+  data?: Record<string, unknown>;
+}
+
+/** A row's label: its label column's value, else its slug, else the start of its id. */
+export function rowLabel(row: RowLike, labelColumn: Column | undefined, locale: string, fallback: string): string {
+  const value = labelColumn ? inLocale(row.data?.[labelColumn.name], locale, fallback) : null;
+  if (labelColumn && value !== null && value !== undefined && value !== '') return textOf(labelColumn, value);
+  return row.slug ?? `Row ${row.id.slice(0, 8)}…`;
+}
+
+/** Expanded references (SPEC §12): each referenced row by its label; a row no longer there shows nothing. */
+function ReferenceValue({ column, value }: { column: Column; value: unknown }) {
+  const project = useProject();
+  const tableId = typeof column.settings.table === 'string' ? column.settings.table : '';
+  const columns = useColumns(project.id, tableId);
+  const values = Array.isArray(value) ? value : [value];
+  // Ids, not rows: the page's first answer, before the one with `expand` (useContentsPage.ts).
+  if (values.some((v) => typeof v === 'string')) return <span className="list-none">…</span>;
+  const rows = values.filter((v): v is RowLike => typeof v === 'object' && v !== null && 'id' in v);
+  const label = columns.data ? labelColumnOf(columns.data) : undefined;
+  return <>{rows.map((row) => rowLabel(row, label, project.defaultLocale, project.defaultLocale)).join(', ')}</>;
+}
+
+export function CellValue({ column, value }: { column: Column; value: unknown }) {
+  const project = useProject();
+  if (column.type === 'reference') return <ReferenceValue column={column} value={value} />;
+  const resolved = column.settings.localized ? inLocale(value, project.defaultLocale, project.defaultLocale) : value;
+  const text = textOf(column, resolved);
+  if (text === '')
+    return (
+      <>
+        <span className="list-none" aria-hidden="true">—</span>
+        <span className="visually-hidden">No value</span>
+      </>
+    );
+  if (column.type === 'boolean') return <span className={resolved ? 'list-yes' : 'list-no'}>{text}</span>;
+  return <>{text}</>;
+}
+
+const STATUS_WORDS: Record<string, string> = { DRAFT: 'Draft', SCHEDULED: 'Scheduled', PUBLISHED: 'Published', ARCHIVED: 'Archived' };
+
+export function StatusBadge({ status, hasDraft }: { status?: string; hasDraft?: boolean }) {
+  if (!status) return null;
+  return (
+    <span className="list-status">
+      <span className={`badge badge-${status.toLowerCase()}`}>{STATUS_WORDS[status] ?? status}</span>
+      {hasDraft && <span className="badge list-pending">Pending changes</span>}
+    </span>
+  );
+}
