@@ -57,7 +57,7 @@ export const TOKEN_HINT = 'npm run cli -- token create --email you@example.com';
  */
 export function printBanner(logger: Logger, api: { url: string; printedAdminToken: boolean }): void {
   const { url } = api;
-  const urls = { rest: `${url}/v1`, docs: `${url}/docs`, trpc: `${url}/trpc` };
+  const urls = { console: `${url}/admin/`, rest: `${url}/v1`, docs: `${url}/docs`, trpc: `${url}/trpc` };
   const access = api.printedAdminToken ? 'admin token: printed above, shown once' : `a token: ${TOKEN_HINT}`;
-  logger.info({ url, ...urls }, `Tabula on ${url}  REST ${urls.rest}  docs ${urls.docs}  tRPC ${urls.trpc}  ${access}`);
+  logger.info({ url, ...urls }, `Tabula on ${url}  console ${urls.console}  REST ${urls.rest}  docs ${urls.docs}  tRPC ${urls.trpc}  ${access}`);
 }

@@ -7,7 +7,9 @@ import { useClient } from './session.js';
  * subscription per open project (SPEC §14, `events.subscribe` over SSE through the typed client),
  * and each event refreshes the queries it can change. A contents event refreshes that table's
  * lists and rows; a table event, the tables and their columns; a file event, the files. After a
- * `reset` (the feed lost track), everything of the project is read again.
+ * `reset` (the feed lost track), everything of the project is read again, and so it is when the
+ * stream starts: a write between a page's first read and the stream's opening has no event the
+ * page will see. (A reconnect resumes after the last event, so it loses nothing.)
  */
 export function useProjectEvents(projectId: string | undefined): void {
   const client = useClient();
@@ -17,6 +19,9 @@ export function useProjectEvents(projectId: string | undefined): void {
     const subscription = client.events.subscribe.subscribe(
       { projectId },
       {
+        onStarted() {
+          void queries.invalidateQueries({ queryKey: ['project', projectId] });
+        },
         onData(item) {
           if (!('id' in item)) {
             void queries.invalidateQueries({ queryKey: ['project', projectId] });

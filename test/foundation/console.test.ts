@@ -70,7 +70,7 @@ describe('start-up banner', () => {
     const first = await banner();
     expect(first.api.printedAdminToken).toBe(true);
     const url = first.api.url;
-    expect(first.banner).toMatchObject({ url, rest: `${url}/v1`, docs: `${url}/docs`, trpc: `${url}/trpc` });
+    expect(first.banner).toMatchObject({ url, console: `${url}/admin/`, rest: `${url}/v1`, docs: `${url}/docs`, trpc: `${url}/trpc` });
     expect(first.banner.msg).toBe(`Tabula on ${url}  REST ${url}/v1  docs ${url}/docs  tRPC ${url}/trpc  admin token: printed above, shown once`);
     expect(first.records.some((r) => r.msg.includes('created the first account'))).toBe(true);
 

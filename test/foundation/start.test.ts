@@ -57,7 +57,7 @@ describe('npm start (embedded database)', () => {
     expect(output).toContain('workers started');
     // Piped output is JSON lines; the banner is one of them (ADMIN_TOKEN given: it hints at the CLI).
     const banner = output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line)).find((r) => r.msg?.startsWith('Tabula on'));
-    expect(banner, output).toMatchObject({ rest: `${base}/v1`, docs: `${base}/docs`, trpc: `${base}/trpc` });
+    expect(banner, output).toMatchObject({ console: `${base}/admin/`, rest: `${base}/v1`, docs: `${base}/docs`, trpc: `${base}/trpc` });
     expect(banner.msg).toContain('npm run cli -- token create --email');
 
     // The CLI reaches the database that `npm start` runs, and its token works on the API.
