@@ -51,7 +51,7 @@ describe('log format', () => {
 });
 
 describe('start-up banner', () => {
-  it('names the REST, docs and tRPC URLs, and where the admin token is', { timeout: 60_000 }, async () => {
+  it('names the console, REST, docs and tRPC URLs, and where the admin token is', { timeout: 60_000 }, async () => {
     db = await createTestDatabase();
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
     const banner = async () => {
@@ -71,7 +71,7 @@ describe('start-up banner', () => {
     expect(first.api.printedAdminToken).toBe(true);
     const url = first.api.url;
     expect(first.banner).toMatchObject({ url, console: `${url}/admin/`, rest: `${url}/v1`, docs: `${url}/docs`, trpc: `${url}/trpc` });
-    expect(first.banner.msg).toBe(`Tabula on ${url}  REST ${url}/v1  docs ${url}/docs  tRPC ${url}/trpc  admin token: printed above, shown once`);
+    expect(first.banner.msg).toBe(`Tabula on ${url}  console ${url}/admin/  REST ${url}/v1  docs ${url}/docs  tRPC ${url}/trpc  admin token: printed above, shown once`);
     expect(first.records.some((r) => r.msg.includes('created the first account'))).toBe(true);
 
     // Later start-ups print no token: the banner points at the CLI instead.

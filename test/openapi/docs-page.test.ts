@@ -133,8 +133,8 @@ describe('/docs', () => {
       return ctx.skip(`no second address for the browser: ${other.unavailable}`);
     }
     const origin = `http://${other.host.serverAddress}:${t.api.port}`;
-    // What a person types: the bare address, sent on to the reference.
-    await expectReferenceRendered(other.browser, `${origin}/`, origin, 'docs-remote');
+    // What a person types: /docs without its slash, sent on to the reference.
+    await expectReferenceRendered(other.browser, `${origin}/docs`, origin, 'docs-remote');
   }, BROWSER_TEST_MS);
 });
 
