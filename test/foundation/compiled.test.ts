@@ -14,7 +14,7 @@ import { until } from '../helpers/until.js';
 /**
  * Issue "server package" item 3: the production build. A copy of the repository runs
  * `npm run build`, then keeps only what a production install holds (package.json, node_modules,
- * dist/): no TypeScript sources, so anything the compiled code still wanted from src/ (a file
+ * dist/, admin/dist): no TypeScript sources, so anything the compiled code still wanted from src/ (a file
  * read next to a source, the tsx loader) fails here. The copy is a temporary directory, so that
  * this build never rewrites the dist/ that other test files may be running at the same time.
  */
@@ -27,8 +27,9 @@ const cleanup: (() => Promise<unknown>)[] = [];
 beforeAll(async () => {
   copy = await mkdtemp(path.join(os.tmpdir(), 'tabula-compiled-'));
   cleanup.push(() => rm(copy, { recursive: true, force: true }));
-  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'mikro-orm.config.ts', 'src', 'workers']) {
-    await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
+  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'mikro-orm.config.ts', 'src', 'workers', 'admin']) {
+    // The console is built again from its sources, into the copy's own admin/dist.
+    await cp(path.join(root, entry), path.join(copy, entry), { recursive: true, filter: (from) => !from.startsWith(path.join(root, 'admin', 'dist')) });
   }
   await symlink(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));
   db = await createTestDatabase();
@@ -114,12 +115,12 @@ describe('after npm run build, with the sources gone', () => {
   beforeAll(async () => {
     const build = await runIn('npm', ['run', '--silent', 'build'], {}, 120_000);
     expect(build.code, build.stdout + build.stderr).toBe(0);
-    for (const entry of ['src', 'workers', 'tsconfig.json', 'tsconfig.build.json', 'mikro-orm.config.ts']) {
+    for (const entry of ['src', 'workers', 'tsconfig.json', 'tsconfig.build.json', 'mikro-orm.config.ts', 'admin/src', 'admin/index.html']) {
       await rm(path.join(copy, entry), { recursive: true });
     }
   }, 150_000);
 
-  it('npm run start:api runs the compiled API with node alone: ready, docs page, a real request, exit 0 on SIGTERM', async () => {
+  it('npm run start:api runs the compiled API with node alone: ready, docs page, console, a real request, exit 0 on SIGTERM', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const npm = startIn('npm', ['run', '--silent', 'start:api'], { HOST: '127.0.0.1', PORT: String(port), ADMIN_EMAIL: 'build@example.com', ADMIN_TOKEN: token });
@@ -138,6 +139,12 @@ describe('after npm run build, with the sources gone', () => {
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger-ui');
     expect((await fetch(`${url}/docs/swagger-ui-bundle.js`)).status).toBe(200);
+    // The console, built by npm run build into admin/dist and found from dist/src/http.
+    const consolePage = await fetch(`${url}/admin/`);
+    expect(consolePage.status).toBe(200);
+    const script = /src="(\/admin\/assets\/[^"]+\.js)"/.exec(await consolePage.text());
+    expect(script).not.toBeNull();
+    expect((await fetch(`${url}${script![1]}`)).status).toBe(200);
 
     const tree = await processTree(npm.child.pid!);
     process.kill(node.pid, 'SIGTERM');
