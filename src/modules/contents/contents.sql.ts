@@ -105,7 +105,7 @@ const ON_COUNTER = `on conflict (table_id, status, shard) do update
  * Counts the rows of `relation` (a CTE of new rows) in, on shard `shard` (a parameter). Counter
  * rows are taken in one order, so two batches that span the same tables cannot deadlock on them.
  */
-export const countNewRows = (relation: string, shard: string) =>
+const countNewRows = (relation: string, shard: string) =>
   `${ADD_TO_COUNTER} select table_id, status, ${shard}, count(*), 1 from ${relation}
      group by table_id, status order by table_id, status ${ON_COUNTER}`;
 

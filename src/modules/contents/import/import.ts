@@ -12,7 +12,7 @@ import { updateAction } from '../revision-types.js';
 import { assertTransition, planStatus } from '../status.js';
 import { freeSlug, storageLimitField, uniqueViolationField } from '../uniqueness.js';
 import { validateData, type ValidatedData } from '../validate.js';
-import { insertImportedRows, rowsToUpsert, slugsLikeAny, updateImportedRows, type ImportedUpdate } from './import.sql.js';
+import { rowsToUpsert, slugsLikeAny, updateImportedRows, type ImportedUpdate } from './import.sql.js';
 import type { ImportLine } from './import-lines.js';
 
 /** Lines written per statement. */
@@ -213,8 +213,7 @@ async function stillMissing(sql: Sql, pending: PendingReference[]): Promise<Pend
  */
 async function insertPlanned(scope: WriteScope, sql: Sql, inserts: PlannedInsert[], ctx: BatchContext): Promise<number> {
   if (inserts.length === 0) return 0;
-  const rows = inserts.map((p) => p.insert.row);
-  const inserted = new Set((await sql<{ id: string }>(insertImportedRows(scope.project.id, scope.table.id, rows, scope.actor, randomShard()))).map((r) => r.id));
+  const inserted = new Set((await sql<{ id: string }>(insertContents(inserts.map((p) => p.insert), true, randomShard(), true))).map((r) => r.id));
   for (const p of inserts.filter((p) => !inserted.has(p.insert.row.id))) {
     await sql(savepoint('savepoint', 'import_row'));
     try {
