@@ -87,6 +87,36 @@ describe('import', () => {
     expect(res.details!.map((d) => d.field)).toEqual(['line 1: data.sku', 'line 3: data.sku']);
   });
 
+  it('names the first 100 offending lines in file order when conflicts found on writing and errors found on checking meet', async () => {
+    // Batch one (lines 1-1,000) repeats line 1's unique value on lines 2-61, found only when it is
+    // written; batch two holds 100 invalid prices, found while batch one is written. The 422 names
+    // lines 2-61 and then the first 40 of batch two.
+    const lines = Array.from({ length: 2000 }, (_, i) =>
+      i <= 60 ? { data: { name: `Taken ${i}`, sku: 'ORDER-1' } } : i >= 1000 && i < 1100 ? { data: { name: `Bad ${i}`, price: -1 } } : { data: { name: `Fine ${i}` } },
+    );
+    const res = expectError(await importInto(products.id, ndjson(lines)), 422, 'VALIDATION_ERROR');
+    const offending = [...new Set(res.details!.map((d) => Number(/^line (\d+)/.exec(d.field)![1])))];
+    expect(offending).toEqual([...Array.from({ length: 60 }, (_, i) => i + 2), ...Array.from({ length: 40 }, (_, i) => i + 1001)]);
+  });
+
+  it('leaves the GIN indexes of the table with nothing pending, and finds imported rows by contains and search', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => ({ data: { name: `Saucer ${i} zanzibar${i % 7}`, sku: `GIN-${i}` } }));
+    expectStatus(await importInto(products.id, ndjson(lines)), 200);
+    await db.query('create extension if not exists pgstattuple');
+    const gin = await db.query<{ name: string; pending: number }>(
+      `select c.relname as name, (pgstatginindex(c.oid)).pending_tuples::int as pending
+         from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam
+        where a.amname = 'gin' and pg_get_expr(i.indpred, i.indrelid) like '%' || $1 || '%'`,
+      [products.id],
+    );
+    expect(gin.rows.length).toBeGreaterThanOrEqual(3); // trigram of name (per locale) and sku, search
+    expect(gin.rows.filter((r) => r.pending > 0)).toEqual([]);
+    const contains = await list(w, products.id, w.writeKey, { filter: [{ i: 'sku', w: 'contains', v: 'GIN-299' }] });
+    expect(contains.pagination.total).toBe(11); // GIN-299, GIN-2990 ... GIN-2999
+    const found = await list(w, products.id, w.writeKey, { search: 'zanzibar3' });
+    expect(found.pagination.total).toBe(lines.filter((_, i) => i % 7 === 3).length);
+  });
+
   it('reads malformed lines as errors of their line', async () => {
     const body = '{"data":{"name":"ok"}}\nnot json\n{"name":"no data"}\n{"data":{"name":"x"},"status":"LIVE"}\n{"data":{"name":"y"},"extra":1}\n';
     const res = expectError(await importInto(products.id, body), 422, 'VALIDATION_ERROR');

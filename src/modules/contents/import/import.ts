@@ -14,6 +14,7 @@ import { freeSlug, storageLimitField, uniqueViolationField } from '../uniqueness
 import { validateData, type ValidatedData } from '../validate.js';
 import { rowsToUpsert, slugsLikeAny, updateImportedRows, type ImportedUpdate } from './import.sql.js';
 import type { ImportLine } from './import-lines.js';
+import { IMPORT_PENDING_LIST_LIMIT, mergePendingLists } from './gin-pending.js';
 
 /** Lines written per statement. */
 const BATCH = 1_000;
@@ -38,44 +39,75 @@ const prefixed = (line: number, details: ErrorDetail[]) => details.map((d) => ({
 /**
  * SPEC §15 import: every line validated, unique-checked and reference-checked as a single write
  * is, written in batches inside one transaction that commits only when no line is wrong. The
- * lines stream: one batch is in memory at a time (plus the slugs this import derived, and the
- * references still unresolved). One `contents.imported` event replaces the rows' own events.
+ * lines stream: a batch is checked while the one before it is written (two in memory at a
+ * time, plus the slugs this import derived, and the references still unresolved). One
+ * `contents.imported` event replaces the rows' own events.
  */
 export async function importContents(scope: WriteScope, lines: AsyncIterable<ImportLine>, options: { upsert: boolean }): Promise<{ imported: number }> {
   const { table } = scope;
-  return transaction(scope.pool, async (sql, client) => {
-    const problems: ErrorDetail[] = [];
-    const offendingLines = new Set<number>();
-    const report = (line: number, details: ErrorDetail[]) => {
-      if (details.length === 0) return;
-      offendingLines.add(line);
-      if (offendingLines.size <= MAX_REPORTED_LINES) problems.push(...details);
-    };
-    const slugs = new DerivedSlugs(sql, table.id);
-    const pending: PendingReference[] = [];
-    let imported = 0;
-    let batch: ImportLine[] = [];
-    const flush = async () => {
-      imported += await writeBatch(scope, sql, batch, { upsert: options.upsert, report, slugs, pending });
-      batch = [];
-    };
-    for await (const line of lines) {
-      batch.push(line);
-      if (batch.length === BATCH) await flush();
-      // Past the reported lines, what follows would not be shown: stop reading.
-      if (offendingLines.size > MAX_REPORTED_LINES) break;
-    }
-    if (offendingLines.size <= MAX_REPORTED_LINES) await flush();
-    for (const ref of await stillMissing(sql, pending)) {
-      report(ref.line, [{ field: `line ${ref.line}: data.${ref.column}`, message: `unknown contents id(s): ${ref.ids.join(', ')}` }]);
-    }
-    if (problems.length > 0) throw validationError(problems.sort((a, b) => lineOf(a) - lineOf(b)));
-    if (imported > 0) await emitEvents(outboxOfClient(client), [newEvent('contents.imported', scope.project.id, table.id, { tableId: table.id, count: imported })]);
-    return { imported };
-  });
+  const merger = await mergePendingLists(scope.pool, table.id);
+  try {
+    return await transaction(scope.pool, async (sql, client) => {
+      await sql(IMPORT_PENDING_LIST_LIMIT);
+      const problems = new LineProblems();
+      const ctx: BatchContext = { upsert: options.upsert, report: problems.report, slugs: new DerivedSlugs(sql, table.id), pending: [] };
+      let imported = 0;
+      let writing: Promise<void> = Promise.resolve();
+      const flush = async (batch: ImportLine[]) => {
+        // An upsert's plan reads the rows it updates, which the batch before may have written.
+        if (options.upsert) await writing;
+        const plan = await planBatch(scope, sql, batch, ctx);
+        await writing;
+        writing = writePlan(scope, sql, plan, ctx).then((written) => void (imported += written));
+        writing.catch(() => {}); // awaited by the next flush or below
+      };
+      let batch: ImportLine[] = [];
+      for await (const line of lines) {
+        batch.push(line);
+        if (batch.length === BATCH) {
+          await flush(batch);
+          batch = [];
+        }
+        // Past the reported lines, what follows would not be shown: stop reading.
+        if (problems.count > MAX_REPORTED_LINES) break;
+      }
+      if (problems.count <= MAX_REPORTED_LINES) await flush(batch);
+      await writing;
+      for (const ref of await stillMissing(sql, ctx.pending)) {
+        problems.report(ref.line, [{ field: `line ${ref.line}: data.${ref.column}`, message: `unknown contents id(s): ${ref.ids.join(', ')}` }]);
+      }
+      if (problems.count > 0) throw validationError(problems.first(MAX_REPORTED_LINES));
+      if (imported > 0) await emitEvents(outboxOfClient(client), [newEvent('contents.imported', scope.project.id, table.id, { tableId: table.id, count: imported })]);
+      return { imported };
+    });
+  } finally {
+    await merger.stop();
+  }
 }
 
-const lineOf = (detail: ErrorDetail) => Number(/^line (\d+)/.exec(detail.field)?.[1] ?? 0);
+/** The offending lines and their details, in the order they were found. */
+class LineProblems {
+  private readonly byLine = new Map<number, ErrorDetail[]>();
+
+  readonly report = (line: number, details: ErrorDetail[]) => {
+    if (details.length === 0) return;
+    const known = this.byLine.get(line);
+    if (known) known.push(...details);
+    else this.byLine.set(line, [...details]);
+  };
+
+  get count(): number {
+    return this.byLine.size;
+  }
+
+  /** The details of the `lines` first offending lines of the file. */
+  first(lines: number): ErrorDetail[] {
+    return [...this.byLine.keys()]
+      .sort((a, b) => a - b)
+      .slice(0, lines)
+      .flatMap((line) => this.byLine.get(line)!);
+  }
+}
 
 interface BatchContext {
   upsert: boolean;
@@ -84,12 +116,20 @@ interface BatchContext {
   pending: PendingReference[];
 }
 
-/** Checks a batch of lines and writes the good ones; answers how many rows it wrote. */
-async function writeBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx: BatchContext): Promise<number> {
-  if (lines.length === 0) return 0;
+/** A batch's lines checked on their own: what to write, and each line's validated data. */
+interface BatchPlan {
+  planned: Planned[];
+  validated: Map<number, ValidatedData>;
+}
+
+/**
+ * Checks a batch's lines on their own (types, rules, status): without `upsert`, in Node alone,
+ * while the batch before is being written; an upsert first reads the rows its lines name.
+ */
+async function planBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx: BatchContext): Promise<BatchPlan> {
   const { table, project } = scope;
   const slugColumn = table.columns.find((c) => c.type === 'slug');
-  const existing = ctx.upsert ? await upsertTargets(sql, scope, lines) : new Map<string, ContentsRow>();
+  const existing = ctx.upsert && lines.length > 0 ? await upsertTargets(sql, scope, lines) : new Map<string, ContentsRow>();
   const planned: Planned[] = [];
   const validated = new Map<number, ValidatedData>();
   // An upsert batch updates each row once: a second line for the same row is refused.
@@ -147,6 +187,13 @@ async function writeBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx:
     };
     planned.push({ line: line.line, derivedSlug, insert: { row, projectId: project.id, events: [], actor: scope.actor } });
   }
+  return { planned, validated };
+}
+
+/** Writes a checked batch: derived slugs, references and files against the stored rows, then the rows; answers how many it wrote. */
+async function writePlan(scope: WriteScope, sql: Sql, { planned, validated }: BatchPlan, ctx: BatchContext): Promise<number> {
+  if (planned.length === 0) return 0;
+  const slugColumn = scope.table.columns.find((c) => c.type === 'slug');
   await ctx.slugs.assign(planned.flatMap((p) => ('insert' in p && p.derivedSlug ? [p] : [])), slugColumn?.name);
   const refused = await checkBatchLookups(sql, planned, validated, ctx);
   const good = planned.filter((p) => !refused.has(p.line));
