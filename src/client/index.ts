@@ -9,12 +9,12 @@ import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, type 
 import { EventSource } from 'eventsource';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { observable } from '@trpc/server/observable';
-import type { AppRouter, EventEnvelope, EventType, StreamReset } from './server-types.js';
+import type { AppRouter, EventEnvelope, EventType, OperatorsByKind, StreamReset } from './server-types.js';
 import { toTabulaError } from './error.js';
 
 export { TabulaError, type TabulaErrorCode } from './error.js';
 export { FileCallError, fileContent, uploadFile, type FileRecord, type FileTransport, type ImageParams } from './files.js';
-export type { AppRouter, EventEnvelope, EventType, StreamReset };
+export type { AppRouter, EventEnvelope, EventType, OperatorsByKind, StreamReset };
 /** Inputs and outputs of every procedure, e.g. `RouterOutputs['contents']['get']`. */
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;

@@ -100,7 +100,7 @@ export function LogsPage() {
             <thead>
               <tr>
                 <th scope="col">
-                  <span className="ops-visually-hidden">Details</span>
+                  <span className="visually-hidden">Details</span>
                 </th>
                 <th scope="col">Time</th>
                 <th scope="col">Method</th>

@@ -3,10 +3,10 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { ALL } from '../layout/Shell.js';
 import { useApi, useApiMutation } from '../query.js';
 import type { Table } from '../schema.js';
+import { ConfirmDialog } from '../ui/ConfirmDialog.js';
 import { Button } from '../ui/controls.js';
 import { Empty, ErrorBanner, Loading, PageHeader } from '../ui/feedback.js';
 import { ColumnsEditor } from './tables/ColumnsEditor.js';
-import { ConfirmDelete } from './tables/ConfirmDelete.js';
 import { STATUS_OPTIONS, TableForm } from './tables/TableForm.js';
 import './Tables.css';
 
@@ -105,7 +105,9 @@ export function TablesPage() {
         />
       )}
       {editing?.kind === 'delete' && (
-        <ConfirmDelete
+        <ConfirmDialog
+          isOpen
+          role="alertdialog"
           title={`Delete the table ${editing.table.name}?`}
           confirmLabel="Delete table"
           onConfirm={() =>
@@ -123,7 +125,7 @@ export function TablesPage() {
           <p>
             The table <code>{editing.table.key}</code>, its columns and all its rows are removed. This cannot be undone.
           </p>
-        </ConfirmDelete>
+        </ConfirmDialog>
       )}
     </>
   );

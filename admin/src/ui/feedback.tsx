@@ -53,11 +53,11 @@ export function Pager({ page, pages, onPage, total }: { page: number; pages: num
 }
 
 /** A modal dialog, open while `isOpen`; Escape and the Close button call `onClose`. */
-export function ModalDialog({ title, isOpen, onClose, children }: { title: string; isOpen: boolean; onClose(): void; children: ReactNode }) {
+export function ModalDialog({ title, isOpen, onClose, role, children }: { title: string; isOpen: boolean; onClose(): void; role?: 'dialog' | 'alertdialog'; children: ReactNode }) {
   return (
     <ModalOverlay className="modal-overlay" isOpen={isOpen} onOpenChange={(open) => !open && onClose()} isDismissable>
       <Modal className="modal">
-        <Dialog className="dialog">
+        <Dialog className="dialog" role={role}>
           <Heading slot="title">{title}</Heading>
           {children}
         </Dialog>

@@ -1,7 +1,7 @@
 import { Label, Radio, RadioGroup, Text } from 'react-aria-components';
 import type { ContentRow } from '../../schema.js';
+import { ConfirmButton } from '../../ui/ConfirmDialog.js';
 import { Button } from '../../ui/controls.js';
-import { ConfirmButton } from './ConfirmButton.js';
 
 export type SaveTarget = 'draft' | 'live';
 

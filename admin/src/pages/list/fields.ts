@@ -1,10 +1,12 @@
+import type { OperatorsByKind } from 'tabula/client';
 import type { Column } from '../../schema.js';
 
 /**
  * What the list can sort and filter by: the table's columns and the row's own fields, with the
  * operators each takes. The rules mirror the API's (SPEC §7 and §12; the server's
  * src/modules/contents/query/parse-filter.ts is the authority and answers 400 INVALID_QUERY to
- * anything else): only types cross from the server into the console, so the table is repeated here.
+ * anything else): only types cross from the server into the console, so the operator table is
+ * repeated here, and checked against the server's `OperatorsByKind` when the console compiles.
  */
 export type Kind = 'text' | 'option' | 'number' | 'date' | 'datetime' | 'boolean' | 'status' | 'uuid' | 'json';
 
@@ -71,28 +73,59 @@ export const isSortable = (field: ListField): boolean => !field.multiple && fiel
  */
 export type BuilderOp = 'eq' | 'neq' | 'contains' | 'ncontains' | 'startsWith' | 'endsWith' | 'gt' | 'gte' | 'lt' | 'lte' | 'between' | 'in' | 'nin' | 'empty' | 'present';
 
-const EXACT: BuilderOp[] = ['eq', 'neq', 'in', 'nin', 'empty', 'present'];
-const ORDERED: BuilderOp[] = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'between', 'in', 'nin', 'empty', 'present'];
+type ApiOperator = OperatorsByKind[keyof OperatorsByKind];
+/** The API's name of a builder operator. */
+type ApiName<Op extends BuilderOp> = Op extends 'empty' | 'present' ? 'null' : Op;
 
-export function operatorsFor(field: ListField): BuilderOp[] {
-  switch (field.kind) {
-    case 'text':
-      return ['contains', 'ncontains', 'eq', 'neq', 'startsWith', 'endsWith', 'in', 'nin', 'empty', 'present'];
-    case 'number':
-    case 'date':
-    case 'datetime':
-      return ORDERED;
-    case 'boolean':
-      return ['eq', 'empty', 'present'];
-    case 'status':
-      return ['eq', 'neq', 'in', 'nin'];
-    case 'uuid':
-    case 'json':
-      return ['empty', 'present'];
-    default:
-      return EXACT;
-  }
+const EXACT = ['eq', 'neq', 'in', 'nin', 'empty', 'present'] as const;
+const ORDERED = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'between', 'in', 'nin', 'empty', 'present'] as const;
+
+/** Each kind's operators, in the order the builder lists them. */
+const OFFERED = {
+  text: ['contains', 'ncontains', 'eq', 'neq', 'startsWith', 'endsWith', 'in', 'nin', 'empty', 'present'],
+  option: EXACT,
+  number: ORDERED,
+  date: ORDERED,
+  datetime: ORDERED,
+  boolean: ['eq', 'empty', 'present'],
+  status: ['eq', 'neq', 'in', 'nin'],
+  uuid: ['empty', 'present'],
+  json: ['empty', 'present'],
+} as const satisfies Record<Kind, readonly BuilderOp[]>;
+
+/** The API's operators the builder leaves out on purpose. */
+const LEFT_OUT = {
+  // Yes or no: "is" and empty/present say it all.
+  boolean: ['neq', 'in', 'nin'],
+  // Every row has a status.
+  status: ['null'],
+  // Ids, which people do not type.
+  uuid: ['eq', 'neq', 'in', 'nin'],
+} as const satisfies Partial<Record<Kind, readonly ApiOperator[]>>;
+
+/** The console's kind for each of the API's kinds of value: integers show as numbers, the row's timestamps as datetimes. */
+interface KindOfApiKind {
+  text: 'text';
+  option: 'option';
+  number: 'number';
+  integer: 'number';
+  date: 'date';
+  datetime: 'datetime';
+  timestamp: 'datetime';
+  boolean: 'boolean';
+  uuid: 'uuid';
+  status: 'status';
+  json: 'json';
 }
+type Covered<K extends Kind> = ApiName<(typeof OFFERED)[K][number]> | (K extends keyof typeof LEFT_OUT ? (typeof LEFT_OUT)[K][number] : never);
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** The API's kinds whose operators the tables above do not cover exactly (offered or left out). */
+type Mismatched = { [A in keyof OperatorsByKind]: Same<Covered<KindOfApiKind[A]>, OperatorsByKind[A]> extends true ? never : A }[keyof OperatorsByKind];
+// Fails to compile, naming the kind, when the server adds or removes an operator (or a kind).
+const operatorsMatchApi: [Mismatched] extends [never] ? true : Mismatched = true;
+void operatorsMatchApi;
+
+export const operatorsFor = (field: ListField): readonly BuilderOp[] => OFFERED[field.kind];
 
 const TIME_WORDS: Partial<Record<BuilderOp, string>> = { gt: 'after', gte: 'on or after', lt: 'before', lte: 'on or before' };
 

@@ -17,14 +17,14 @@ export function ChartFigure<T>({ id, title, summary, rows, columns, children }: 
   return (
     <figure className="card ops-chart" aria-labelledby={`${id}-title`} aria-describedby={`${id}-summary`}>
       <figcaption id={`${id}-title`}>{title}</figcaption>
-      <p id={`${id}-summary`} className="ops-visually-hidden">
+      <p id={`${id}-summary`} className="visually-hidden">
         {summary}
       </p>
       <div className="ops-chart-area">{children}</div>
       <details>
         <summary>Numbers: {title}</summary>
         <table className="data-table">
-          <caption className="ops-visually-hidden">{title}</caption>
+          <caption className="visually-hidden">{title}</caption>
           <thead>
             <tr>
               {columns.map((column) => (

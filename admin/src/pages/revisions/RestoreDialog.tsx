@@ -1,6 +1,5 @@
 import { errorText, fieldErrors } from '../../query.js';
-import { Button } from '../../ui/controls.js';
-import { ModalDialog } from '../../ui/feedback.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import type { DiffColumn } from './diff.js';
 
 /**
@@ -30,7 +29,16 @@ export function RestoreDialog({
     return columns.find((column) => column.name === name)?.label ?? field;
   };
   return (
-    <ModalDialog title={`Restore version ${version}?`} isOpen={isOpen} onClose={onClose}>
+    <ConfirmDialog
+      title={`Restore version ${version}?`}
+      isOpen={isOpen}
+      confirmLabel={`Restore version ${version}`}
+      pendingLabel="Restoring…"
+      confirmVariant="primary"
+      isPending={isPending}
+      onConfirm={onConfirm}
+      onClose={onClose}
+    >
       <p>
         All of the row’s values are replaced by those of version {version} (columns removed since are left out), checked
         against the table’s rules of today. Its status stays as it is. The restore is recorded as a new version, so it can be
@@ -54,12 +62,6 @@ export function RestoreDialog({
           )}
         </div>
       )}
-      <div className="dialog-actions">
-        <Button onPress={onClose}>Cancel</Button>
-        <Button variant="primary" isDisabled={isPending} onPress={onConfirm}>
-          {isPending ? 'Restoring…' : `Restore version ${version}`}
-        </Button>
-      </div>
-    </ModalDialog>
+    </ConfirmDialog>
   );
 }

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { useApiMutation } from '../../query.js';
 import { useColumns, type Column, type Table } from '../../schema.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { Button } from '../../ui/controls.js';
 import { Empty, ErrorBanner, Loading } from '../../ui/feedback.js';
 import { ColumnForm } from './ColumnForm.js';
 import { COLUMN_TYPES, settingsSummary } from './column-types.js';
-import { ConfirmDelete } from './ConfirmDelete.js';
 
 type Editing = { kind: 'new' } | { kind: 'edit'; column: Column } | { kind: 'delete'; column: Column } | null;
 
@@ -94,7 +94,9 @@ export function ColumnsEditor({ projectId, table, tables }: { projectId: string;
         />
       )}
       {editing?.kind === 'delete' && (
-        <ConfirmDelete
+        <ConfirmDialog
+          isOpen
+          role="alertdialog"
           title={`Delete the column ${editing.column.name}?`}
           confirmLabel="Delete column"
           onConfirm={() => remove.mutate(editing.column, { onSuccess: close })}
@@ -105,7 +107,7 @@ export function ColumnsEditor({ projectId, table, tables }: { projectId: string;
           <p>
             Its values are removed from every row of {table.name}. This cannot be undone.
           </p>
-        </ConfirmDelete>
+        </ConfirmDialog>
       )}
     </section>
   );

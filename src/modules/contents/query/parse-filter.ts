@@ -9,11 +9,11 @@ export const MAX_FILTERS = 20;
 /** Most values one `in`/`nin` takes (as many as the largest page). */
 export const MAX_LIST_VALUES = 1000;
 
-const EXACT: readonly Operator[] = ['eq', 'neq', 'in', 'nin', 'null'];
-const ORDERED: readonly Operator[] = [...EXACT, 'gt', 'gte', 'lt', 'lte', 'between'];
+const EXACT = ['eq', 'neq', 'in', 'nin', 'null'] as const satisfies readonly Operator[];
+const ORDERED = [...EXACT, 'gt', 'gte', 'lt', 'lte', 'between'] as const satisfies readonly Operator[];
 
-/** Which operators apply to which kind of value (SPEC §7). */
-export const OPERATORS_BY_KIND: Record<ValueKind, readonly Operator[]> = {
+/** Which operators apply to which kind of value (SPEC §7), as literals for the type below. */
+const OPERATOR_TABLE = {
   text: [...EXACT, 'contains', 'ncontains', 'startsWith', 'endsWith'],
   option: EXACT,
   number: ORDERED,
@@ -25,7 +25,10 @@ export const OPERATORS_BY_KIND: Record<ValueKind, readonly Operator[]> = {
   uuid: EXACT,
   status: EXACT,
   json: ['null'],
-};
+} as const satisfies Record<ValueKind, readonly Operator[]>;
+export const OPERATORS_BY_KIND: Record<ValueKind, readonly Operator[]> = OPERATOR_TABLE;
+/** Each kind's operators as a union: the console's filter builder, which imports only types, is checked against it. */
+export type OperatorsByKind = { [K in keyof typeof OPERATOR_TABLE]: (typeof OPERATOR_TABLE)[K][number] };
 
 const isOperator = (w: unknown): w is Operator => typeof w === 'string' && (OPERATORS as readonly string[]).includes(w);
 
