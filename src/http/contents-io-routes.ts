@@ -97,7 +97,7 @@ export function contentsIoRouter(deps: AppDeps): express.Router {
       });
       for await (const chunk of chunks()) {
         // Backpressure: wait until the socket takes more, or the client is gone (no 'drain' then).
-        if (!res.write(chunk.text)) await drainedOrClosed(res);
+        if (!res.write(chunk.data)) await drainedOrClosed(res);
         if (res.destroyed) return;
       }
       res.end();

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { until } from '../helpers/until.js';
 import { buildWorld, contentsPath, createRow, createTable, expectError, expectStatus, list, type Table, type World } from './fixture.js';
 
 /**
@@ -248,6 +249,8 @@ describe('export', () => {
       { sort: [{ i: 'price', o: 'desc' }], filter: [{ i: 'price', w: 'lt', v: 50 }], fields: 'title,price,status' },
       { locale: 'fr', sort: [{ i: 'title', o: 'asc', l: 'fr' }] },
       { fields: 'updatedAt,meta,hasDraft,note,slug', sort: [{ i: 'updatedAt', o: 'asc' }] },
+      // Values with quotes, a comma and a line break: the export's COPY carries them as literals.
+      { search: 'objet', filter: [{ i: 'note', w: 'contains', v: ', "quote"\nl' }, { i: 'title', w: 'in', v: ["it's", 'a\\b', 'Item 10'] }], op: 'or' },
     ];
     for (const token of [w.writeKey, w.readKey, t.adminToken]) {
       for (const query of queries) {
@@ -269,6 +272,23 @@ describe('export', () => {
     expect(records.filter((r) => r !== '')).toHaveLength(26);
     expect(records.find((r) => r.includes(',Item 0,'))).toMatch(/^[0-9a-f-]{36},Item 0,Objet 0,0,"comma, ""quote""\nline"$/);
     expect(records.find((r) => r.includes(',Item 97,'))).toMatch(/^[0-9a-f-]{36},Item 97,Objet 97,0,$/);
+  });
+
+  it('closes its connection when the client leaves half-way, and the next export runs', async () => {
+    const big = await createTable(w, [{ name: 'body', type: 'longtext' }]);
+    const filler = 'x'.repeat(2000);
+    expectStatus(await importInto(big.id, ndjson(Array.from({ length: 10_000 }, (_, i) => ({ data: { body: `${i} ${filler}` } })))), 200);
+    const copies = async () => Number((await db.query(`select count(*) as n from pg_stat_activity where query like 'copy (%' and state = 'active'`)).rows[0].n);
+    const left = new AbortController();
+    const res = await fetch(`${t.url}${contentsPath(w, big.id)}/export`, { headers: { authorization: `Bearer ${w.writeKey}` }, signal: left.signal });
+    const reader = res.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    // About 20 MB remain: the COPY waits on the socket, then ends when the client leaves.
+    expect(await copies()).toBe(1);
+    left.abort();
+    await until(async () => (await copies()) === 0, 10_000, 'the COPY to end after the client left');
+    const again = await exportOf(big.id, '?fields=id');
+    expect(again.text.trimEnd().split('\n')).toHaveLength(10_000);
   });
 
   it('answers 400 for a bad query or format before streaming anything', async () => {

@@ -16,6 +16,7 @@ import {
   type ListRow,
   type RawListParams,
 } from '../../src/modules/contents/query/index.js';
+import { sqlLiteral } from '../../src/db/sql-literal.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { ALL_OPS, FIELD_MATRIX, PROJECT, json, sampleFilter, testTable } from './fixtures.js';
 
@@ -123,10 +124,14 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** Runs a list query; every one also runs with its values inlined as literals (what an export's COPY runs), with the same rows. */
 async function run(raw: RawListParams, publicOnly = false) {
   const query = parseListQuery(raw, table, PROJECT);
   const { select, count } = compileListQuery(query, { tableId: TABLE_ID, publicOnly });
   const rows: ListRow[] = (await client.query(select.text, select.values)).rows;
+  const inlined = compileListQuery(query, { tableId: TABLE_ID, publicOnly }, { inlineValues: true }).select;
+  expect(inlined.values).toEqual([]);
+  expect((await client.query(inlined.text)).rows, inlined.text).toEqual(rows);
   const total: number | null = count ? (await client.query(count.text, count.values)).rows[0].total : null;
   return { query, rows, total, page: pageOf(query, rows) };
 }
@@ -168,6 +173,35 @@ const fr = (r: Row): SortValue => (r.data.name as { fr?: string } | undefined)?.
 const has = (d: Record<string, unknown>, k: string) => d[k] !== undefined && d[k] !== null;
 const lc = (x: unknown) => String(x).toLowerCase();
 const tags = (d: Record<string, unknown>) => (Array.isArray(d.tags) ? (d.tags as string[]) : []);
+
+describe('values inlined as literals', () => {
+  const tricky = ["it's", "''", 'back\\slash', '\\', "E'\\x41'", '$1', '{a,b}', 'a"b', 'NULL', '', ' spaced ', 'ünïcødé 🎉', 'line\nbreak', '%_'];
+  it('read back as the parameter would: text, arrays of text, numbers, booleans, null', async () => {
+    const cases: [unknown, string][] = [
+      ...tricky.map((value) => [value, 'text'] as [unknown, string]),
+      [tricky, 'text[]'],
+      [[null, 'x', 'y,z'], 'text[]'],
+      [[1.5, -2, 1e21], 'float8[]'],
+      [-0.125, 'float8'],
+      [12345678901234, 'int8'],
+      [true, 'boolean'],
+      [false, 'boolean'],
+      [null, 'text'],
+      ['0190c0de-0000-7000-8000-000000000000', 'uuid'],
+      ['2026-11-26T07:00:00.123456Z', 'timestamptz'],
+    ];
+    for (const [value, cast] of cases) {
+      const asParameter = (await client.query(`select $1::${cast} as v`, [value])).rows[0].v;
+      const asLiteral = (await client.query(`select ${sqlLiteral(value)}::${cast} as v`)).rows[0].v;
+      expect(asLiteral, `${JSON.stringify(value)}::${cast}`).toEqual(asParameter);
+    }
+  });
+
+  it('refuses values it has no literal for', () => {
+    expect(() => sqlLiteral(Number.NaN)).toThrow(TypeError);
+    expect(() => sqlLiteral({ a: 1 })).toThrow(TypeError);
+  });
+});
 
 describe('every applicable operator runs on every field type', () => {
   it('compiles to valid SQL for the whole matrix', async () => {

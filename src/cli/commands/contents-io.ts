@@ -108,7 +108,7 @@ NDJSON). Shows progress on stderr.`,
       const out = file ? createWriteStream(file) : process.stdout;
       const shown = progress(`export ${table.key}`);
       for await (const chunk of chunks()) {
-        if (!out.write(chunk.text)) await once(out, 'drain');
+        if (!out.write(chunk.data)) await once(out, 'drain');
         shown.update(chunk.rows);
       }
       shown.done();

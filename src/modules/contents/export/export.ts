@@ -2,12 +2,14 @@ import { isLocalized } from '../../tables/table-def.js';
 import type { ListContentsInput } from '../contents.schema.js';
 import { referencedTables, type ListScope } from '../contents.list.js';
 import { compileListQuery, MAX_PAGE_SIZE, parseListQuery, toListItem, type ListQuery, type ListRow } from '../query/index.js';
-import { declareExport, exportStatements, fetchExport, ndjsonLine } from './export.sql.js';
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { copyExport, declareExport, exportStatements, fetchExport, ndjsonLine } from './export.sql.js';
 
 export type ExportFormat = 'ndjson' | 'csv';
-/** Text of whole rows (or the CSV header), and how many rows it holds. */
+/** Bytes or text of whole rows (or the CSV header), and how many rows it holds. */
 export interface ExportChunk {
-  text: string;
+  data: string | Buffer;
   rows: number;
 }
 export type ExportInput = Pick<ListContentsInput, 'projectId' | 'tableId' | 'fields' | 'sort' | 'filter' | 'op' | 'locale' | 'search'>;
@@ -49,28 +51,33 @@ function* chunksOf(lines: string[]): Generator<ExportChunk> {
     parts.push(line);
     size += line.length;
     if (size >= CHUNK_CHARS) {
-      yield { text: parts.join(''), rows: parts.length };
+      yield { data: parts.join(''), rows: parts.length };
       parts = [];
       size = 0;
     }
   }
-  if (parts.length > 0) yield { text: parts.join(''), rows: parts.length };
+  if (parts.length > 0) yield { data: parts.join(''), rows: parts.length };
 }
 
 /**
  * SPEC §15 export: checks the parameters as the list does (400 before anything is sent), then
- * answers a stream of text chunks: every row the list with the same filter, search, sort,
- * fields and locale returns, in its order, read through one cursor inside one read-only
- * snapshot (rows written meanwhile neither appear nor move others). NDJSON lines are built by
- * PostgreSQL (ndjsonLine); CSV rows are formatted here from the list's own rows. One FETCH of
- * rows in memory at a time.
+ * answers a stream of chunks: every row the list with the same filter, search, sort, fields and
+ * locale returns, in its order, as one snapshot (rows written meanwhile neither appear nor move
+ * others). NDJSON lines are built by PostgreSQL (ndjsonLine) and streamed by one COPY; CSV rows
+ * are formatted here from the list's own rows, read through a cursor. Memory stays constant:
+ * the COPY is read only as fast as the chunks are taken, and the cursor holds one FETCH.
  */
 export async function prepareExport(scope: Omit<ListScope, 'cache' | 'em'>, input: ExportInput, format: ExportFormat): Promise<() => AsyncGenerator<ExportChunk>> {
   const related = await referencedTables(input as ListContentsInput, scope.table, scope.tables);
   const context = { ...scope.project, related, publicOnly: scope.publicOnly };
   const query = parseListQuery({ ...input, size: MAX_PAGE_SIZE, withCount: false }, scope.table, context);
-  const columns = format === 'csv' ? csvColumns(query, scope.project.locales) : null;
-  const { select } = compileListQuery(query, { tableId: scope.table.id, publicOnly: scope.publicOnly }, { unbounded: true, ...(columns ? {} : { columns: `${ndjsonLine(query)} as line` }) });
+  const listScope = { tableId: scope.table.id, publicOnly: scope.publicOnly };
+  if (format === 'ndjson') {
+    const { select } = compileListQuery(query, listScope, { unbounded: true, inlineValues: true, columns: `${ndjsonLine(query)} as line` });
+    return () => copyLines(scope.pool, copyExport(select));
+  }
+  const columns = csvColumns(query, scope.project.locales);
+  const { select } = compileListQuery(query, listScope, { unbounded: true });
   return async function* () {
     const client = await scope.pool.connect();
     let open = false;
@@ -78,16 +85,14 @@ export async function prepareExport(scope: Omit<ListScope, 'cache' | 'em'>, inpu
       await client.query(exportStatements.begin);
       open = true;
       await client.query(declareExport(select));
-      if (columns) yield { text: `${columns.map((c) => csvField(c.header)).join(',')}\r\n`, rows: 0 };
+      yield { data: `${columns.map((c) => csvField(c.header)).join(',')}\r\n`, rows: 0 };
       for (;;) {
-        const lines = columns
-          ? (await client.query<ListRow>(fetchExport(FETCH_ROWS))).rows.map((row) => {
-              const item = toListItem(row, query);
-              return `${columns.map((c) => csvField(c.cell(item))).join(',')}\r\n`;
-            })
-          : (await client.query<[string]>({ ...fetchExport(FETCH_ROWS), rowMode: 'array' })).rows.map((row) => `${row[0]}\n`);
-        yield* chunksOf(lines);
-        if (lines.length < FETCH_ROWS) break;
+        const rows = (await client.query<ListRow>(fetchExport(FETCH_ROWS))).rows;
+        yield* chunksOf(rows.map((row) => {
+          const item = toListItem(row, query);
+          return `${columns.map((c) => csvField(c.cell(item))).join(',')}\r\n`;
+        }));
+        if (rows.length < FETCH_ROWS) break;
       }
       await client.query(exportStatements.commit);
       open = false;
@@ -99,3 +104,23 @@ export async function prepareExport(scope: Omit<ListScope, 'cache' | 'em'>, inpu
     }
   };
 }
+
+/** The output of a `copy ... to stdout` of lines, as it arrives (a chunk may end inside a line; `rows` counts the lines it ends). */
+async function* copyLines(pool: pg.Pool, copy: string): AsyncGenerator<ExportChunk> {
+  const client = await pool.connect();
+  let finished = false;
+  try {
+    for await (const data of client.query(copyTo(copy)) as AsyncIterable<Buffer>) yield { data, rows: newlines(data) };
+    finished = true;
+  } finally {
+    // A COPY left half-way (the caller went away, or it failed) cannot be taken up again by
+    // the next user of the connection: the connection is closed instead of returned.
+    client.release(finished ? undefined : true);
+  }
+}
+
+const newlines = (data: Buffer): number => {
+  let count = 0;
+  for (let at = data.indexOf(10); at !== -1; at = data.indexOf(10, at + 1)) count++;
+  return count;
+};

@@ -14,12 +14,19 @@ import {
   uuidLiteral,
 } from './expressions.js';
 import { isMultiple } from '../../tables/table-def.js';
+import { sqlLiteral } from '../../../db/sql-literal.js';
 import type { CursorPosition, FieldRef, Filter, Scalar, SortKey } from './types.js';
 
-/** Collects values and hands out `$n` placeholders (with a cast, so no type is left to guess). */
+/**
+ * Collects values and hands out `$n` placeholders (with a cast, so no type is left to guess).
+ * `inline`: writes each value into the text as a cast literal instead, for a statement that takes
+ * no parameters (an export's COPY).
+ */
 export class Params {
   readonly values: unknown[] = [];
+  constructor(private readonly inline = false) {}
   add(value: unknown, cast: string): string {
+    if (this.inline) return `${sqlLiteral(value)}::${cast}`;
     this.values.push(value);
     return `$${this.values.length}::${cast}`;
   }

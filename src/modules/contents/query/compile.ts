@@ -106,9 +106,9 @@ export function dataExpression(query: ListQuery): string | null {
 export function compileListQuery(
   query: ListQuery,
   scope: ListScope,
-  options: { columns?: string; unbounded?: boolean } = {},
+  options: { columns?: string; unbounded?: boolean; inlineValues?: boolean } = {},
 ): { select: SqlQuery; count: SqlQuery | null } {
-  const p = new Params();
+  const p = new Params(options.inlineValues);
   const columns = options.columns ? [options.columns] : [SYSTEM_SELECT];
   if (!options.columns) {
     if (query.projection.system.includes('hasDraft')) columns.push('draft is not null as "hasDraft"');
