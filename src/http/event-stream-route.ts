@@ -60,21 +60,24 @@ export function eventStreamRouter(deps: AppDeps): express.Router {
       const publicOnly = !scope.seesNonPublic;
       const left = new AbortController();
       res.once('close', () => left.abort());
-      const { grant, batches } = await openStream(
+      // The stream has joined the feed when this resolves: the headers below tell the client it
+      // started, and every event written from then on reaches it. Errors until here are JSON.
+      const { grant, batches, close } = await openStream(
         deps,
         { principal, headers: req.headers, projectId: scope.project.id, publicOnly, filter, lastEventId: parsed.data.lastEventId },
         accessCheck(deps, req.headers, scope.project.id),
         left.signal,
       );
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        // Proxies (nginx) would otherwise buffer the stream.
-        'x-accel-buffering': 'no',
-      });
-      res.write(': connected\n\n');
-      const heartbeat = setInterval(() => res.write(': ping\n\n'), deps.config.REALTIME_HEARTBEAT_MS);
+      let heartbeat: NodeJS.Timeout | undefined;
       try {
+        res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          // Proxies (nginx) would otherwise buffer the stream.
+          'x-accel-buffering': 'no',
+        });
+        res.write(': connected\n\n');
+        heartbeat = setInterval(() => res.write(': ping\n\n'), deps.config.REALTIME_HEARTBEAT_MS);
         for await (const batch of batches) {
           res.write(batch.map((item) => frame(item, publicOnly)).join(''));
           grant.sent(batch.length);
@@ -86,7 +89,7 @@ export function eventStreamRouter(deps: AppDeps): express.Router {
         res.write(`event: error\ndata: ${JSON.stringify(describeError(error).body)}\n\n`);
       } finally {
         clearInterval(heartbeat);
-        await grant.close();
+        await close();
         res.end();
       }
     } catch (error) {

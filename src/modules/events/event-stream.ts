@@ -37,25 +37,98 @@ export type StreamItem = { kind: 'event'; entry: FeedEntry } | { kind: 'reset' }
 /** A client fell too far behind: 503, and it resumes with its last event id. */
 const overflowed = () => new AppError(503, 'SERVICE_UNAVAILABLE', `More than ${MAX_QUEUED} events waited for this stream; reconnect to resume`);
 
+/** Whether a stream shows `entry`: asked for, and visible to its credential. */
+const wants = (request: StreamRequest, entry: FeedEntry) => selectsEvent(request.filter, entry.event) && entry.envelope(request.publicOnly) !== null;
+
+/**
+ * A stream's place on the live feed. It subscribes when constructed, so that every entry the feed
+ * hands over from then on is kept (those the stream wants) until the stream reads it, however
+ * late that is. It leaves the feed when the stream ends, when the request's signal aborts or on
+ * `leave()`, whichever comes first: a stream that is never read (its client left before the
+ * first read, or opening it failed further on) does not stay subscribed.
+ */
+class LiveBuffer {
+  private queue: FeedEntry[] = [];
+  private overflow = false;
+  private wake: (() => void) | null = null;
+  private unsubscribe: (() => void) | null;
+
+  constructor(
+    feed: EventFeed,
+    private readonly request: StreamRequest,
+  ) {
+    this.unsubscribe = feed.subscribe(request.projectId, request.filter.tableIds, (entries) => this.receive(entries));
+    if (request.signal.aborted) this.leave();
+    else request.signal.addEventListener('abort', this.leave);
+  }
+
+  /** False once the stream left the feed: nothing more arrives. */
+  get joined(): boolean {
+    return this.unsubscribe !== null;
+  }
+
+  /** The buffered entries after feed position `after`, taken out; 503 once the buffer overflowed. */
+  take(after: number): FeedEntry[] {
+    if (this.overflow) throw overflowed();
+    return this.queue.splice(0).filter((entry) => entry.position > after);
+  }
+
+  /** Resolves when entries arrive, or when the stream leaves the feed. */
+  arrival(): Promise<void> {
+    if (this.queue.length > 0 || this.overflow || !this.joined) return Promise.resolve();
+    return new Promise<void>((resolve) => (this.wake = resolve));
+  }
+
+  /** Leaves the feed; more calls do nothing. */
+  readonly leave = (): void => {
+    if (!this.unsubscribe) return;
+    this.unsubscribe();
+    this.unsubscribe = null;
+    this.request.signal.removeEventListener('abort', this.leave);
+    this.queue = [];
+    this.notify();
+  };
+
+  private receive(entries: FeedEntry[]): void {
+    if (this.overflow) return;
+    for (const entry of entries) if (wants(this.request, entry)) this.queue.push(entry);
+    // Past the limit nothing more is kept: the stream ends with 503 at its next read.
+    if (this.queue.length > MAX_QUEUED) {
+      this.overflow = true;
+      this.queue = [];
+    }
+    this.notify();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+}
+
+/** A stream that has joined the feed: its batches, and `leave` for a stream that is given up unread. */
+export interface JoinedStream {
+  batches: AsyncGenerator<StreamItem[]>;
+  leave(): void;
+}
+
 /**
  * The one implementation behind `GET /v1/{projectId}/events/stream` and `events.subscribe`: the
  * project's events the caller may see and asked for, in feed order, in batches (what arrived
- * together goes out together). With `lastEventId`, the retained events after it come first, then
- * the live ones, with none lost or repeated in between: the live feed is buffered from before
- * the replay starts, and buffered entries the replay already covered are dropped by position.
+ * together goes out together). The stream joins the live feed here, before this returns, so a
+ * caller that announces the stream afterwards (SSE headers, tRPC `connected`) misses no event
+ * written after the announcement. With `lastEventId`, the retained events after it come first,
+ * then the live ones, with none lost or repeated in between: the live feed is buffered from
+ * before the replay starts, and buffered entries the replay already covered are dropped by
+ * position.
  */
-export async function* eventBatches(feed: EventFeed, sql: Sql, request: StreamRequest): AsyncGenerator<StreamItem[]> {
-  const wanted = (event: DomainEvent, entry: FeedEntry) => selectsEvent(request.filter, event) && entry.envelope(request.publicOnly) !== null;
-  const queue: FeedEntry[] = [];
-  let overflow = false;
-  let wake: (() => void) | null = null;
-  const unsubscribe = feed.subscribe(request.projectId, request.filter.tableIds, (entries) => {
-    for (const entry of entries) if (wanted(entry.event, entry)) queue.push(entry);
-    if (queue.length > MAX_QUEUED) overflow = true;
-    wake?.();
-  });
-  const onAbort = () => wake?.();
-  request.signal.addEventListener('abort', onAbort);
+export function joinEventStream(feed: EventFeed, sql: Sql, request: StreamRequest): JoinedStream {
+  const live = new LiveBuffer(feed, request);
+  return { batches: eventBatches(live, sql, request), leave: live.leave };
+}
+
+async function* eventBatches(live: LiveBuffer, sql: Sql, request: StreamRequest): AsyncGenerator<StreamItem[]> {
   try {
     let last = 0;
     if (request.lastEventId) {
@@ -65,28 +138,25 @@ export async function* eventBatches(feed: EventFeed, sql: Sql, request: StreamRe
         last = Number(found.position);
         for (;;) {
           const rows = await sql<{ position: string; payload: DomainEvent }>(projectFeedAfter(request.projectId, last, REPLAY_BATCH));
-          if (rows.length === 0 || request.signal.aborted) break;
+          if (rows.length === 0 || !live.joined) break;
           const entries = rows.map((row) => new FeedEntry(Number(row.position), row.payload));
           last = entries[entries.length - 1].position;
-          const items = entries.filter((entry) => wanted(entry.event, entry)).map((entry) => ({ kind: 'event' as const, entry }));
+          const items = entries.filter((entry) => wants(request, entry)).map((entry) => ({ kind: 'event' as const, entry }));
           if (items.length > 0) yield items;
           if (rows.length < REPLAY_BATCH) break;
         }
       }
     }
-    while (!request.signal.aborted) {
-      if (overflow) throw overflowed();
-      const ready = queue.splice(0).filter((entry) => entry.position > last);
+    while (live.joined) {
+      const ready = live.take(last);
       if (ready.length > 0) {
         last = ready[ready.length - 1].position;
         yield ready.map((entry) => ({ kind: 'event' as const, entry }));
         continue;
       }
-      await new Promise<void>((resolve) => (wake = resolve));
-      wake = null;
+      await live.arrival();
     }
   } finally {
-    unsubscribe();
-    request.signal.removeEventListener('abort', onAbort);
+    live.leave();
   }
 }

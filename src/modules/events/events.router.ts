@@ -3,38 +3,49 @@ import { projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import type { EventEnvelope, StreamReset } from './feed-entry.js';
 import { eventStreamInput } from './events.schema.js';
-import { accessCheck, endingOf, openStream, parseStreamFilter } from './events.service.js';
+import { accessCheck, endingOf, openStream, parseStreamFilter, type OpenedStream } from './events.service.js';
 
 /**
  * SPEC §14 for typed clients: the project's events over SSE (`httpSubscriptionLink`), each
  * tracked by its id, so that a client that reconnects resumes right after the last one it got.
  * The same stream as `GET /v1/{projectId}/events/stream` (http/event-stream-route.ts).
+ *
+ * The resolver is a plain async function, not a generator: tRPC awaits it before it answers, so
+ * the filter, the stream limit (429) and the join of the live feed are done when the client
+ * hears `connected` (its `onStarted`), and every event written after that reaches the stream.
+ * An error before it reaches the client as the subscription's error (SPEC §3 under
+ * `data.error`).
  */
 export const eventsRouter = router({
   subscribe: projectProcedure('read')
     .input(eventStreamInput)
-    .subscription(async function* ({ ctx, input, signal }) {
+    .subscription(async ({ ctx, input, signal }) => {
       const { deps, scope, principal, req } = ctx;
       const filter = await parseStreamFilter(input, (idOrKey) => deps.tables.get(scope.project.id, idOrKey));
       const publicOnly = !scope.seesNonPublic;
-      const { grant, batches } = await openStream(
+      const stream = await openStream(
         deps,
         { principal, headers: req.headers, projectId: scope.project.id, publicOnly, filter, lastEventId: input.lastEventId },
         accessCheck(deps, req.headers, scope.project.id),
         signal ?? new AbortController().signal,
       );
-      try {
-        for await (const batch of batches) {
-          for (const item of batch) {
-            if (item.kind === 'reset') yield { type: 'reset' } as StreamReset;
-            else yield tracked(item.entry.id, item.entry.envelope(publicOnly) as EventEnvelope);
-          }
-          grant.sent(batch.length);
-        }
-      } finally {
-        await grant.close();
-      }
-      const ending = endingOf(grant);
-      if (ending) throw ending;
+      return trackedItems(stream, publicOnly);
     }),
 });
+
+/** The stream's items as the subscription yields them; ends with the error that ended the stream, if any. */
+async function* trackedItems({ grant, batches, close }: OpenedStream, publicOnly: boolean) {
+  try {
+    for await (const batch of batches) {
+      for (const item of batch) {
+        if (item.kind === 'reset') yield { type: 'reset' } as StreamReset;
+        else yield tracked(item.entry.id, item.entry.envelope(publicOnly) as EventEnvelope);
+      }
+      grant.sent(batch.length);
+    }
+  } finally {
+    await close();
+  }
+  const ending = endingOf(grant);
+  if (ending) throw ending;
+}

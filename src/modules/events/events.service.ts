@@ -11,7 +11,7 @@ import type { Orm } from '../../db/orm.js';
 import type { ProjectDirectory } from '../projects/project-directory.js';
 import type { TableDef } from '../tables/table-def.js';
 import type { EventFeed } from './event-feed.js';
-import { eventBatches, type StreamFilter, type StreamItem } from './event-stream.js';
+import { joinEventStream, type StreamFilter, type StreamItem } from './event-stream.js';
 import { StreamRefused, StreamShutdown, type EventStreams, type StreamGrant } from './event-streams.js';
 import type { EventStreamInput } from './events.schema.js';
 
@@ -49,13 +49,21 @@ export const recheckKeyOf = (headers: IncomingHttpHeaders, projectId: string): s
 
 export interface OpenedStream {
   grant: StreamGrant;
-  batches: AsyncGenerator<StreamItem[]>;
+  /** The stream's batches; read them once, then `close()`. */
+  batches: AsyncIterable<StreamItem[]>;
+  /**
+   * Leaves the feed and releases the grant. More calls do nothing; it also runs by itself when
+   * the stream ends (the client left, a recheck refused the credential, the server stops), so
+   * that a stream never read does not stay open.
+   */
+  close(): Promise<void>;
 }
 
 /**
  * Opens a stream for a caller whose access to the project was checked: counts it against the
  * credential's limit (429), and ends it when `recheck` throws (access revoked), when `signal`
- * aborts (the client left) or when the server stops.
+ * aborts (the client left) or when the server stops. The stream has joined the live feed when
+ * this resolves: announce it to the client only then, and every later event reaches it.
  */
 export async function openStream(
   deps: { feed: EventFeed; streams: EventStreams; pool: pg.Pool },
@@ -64,8 +72,17 @@ export async function openStream(
   signal: AbortSignal,
 ): Promise<OpenedStream> {
   const grant = await deps.streams.claim(credentialIdOf(opened.principal), recheckKeyOf(opened.headers, opened.projectId), recheck);
-  const batches = eventBatches(deps.feed, sqlOn(deps.pool), { ...opened, signal: AbortSignal.any([signal, grant.signal]) });
-  return { grant, batches };
+  const ended = AbortSignal.any([signal, grant.signal]);
+  const { batches, leave } = joinEventStream(deps.feed, sqlOn(deps.pool), { ...opened, signal: ended });
+  const close = async () => {
+    ended.removeEventListener('abort', onEnd);
+    leave();
+    await grant.close();
+  };
+  const onEnd = () => void close();
+  if (ended.aborted) onEnd();
+  else ended.addEventListener('abort', onEnd);
+  return { grant, batches, close };
 }
 
 /**
