@@ -39,9 +39,10 @@ const prefixed = (line: number, details: ErrorDetail[]) => details.map((d) => ({
 /**
  * SPEC §15 import: every line validated, unique-checked and reference-checked as a single write
  * is, written in batches inside one transaction that commits only when no line is wrong. The
- * lines stream: a batch is checked while the one before it is written (two in memory at a
- * time, plus the slugs this import derived, and the references still unresolved). One
- * `contents.imported` event replaces the rows' own events.
+ * lines stream: one batch is in memory at a time (plus the slugs this import derived, and the
+ * references still unresolved). One `contents.imported` event replaces the rows' own events.
+ * Checking a batch while the one before it was written (two batches alive) was measured and
+ * not kept: the same rate under load, and +202 against +126 MB of API RSS for 100,000 rows.
  */
 export async function importContents(scope: WriteScope, lines: AsyncIterable<ImportLine>, options: { upsert: boolean }): Promise<{ imported: number }> {
   const { table } = scope;
@@ -52,27 +53,18 @@ export async function importContents(scope: WriteScope, lines: AsyncIterable<Imp
       const problems = new LineProblems();
       const ctx: BatchContext = { upsert: options.upsert, report: problems.report, slugs: new DerivedSlugs(sql, table.id), pending: [] };
       let imported = 0;
-      let writing: Promise<void> = Promise.resolve();
-      const flush = async (batch: ImportLine[]) => {
-        // An upsert's plan reads the rows it updates, which the batch before may have written.
-        if (options.upsert) await writing;
-        const plan = await planBatch(scope, sql, batch, ctx);
-        await writing;
-        writing = writePlan(scope, sql, plan, ctx).then((written) => void (imported += written));
-        writing.catch(() => {}); // awaited by the next flush or below
-      };
       let batch: ImportLine[] = [];
+      const flush = async () => {
+        imported += await writePlan(scope, sql, await planBatch(scope, sql, batch, ctx), ctx);
+        batch = [];
+      };
       for await (const line of lines) {
         batch.push(line);
-        if (batch.length === BATCH) {
-          await flush(batch);
-          batch = [];
-        }
+        if (batch.length === BATCH) await flush();
         // Past the reported lines, what follows would not be shown: stop reading.
         if (problems.count > MAX_REPORTED_LINES) break;
       }
-      if (problems.count <= MAX_REPORTED_LINES) await flush(batch);
-      await writing;
+      if (problems.count <= MAX_REPORTED_LINES) await flush();
       for (const ref of await stillMissing(sql, ctx.pending)) {
         problems.report(ref.line, [{ field: `line ${ref.line}: data.${ref.column}`, message: `unknown contents id(s): ${ref.ids.join(', ')}` }]);
       }
@@ -85,7 +77,10 @@ export async function importContents(scope: WriteScope, lines: AsyncIterable<Imp
   }
 }
 
-/** The offending lines and their details, in the order they were found. */
+/**
+ * The offending lines and their details. Lines are not found in file order (a reference is
+ * missing only once the whole file is written): the 422 names the first ones of the file.
+ */
 class LineProblems {
   private readonly byLine = new Map<number, ErrorDetail[]>();
 
@@ -122,10 +117,7 @@ interface BatchPlan {
   validated: Map<number, ValidatedData>;
 }
 
-/**
- * Checks a batch's lines on their own (types, rules, status): without `upsert`, in Node alone,
- * while the batch before is being written; an upsert first reads the rows its lines name.
- */
+/** Checks a batch's lines on their own (types, rules, status); an upsert first reads the rows its lines name. */
 async function planBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx: BatchContext): Promise<BatchPlan> {
   const { table, project } = scope;
   const slugColumn = table.columns.find((c) => c.type === 'slug');
