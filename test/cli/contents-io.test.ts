@@ -4,15 +4,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { progress } from '../../src/cli/progress.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { runScript } from '../helpers/child.js';
+import { runBuilt } from '../helpers/child.js';
 import { buildWorld, contentsPath, createTable, expectStatus, type Table, type World } from '../contents/fixture.js';
 
-/** `npm run cli -- import|export` (SPEC §15) against a test database, as an operator runs them. */
+/** `npm run cli -- import|export` (SPEC §15) against a test database, as an operator runs them (its compiled entry point: see test/cli/cli.test.ts). */
 let t: TestApi;
 let w: World;
 let table: Table;
 let dir: string;
-const cli = (...args: string[]) => runScript('src/cli/main.ts', args, { DATABASE_URL: t.db.url, LOG_LEVEL: 'warn' });
+const cli = (...args: string[]) => runBuilt('src/cli/main.ts', args, { DATABASE_URL: t.db.url, LOG_LEVEL: 'warn' });
 
 beforeAll(async () => {
   t = await startTestApi();

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTable } from '../contents/fixture.js';
-import { runScript } from '../helpers/child.js';
+import { runBuilt } from '../helpers/child.js';
 import { UUID_SHAPE } from '../helpers/expect.js';
 import { createWebhook, deliveries, startReceiver, startWebhookEnv, type Receiver, type WebhookEnv } from '../webhooks/fixture.js';
 import { until } from '../helpers/until.js';
 
-/** `npm run cli -- deliveries replay --id D` against a real API, workers and receiver. */
+/** `npm run cli -- deliveries replay --id D` against a real API, workers and receiver (its compiled entry point: see test/cli/cli.test.ts). */
 
 let env: WebhookEnv;
 let receiver: Receiver;
@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 const replay = (...args: string[]) =>
-  runScript('src/cli/main.ts', ['deliveries', 'replay', ...args], { DATABASE_URL: env.t.db.url, WEBHOOKS_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn' });
+  runBuilt('src/cli/main.ts', ['deliveries', 'replay', ...args], { DATABASE_URL: env.t.db.url, WEBHOOKS_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn' });
 
 describe('deliveries replay', () => {
   it('delivers a failed event again and prints the new attempt; exit 1 while the endpoint still fails', { timeout: 60_000 }, async () => {
