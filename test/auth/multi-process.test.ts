@@ -7,7 +7,7 @@ import { until } from '../helpers/until.js';
 /**
  * Two API processes on one database (SPEC §10: the limit holds across processes; seed: a deleted
  * key is refused at once). Process 1 is `t`; process 2 is another server in this node process and,
- * separately, a real child process (`node --import tsx src/api.ts`).
+ * separately, a real child process (`node dist/src/api.js`, the compiled API).
  */
 
 const RATE = 10;

@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
-import { freePort } from '../helpers/child.js';
+import { builtEntry, freePort, root } from '../helpers/child.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startReceiver, WEBHOOK_ENV, type Receiver } from './fixture.js';
 import { until } from '../helpers/until.js';
@@ -15,7 +14,6 @@ import { until } from '../helpers/until.js';
  * The API runs as a real child process and is killed with SIGKILL right after a 201; the event,
  * committed with the row, is still delivered by the workers.
  */
-const root = path.resolve(import.meta.dirname, '../..');
 let db: TestDatabase;
 let api: ChildProcess | undefined;
 let workers: RunningWorkers | undefined;
@@ -37,8 +35,8 @@ describe('a committed event survives the API being killed', () => {
     const port = await freePort();
     const token = generateSecret(ACCOUNT_TOKEN_PREFIX);
     const env = { ...process.env, ...WEBHOOK_ENV, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'crash@example.com', ADMIN_TOKEN: token };
-    // Node itself with tsx as a loader (not the tsx wrapper): SIGKILL must reach the API process.
-    api = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/api.ts')], { cwd: root, env, stdio: 'ignore' });
+    // Node itself on the compiled entry (dist/, built by pretest; no wrapper process): SIGKILL must reach the API process.
+    api = spawn(process.execPath, [builtEntry('src/api.ts')], { cwd: root, env, stdio: 'ignore' });
     const base = `http://127.0.0.1:${port}/v1`;
     await until(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), 30_000, 'API ready');
     const call = async (method: string, url: string, body: unknown) => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { builtEntry, root } from '../helpers/child.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTable, createRow, type World } from '../contents/fixture.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
@@ -15,7 +15,6 @@ import { until } from '../helpers/until.js';
  * its attempt stops heartbeating, pg-boss fails it, and another worker delivers the event with
  * the same webhook-id.
  */
-const root = path.resolve(import.meta.dirname, '../..');
 let t: TestApi;
 let w: World;
 let receiver: Receiver;
@@ -39,8 +38,8 @@ describe('a worker killed mid-delivery', () => {
     await createWebhook(w, { name: 'r', url: receiver.url, events: ['contents.created'] });
     const table = await createTable(w, [{ name: 'title', type: 'text' }]);
     const row = await createRow(w, table.id, { title: 'in flight' });
-    // Node itself with tsx as a loader (not the tsx wrapper): SIGKILL must reach the worker process.
-    doomed = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'workers/main.ts')], {
+    // Node itself on the compiled entry (dist/, built by pretest; no wrapper process): SIGKILL must reach the worker process.
+    doomed = spawn(process.execPath, [builtEntry('workers/main.ts')], {
       cwd: root,
       env: { ...process.env, ...WEBHOOK_ENV, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent' },
       stdio: 'ignore',
