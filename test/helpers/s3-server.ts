@@ -28,7 +28,7 @@ export interface S3TestServer {
  */
 export async function startS3Server(bucket = 'tabula-files'): Promise<S3TestServer> {
   const directory = await mkdtemp(path.join(os.tmpdir(), 'tabula-s3-'));
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', '--import', 'tsx', MAIN, directory], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', MAIN, directory], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`s3rver exited (${code}) before listening`)));

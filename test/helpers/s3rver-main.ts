@@ -1,6 +1,8 @@
 /**
- * `node --openssl-legacy-provider --import tsx test/helpers/s3rver-main.ts <directory>`: s3rver
+ * `node --openssl-legacy-provider test/helpers/s3rver-main.ts <directory>`: s3rver
  * on an ephemeral port of 127.0.0.1, storing in `directory`; prints `{"port":N}` once listening.
+ * Node runs it without tsx (it strips types itself, and this file imports only a package), so
+ * the server starts without a compile step.
  * Its own process because s3rver encrypts ListObjectsV2 continuation tokens with DES, which
  * OpenSSL 3 offers only through the legacy provider (without it, listing past 1,000 keys fails).
  */
