@@ -5,13 +5,19 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
+# Bash builtins only around the real curl (no mktemp, sed or rm per call): the pages make some
+# 150 calls, and every extra process start is slow on a loaded 2-core machine.
 curl() {
-  local expected=${TABULA_EXPECT:-2xx} errors status rc=0
-  errors=$(mktemp)
-  command curl "$@" --write-out '%{stderr}\n@@tabula-status %{http_code}\n' 2>"$errors" || rc=$?
-  status=$(sed -n 's/^@@tabula-status \([0-9]*\)$/\1/p' "$errors" | tail -n 1)
-  sed -e '/^@@tabula-status /d' -e '/^$/d' "$errors" >&2
-  rm -f "$errors"
+  local expected=${TABULA_EXPECT:-2xx} errors status='' line rc=0
+  # curl's stderr into $errors; its stdout leaves through fd 3, untouched, to wherever ours goes.
+  { errors=$(command curl "$@" --write-out '%{stderr}\n@@tabula-status %{http_code}\n' 2>&1 1>&3 3>&-) || rc=$?; } 3>&1
+  while IFS= read -r line; do
+    if [[ $line =~ ^@@tabula-status\ ([0-9]*)$ ]]; then
+      status=${BASH_REMATCH[1]}
+    elif [[ -n $line ]]; then
+      printf '%s\n' "$line" >&2
+    fi
+  done <<<"$errors"
   printf '%s\t%s\t%s\t%s\n' "$TABULA_BLOCK" "${status:-000}" "$expected" "curl $*" >>"$TABULA_CURL_LOG"
   if ((rc != 0)); then
     echo "curl exited $rc: curl $*" >&2
