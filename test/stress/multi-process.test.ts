@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { clientFor, type CallResult } from '../helpers/api.js';
-import { freePort, startReceiver, WEBHOOK_ENV, type Receiver } from './processes.js';
+import { builtEntry, freePort, root, startReceiver, WEBHOOK_ENV, type Receiver } from './processes.js';
 import { storedEntries } from '../logs/fixture.js';
 import { until } from '../helpers/until.js';
 
@@ -22,11 +21,10 @@ const CLIENTS = 8;
 const RATE = 120;
 const BURST = 240;
 
-const root = path.resolve(import.meta.dirname, '../..');
 const children: ChildProcess[] = [];
 let db: TestDatabase | undefined;
 let receiver: Receiver | undefined;
-/** SIGTERM to each child's process group (tsx and the node it runs), SIGKILL after 10 s. */
+/** SIGTERM to each child's process group, SIGKILL after 10 s. */
 async function stopAll(): Promise<void> {
   const signal = (child: ChildProcess, name: NodeJS.Signals) => {
     try {
@@ -55,8 +53,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function spawnTsx(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, script)], { env: { ...process.env, ...env }, stdio: 'ignore', detached: true });
+/** The compiled `script` (dist/, built by pretest), as `npm run start:api` / `start:worker` run it. */
+function spawnBuilt(script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [builtEntry(script)], { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore', detached: true });
   children.push(child);
   return child;
 }
@@ -77,8 +76,8 @@ describe('two APIs and two workers on one database', () => {
       RATE_LIMIT_BURST: String(BURST),
     };
     const ports = [await freePort(), await freePort()];
-    for (const port of ports) spawnTsx('src/api.ts', { ...env, PORT: String(port) });
-    for (let i = 0; i < 2; i++) spawnTsx('workers/main.ts', env);
+    for (const port of ports) spawnBuilt('src/api.ts', { ...env, PORT: String(port) });
+    for (let i = 0; i < 2; i++) spawnBuilt('workers/main.ts', env);
     const urls = ports.map((port) => `http://127.0.0.1:${port}`);
     for (const url of urls) await until(() => fetch(`${url}/readyz`).then((r) => r.ok, () => false), 60_000, 'API ready');
     const calls = urls.map((url) => clientFor(url, token));

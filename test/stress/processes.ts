@@ -1,2 +1,2 @@
-export { freePort } from '../helpers/child.js';
+export { builtEntry, freePort, root } from '../helpers/child.js';
 export { startReceiver, WEBHOOK_ENV, type Receiver } from '../webhooks/fixture.js';
