@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { SqlQuery } from '../../../db/sql.js';
 import { sqlOn } from '../../../db/sql.js';
+import { cleanPendingList, ginIndexesOf } from './gin-pending.sql.js';
 
 /*
  * A table's GIN indexes (trigram `contains`, search, multi-value columns) cost an import more
@@ -8,24 +8,10 @@ import { sqlOn } from '../../../db/sql.js';
  * benchmark's (2026-11-26): 950 ms with the GIN indexes, 610 ms without them; on a busier
  * machine, 1,300 ms with their pending lists merged as usual and 930 ms with the entries only
  * appended. An import therefore only appends (its session's pending list limit is raised), and
- * a second connection merges the pending lists while it runs, on the other core. Readers stay fast: a GIN scan reads the pending list whole, and it is kept
- * short. A merge of pending entries of rows not yet committed is safe: index entries are only
+ * a second connection merges the pending lists while it runs, on the other core. Readers stay
+ * fast: a GIN scan reads the pending list whole, and it is kept short. A merge of pending entries of rows not yet committed is safe: index entries are only
  * pointers, and visibility is decided by the heap.
  */
-
-/** The import's own pending list may grow this far when the merging falls behind. */
-export const IMPORT_PENDING_LIST_LIMIT: SqlQuery = { text: `set local gin_pending_list_limit = '256MB'`, values: [] };
-
-/** The GIN indexes of one table (partial indexes of `contents` on its id). */
-const ginIndexesOf = (tableId: string): SqlQuery => ({
-  text: `select i.indexrelid::regclass::text as name
-           from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam
-          where i.indrelid = 'contents'::regclass and a.amname = 'gin' and i.indpred is not null
-            and pg_get_expr(i.indpred, i.indrelid) = $1`,
-  values: [`(table_id = '${tableId}'::uuid)`],
-});
-
-const cleanPendingList = (index: string): SqlQuery => ({ text: 'select gin_clean_pending_list($1::regclass) as pages', values: [index] });
 
 /** Pause between rounds that found nothing to merge. */
 const IDLE_MS = 50;

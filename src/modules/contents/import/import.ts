@@ -14,7 +14,8 @@ import { freeSlug, storageLimitField, uniqueViolationField } from '../uniqueness
 import { validateData, type ValidatedData } from '../validate.js';
 import { rowsToUpsert, slugsLikeAny, updateImportedRows, type ImportedUpdate } from './import.sql.js';
 import type { ImportLine } from './import-lines.js';
-import { IMPORT_PENDING_LIST_LIMIT, mergePendingLists } from './gin-pending.js';
+import { mergePendingLists } from './gin-pending.js';
+import { IMPORT_PENDING_LIST_LIMIT } from './gin-pending.sql.js';
 
 /** Lines written per statement. */
 const BATCH = 1_000;
