@@ -1,13 +1,13 @@
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { isLocalized } from '../../tables/table-def.js';
 import type { ListContentsInput } from '../contents.schema.js';
 import { referencedTables, type ListScope } from '../contents.list.js';
 import { compileListQuery, MAX_PAGE_SIZE, parseListQuery, toListItem, type ListQuery, type ListRow } from '../query/index.js';
-import type pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
 import { copyExport, declareExport, exportStatements, fetchExport, ndjsonLine } from './export.sql.js';
 
 export type ExportFormat = 'ndjson' | 'csv';
-/** Bytes or text of whole rows (or the CSV header), and how many rows it holds. */
+/** Bytes or text of the export (a COPY's chunk may end inside a row), and how many rows end in it. */
 export interface ExportChunk {
   data: string | Buffer;
   rows: number;
