@@ -25,6 +25,7 @@ export interface PendingListMerger {
 export async function mergePendingLists(pool: pg.Pool, tableId: string): Promise<PendingListMerger> {
   const sql = sqlOn(pool);
   const indexes = (await sql<{ name: string }>(ginIndexesOf(tableId))).map((r) => r.name);
+  if (indexes.length === 0) return { stop: async () => {} };
   let running = true;
   const round = async () => {
     let merged = 0;
