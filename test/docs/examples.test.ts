@@ -164,7 +164,7 @@ describe('docs examples', () => {
     const failedBlock = blocks[run.finished.length];
     const where = failedBlock ? `${page}:${failedBlock.line}` : page;
     const lastCalls = run.calls.slice(-5).map((c) => `${c.status} (expected ${c.expected}) ${c.command}`).join('\n');
-    expect(run.code, `${where} failed:\n${run.stderr}\nlast curl calls:\n${lastCalls}`).toBe(0);
+    expect(run.code, `${where} failed:\n${run.stderr}\nlast curl calls:\n${lastCalls}\nlast output (the answers' bodies):\n${run.stdout.slice(-800)}`).toBe(0);
     expect(run.finished).toEqual(blocks.map((_, index) => index));
     // Each block reached the API through the checking curl function at least once.
     for (const index of blocks.keys()) expect(run.calls.some((c) => c.block === index), `${page}:${blocks[index].line} made no curl call`).toBe(true);
