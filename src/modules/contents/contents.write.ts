@@ -4,7 +4,7 @@ import type { ProjectInfo } from '../projects/project-directory.js';
 import { sqlOn, transaction, type Sql } from '../../db/sql.js';
 import { emitEvents, newEvent, outboxOfClient, type DomainEvent, type EventType } from '../../jobs/outbox.js';
 import { isUuid, uuidv7 } from '../../shared/ids.js';
-import type { TableDef } from '../tables/table-def.js';
+import { slugColumnOf, type TableDef } from '../tables/table-def.js';
 import { recordChange } from './counts.js';
 import { insertRow, insertRowBatched } from './contents.insert.js';
 import { toContentsOutput, toDate, type ContentsRow, type NewRow } from './contents.row.js';
@@ -59,7 +59,6 @@ export async function checkLookups(sql: Sql, validated: ValidatedData, details: 
   }
 }
 
-const slugColumnOf = (table: TableDef) => table.columns.find((c) => c.type === 'slug');
 
 /** Finds a row by id or, for anything that is not a UUID, by slug (SPEC §7). */
 export async function findRow(sql: Sql, table: TableDef, contentsId: string, forUpdate = false): Promise<ContentsRow> {

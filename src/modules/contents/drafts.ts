@@ -1,7 +1,7 @@
 import { sqlOn, transaction } from '../../db/sql.js';
 import { forbidden, invalidTransition, notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
 import type { ProjectInfo } from '../projects/project-directory.js';
-import type { TableDef } from '../tables/table-def.js';
+import { slugColumnOf, type TableDef } from '../tables/table-def.js';
 import type { ContentsRow } from './contents.row.js';
 import type { UpdateContentsInput } from './contents.schema.js';
 import { checkLookups, findRow, mapWriteFailures, type WriteScope } from './contents.write.js';
@@ -70,6 +70,6 @@ export async function withDraftApplied(scope: { pool: WriteScope['pool']; table:
   const draft = await readDraft(sqlOn(scope.pool), scope.table, row);
   if (!draft) return row;
   const { data } = validateData(scope.table, scope.project, draft, row.data);
-  const slugColumn = scope.table.columns.find((c) => c.type === 'slug');
+  const slugColumn = slugColumnOf(scope.table);
   return { ...row, data, slug: slugColumn ? ((data[slugColumn.name] as string | undefined) ?? null) : null };
 }

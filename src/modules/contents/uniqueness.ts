@@ -1,5 +1,5 @@
 import type { Sql } from '../../db/sql.js';
-import type { TableDef } from '../tables/table-def.js';
+import { slugColumnOf, type TableDef } from '../tables/table-def.js';
 import { slugsLike } from './contents.sql.js';
 
 /**
@@ -12,7 +12,7 @@ export function uniqueViolationField(table: TableDef, error: unknown): string | 
   const { code, constraint } = pg as { code?: string; constraint?: string };
   if (code !== '23505' || !constraint) return null;
   if (constraint === 'contents_table_slug') {
-    const slug = table.columns.find((c) => c.type === 'slug');
+    const slug = slugColumnOf(table);
     return slug ? `data.${slug.name}` : 'slug';
   }
   const column = table.columns.find((c) => constraint.startsWith(`c_${c.id.replace(/-/g, '')}_u`));

@@ -87,3 +87,5 @@ export const LOCALIZABLE_TYPES: ReadonlySet<ColumnType> = new Set(['text', 'long
 export const isMultiple = (c: ColumnDef) =>
   (c.type === 'select' || c.type === 'reference' || c.type === 'file') && c.settings.multiple === true;
 export const isLocalized = (c: ColumnDef) => LOCALIZABLE_TYPES.has(c.type) && c.settings.localized === true;
+/** A table's slug column (at most one), whose value the row's `slug` holds. */
+export const slugColumnOf = (table: Pick<TableDef, 'columns'>): ColumnDef | undefined => table.columns.find((c) => c.type === 'slug');

@@ -9,8 +9,9 @@ import { cleanPendingList, ginIndexesOf } from './gin-pending.sql.js';
  * machine, 1,300 ms with their pending lists merged as usual and 930 ms with the entries only
  * appended. An import therefore only appends (its session's pending list limit is raised), and
  * a second connection merges the pending lists while it runs, on the other core. Readers stay
- * fast: a GIN scan reads the pending list whole, and it is kept short. A merge of pending entries of rows not yet committed is safe: index entries are only
- * pointers, and visibility is decided by the heap.
+ * fast: a GIN scan reads the pending list whole, and it is kept short. A merge of pending
+ * entries of rows not yet committed is safe: index entries are only pointers, and visibility is
+ * decided by the heap.
  */
 
 /** Pause between rounds that found nothing to merge. */

@@ -14,6 +14,7 @@ import { freeSlug, storageLimitField, uniqueViolationField } from '../uniqueness
 import { validateData, type ValidatedData } from '../validate.js';
 import { rowsToUpsert, slugsLikeAny, updateImportedRows, type ImportedUpdate } from './import.sql.js';
 import type { ImportLine } from './import-lines.js';
+import { slugColumnOf } from '../../tables/table-def.js';
 import { mergePendingLists } from './gin-pending.js';
 import { IMPORT_PENDING_LIST_LIMIT } from './gin-pending.sql.js';
 
@@ -121,7 +122,7 @@ interface BatchPlan {
 /** Checks a batch's lines on their own (types, rules, status); an upsert first reads the rows its lines name. */
 async function planBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx: BatchContext): Promise<BatchPlan> {
   const { table, project } = scope;
-  const slugColumn = table.columns.find((c) => c.type === 'slug');
+  const slugColumn = slugColumnOf(table);
   const existing = ctx.upsert && lines.length > 0 ? await upsertTargets(sql, scope, lines) : new Map<string, ContentsRow>();
   const planned: Planned[] = [];
   const validated = new Map<number, ValidatedData>();
@@ -186,7 +187,7 @@ async function planBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx: 
 /** Writes a checked batch: derived slugs, references and files against the stored rows, then the rows; answers how many it wrote. */
 async function writePlan(scope: WriteScope, sql: Sql, { planned, validated }: BatchPlan, ctx: BatchContext): Promise<number> {
   if (planned.length === 0) return 0;
-  const slugColumn = scope.table.columns.find((c) => c.type === 'slug');
+  const slugColumn = slugColumnOf(scope.table);
   await ctx.slugs.assign(planned.flatMap((p) => ('insert' in p && p.derivedSlug ? [p] : [])), slugColumn?.name);
   const refused = await checkBatchLookups(sql, planned, validated, ctx);
   const good = planned.filter((p) => !refused.has(p.line));
@@ -197,7 +198,7 @@ async function writePlan(scope: WriteScope, sql: Sql, { planned, validated }: Ba
 
 /** Existing rows the upsert lines name, by `id` and by `slug:<value>`. */
 async function upsertTargets(sql: Sql, scope: WriteScope, lines: ImportLine[]): Promise<Map<string, ContentsRow>> {
-  const slugColumn = scope.table.columns.find((c) => c.type === 'slug');
+  const slugColumn = slugColumnOf(scope.table);
   const ids = lines.flatMap((l) => (l.id && isUuid(l.id) ? [l.id.toLowerCase()] : []));
   const slugs = slugColumn ? lines.flatMap((l) => (typeof l.data[slugColumn.name] === 'string' ? [l.data[slugColumn.name] as string] : [])) : [];
   const rows = await sql<ContentsRow>(rowsToUpsert(scope.table.id, ids, slugs));
