@@ -29,7 +29,7 @@ beforeAll(async () => {
   copy = await mkdtemp(path.join(os.tmpdir(), 'tabula-compiled-'));
   cleanup.push(() => rm(copy, { recursive: true, force: true }));
   for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'mikro-orm.config.ts', 'src', 'workers', 'admin']) {
-    // The console is built again from its sources, into the copy's own admin/dist.
+    // The console's package without its build: the build pretest made is copied in below, with dist/.
     await cp(path.join(root, entry), path.join(copy, entry), { recursive: true, filter: (from) => !from.startsWith(path.join(root, 'admin', 'dist')) });
   }
   await symlink(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));

@@ -56,6 +56,9 @@ function newestSource(dir: string): number {
   return newest;
 }
 
+/** The newest source's modification time, read once per test file: the sources do not change while tests run. */
+let sourcesAt: number | undefined;
+
 /**
  * The compiled form of a source entry point (`src/cli/main.ts` → `dist/src/cli/main.js`), as
  * `npm run build` (the `pretest` script) leaves it. A build rewrites all of dist/, so an entry
@@ -69,7 +72,7 @@ export function builtEntry(source: string): string {
   } catch {
     throw new Error(`${path.relative(root, built)} is missing: run npm run build first (npm test does it)`);
   }
-  const sourcesAt = Math.max(...['src', 'workers', 'mikro-orm.config.ts'].map((entry) => newestSource(path.join(root, entry))));
+  sourcesAt ??= Math.max(...['src', 'workers', 'mikro-orm.config.ts'].map((entry) => newestSource(path.join(root, entry))));
   if (sourcesAt > builtAt) throw new Error(`${path.relative(root, built)} is older than the sources: run npm run build first (npm test does it)`);
   return built;
 }
