@@ -16,6 +16,9 @@ export interface ValidatedData {
   files: { column: ColumnDef; ids: string[] }[];
 }
 
+/** A key's own value (a column may be named like `constructor`). */
+const own = (o: Record<string, unknown>, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -59,40 +62,51 @@ export function validateData(
   existing: Record<string, unknown> | null,
 ): ValidatedData {
   const details: ErrorDetail[] = [];
-  const byName = new Map(table.columns.map((c) => [c.name, c]));
-  const data = new Map<string, unknown>(existing ? Object.entries(existing).filter(([k]) => byName.has(k)) : []);
+  const byName = columnsByName(table);
+  // A plain object, filled in the order a Map would be: column names start with a letter, so no key is an index.
+  const data: Record<string, unknown> = {};
+  if (existing) for (const name of Object.keys(existing)) if (byName.has(name)) data[name] = existing[name];
 
-  for (const [name, value] of Object.entries(input)) {
+  for (const name of Object.keys(input)) {
+    const value = input[name];
     const column = byName.get(name);
     if (!column) {
       details.push({ field: `data.${name}`, message: 'unknown column' });
       continue;
     }
     if (value === null) {
-      data.delete(name);
+      delete data[name];
       continue;
     }
     if (isLocalized(column)) {
       const stored = checkLocalized(column, value, locales, details);
-      if (stored === null) data.delete(name);
-      else data.set(name, stored);
+      if (stored === null) delete data[name];
+      else data[name] = stored;
       continue;
     }
     const checked = checkValue(column, value);
-    if (checked.ok) data.set(name, checked.value);
+    if (checked.ok) data[name] = checked.value;
     else details.push({ field: `data.${name}`, message: checked.message });
   }
 
   for (const column of table.columns) {
-    if (!existing && !data.has(column.name) && !(column.name in input)) {
+    if (!existing && !Object.hasOwn(data, column.name) && !Object.hasOwn(input, column.name)) {
       const stored = storedDefault(column, locales.defaultLocale);
-      if (stored !== null) data.set(column.name, stored);
+      if (stored !== null) data[column.name] = stored;
     }
-    if (column.type === 'slug' && !data.has(column.name)) deriveSlug(column, byName, data, locales);
+    if (column.type === 'slug' && !Object.hasOwn(data, column.name)) deriveSlug(column, byName, data, locales);
     if (column.settings.required) checkRequired(column, data, locales, details);
   }
 
-  return { data: Object.fromEntries(data), details: dedupe(details), ...collectLookups(table, data) };
+  return { data, details: details.length > 1 ? dedupe(details) : details, ...collectLookups(table, data) };
+}
+
+/** Each table definition's columns by name, built once per definition (they are not changed in place). */
+const byNameOf = new WeakMap<TableDef, Map<string, ColumnDef>>();
+function columnsByName(table: TableDef): Map<string, ColumnDef> {
+  let byName = byNameOf.get(table);
+  if (!byName) byNameOf.set(table, (byName = new Map(table.columns.map((c) => [c.name, c]))));
+  return byName;
 }
 
 /**
@@ -107,18 +121,18 @@ export function storedDefault(column: ColumnDef, defaultLocale: string): unknown
   return isLocalized(column) ? { [defaultLocale]: stored } : stored;
 }
 
-function deriveSlug(column: ColumnDef, byName: Map<string, ColumnDef>, data: Map<string, unknown>, locales: Locales): void {
+function deriveSlug(column: ColumnDef, byName: Map<string, ColumnDef>, data: Record<string, unknown>, locales: Locales): void {
   const source = column.settings.source ? byName.get(column.settings.source) : undefined;
   if (!source) return;
-  const raw = data.get(source.name);
+  const raw = own(data, source.name);
   const text = isLocalized(source) && isPlainObject(raw) ? raw[locales.defaultLocale] : raw;
   if (typeof text !== 'string') return;
   const slug = slugify(text);
-  if (slug) data.set(column.name, slug);
+  if (slug) data[column.name] = slug;
 }
 
-function checkRequired(column: ColumnDef, data: Map<string, unknown>, locales: Locales, details: ErrorDetail[]): void {
-  const value = data.get(column.name);
+function checkRequired(column: ColumnDef, data: Record<string, unknown>, locales: Locales, details: ErrorDetail[]): void {
+  const value = own(data, column.name);
   if (value === undefined) {
     if (!details.some((d) => d.field === `data.${column.name}` || d.field.startsWith(`data.${column.name}.`))) {
       details.push({ field: `data.${column.name}`, message: 'is required' });
@@ -131,11 +145,12 @@ function checkRequired(column: ColumnDef, data: Map<string, unknown>, locales: L
   }
 }
 
-function collectLookups(table: TableDef, data: Map<string, unknown>) {
+function collectLookups(table: TableDef, data: Record<string, unknown>) {
   const references: ValidatedData['references'] = [];
   const files: ValidatedData['files'] = [];
   for (const column of table.columns) {
-    const value = data.get(column.name);
+    if (column.type !== 'reference' && column.type !== 'file') continue;
+    const value = own(data, column.name);
     if (value === undefined) continue;
     const ids = (Array.isArray(value) ? value : [value]) as string[];
     if (column.type === 'reference' && column.settings.table) references.push({ column, tableId: column.settings.table, ids });

@@ -13,7 +13,21 @@ const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-const codePoints = (s: string) => [...s].length;
+/** The number of code points of `s`, without building an array of them. */
+function codePoints(s: string): number {
+  let surrogatePairs = 0;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        surrogatePairs++;
+        i++;
+      }
+    }
+  }
+  return s.length - surrogatePairs;
+}
 
 function validDate(value: string): boolean {
   const m = DATE.exec(value);
@@ -25,7 +39,7 @@ function validDate(value: string): boolean {
 function checkText(column: ColumnDef, value: unknown): Checked {
   if (typeof value !== 'string') return fail('must be a string');
   const { minText, maxText, pattern } = column.settings;
-  const length = codePoints(value);
+  const length = minText === undefined && maxText === undefined ? 0 : codePoints(value);
   if (minText !== undefined && length < minText) return fail(`must be at least ${minText} characters long`);
   if (maxText !== undefined && length > maxText) return fail(`must be at most ${maxText} characters long`);
   if (pattern !== undefined) {

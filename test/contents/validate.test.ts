@@ -1,0 +1,66 @@
+/** validateData on its own (no database): merging, defaults, required values and text bounds. */
+import { describe, expect, it } from 'vitest';
+import type { ColumnDef, TableDef } from '../../src/modules/tables/table-def.js';
+import { validateData } from '../../src/modules/contents/validate.js';
+
+const locales = { locales: ['en', 'fr'], defaultLocale: 'en' };
+
+function tableOf(columns: Omit<ColumnDef, 'id'>[]): TableDef {
+  return {
+    id: '00000000-0000-7000-8000-000000000001',
+    projectId: '00000000-0000-7000-8000-000000000002',
+    key: 'things',
+    defaultStatus: 'DRAFT',
+    columns: columns.map((c, i) => ({ ...c, id: `00000000-0000-7000-8000-00000000010${i}` })),
+    hiddenKeys: [],
+    schemaKey: 'k',
+  };
+}
+
+describe('validateData', () => {
+  it('counts text length in code points, a surrogate pair as one', () => {
+    const table = tableOf([{ name: 'title', type: 'text', settings: { minText: 2, maxText: 3 } }]);
+    const check = (title: string) => validateData(table, locales, { title }, null).details;
+    expect(check('é🎉x')).toEqual([]); // 4 UTF-16 units, 3 code points
+    expect(check('🎉🎉')).toEqual([]);
+    expect(check('🎉🎉🎉🎉')).toEqual([{ field: 'data.title', message: 'must be at most 3 characters long' }]);
+    expect(check('🎉')).toEqual([{ field: 'data.title', message: 'must be at least 2 characters long' }]);
+    expect(check('\ud83c\ud83c')).toEqual([]); // two lone high surrogates are two code points
+  });
+
+  it('gives a column named like an Object property its default, and requires it', () => {
+    const table = tableOf([
+      { name: 'constructor', type: 'text', settings: { defaultValue: 'built' } },
+      { name: 'toString', type: 'text', settings: { required: true } },
+    ]);
+    const created = validateData(table, locales, {}, null);
+    expect(created.data).toEqual({ constructor: 'built' });
+    expect(created.details).toEqual([{ field: 'data.toString', message: 'is required' }]);
+  });
+
+  it('merges over the stored data: keeps what is not given, removes nulls, drops keys of deleted columns', () => {
+    const table = tableOf([
+      { name: 'title', type: 'text', settings: {} },
+      { name: 'price', type: 'number', settings: {} },
+      { name: 'note', type: 'text', settings: {} },
+    ]);
+    const updated = validateData(table, locales, { price: 5, note: null }, { title: 'Mug', price: 3, note: 'x', gone: 1 });
+    expect(updated).toMatchObject({ data: { title: 'Mug', price: 5 }, details: [] });
+    expect(Object.keys(updated.data)).toEqual(['title', 'price']);
+  });
+
+  it('names each offending field once, and collects references', () => {
+    const table = tableOf([
+      { name: 'title', type: 'text', settings: { required: true } },
+      { name: 'author', type: 'reference', settings: { table: '00000000-0000-7000-8000-000000000009' } },
+    ]);
+    const bad = validateData(table, locales, { title: 7, other: 1 }, null);
+    expect(bad.details).toEqual([
+      { field: 'data.title', message: 'must be a string' },
+      { field: 'data.other', message: 'unknown column' },
+    ]);
+    const id = '0190C0DE-0000-7000-8000-000000000000';
+    const good = validateData(table, locales, { title: 'T', author: id }, null);
+    expect(good.references).toEqual([{ column: table.columns[1], tableId: '00000000-0000-7000-8000-000000000009', ids: [id.toLowerCase()] }]);
+  });
+});
