@@ -177,6 +177,30 @@ describe('references and upsert', () => {
     expect(offending).toEqual([...Array.from({ length: 10 }, (_, i) => i + 1), ...Array.from({ length: 90 }, (_, i) => i + 1001)]);
   });
 
+  it('checks file columns as single writes do: a missing file refuses its line, an uploaded one is kept', async () => {
+    const media = await createTable(w, [
+      { name: 'title', type: 'text' },
+      { name: 'cover', type: 'file' },
+      { name: 'gallery', type: 'file', settings: { multiple: true } },
+    ]);
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('cover bytes')]), 'cover.txt');
+    const upload = await fetch(`${t.url}/v1/${w.projectId}/files`, { method: 'POST', headers: { authorization: `Bearer ${w.writeKey}` }, body: form });
+    expect(upload.status).toBe(201);
+    const file = ((await upload.json()) as { id: string }).id;
+    const missing = '0190b0a0-0000-7000-8000-00000000f11e';
+    const lines = [{ data: { title: 'A', cover: file } }, { data: { title: 'B', gallery: [file, missing] } }, { data: { title: 'C', cover: missing } }];
+    const refused = expectError(await importInto(media.id, ndjson(lines)), 422, 'VALIDATION_ERROR');
+    expect(refused.details).toEqual([
+      { field: 'line 2: data.gallery', message: `unknown file id(s): ${missing}` },
+      { field: 'line 3: data.cover', message: `unknown file id(s): ${missing}` },
+    ]);
+    expect(await rowCount(media.id)).toBe(0);
+    expect(expectStatus(await importInto(media.id, ndjson([lines[0], { data: { title: 'B', gallery: [file] } }])), 200).imported).toBe(2);
+    const stored = (await db.query(`select data from contents where table_id = $1 order by data->>'title'`, [media.id])).rows.map((r) => r.data);
+    expect(stored).toEqual([{ title: 'A', cover: file }, { title: 'B', gallery: [file] }]);
+  });
+
   it('mode=upsert updates rows matched by id or by slug (merged, as PUT) and creates the others', async () => {
     const pages = await createTable(w, [
       { name: 'title', type: 'text' },

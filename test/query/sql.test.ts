@@ -17,6 +17,7 @@ import {
   type RawListParams,
 } from '../../src/modules/contents/query/index.js';
 import { sqlLiteral } from '../../src/db/sql-literal.js';
+import { JsonbArrayWriter, jsonbArray } from '../../src/db/jsonb-param.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { ALL_OPS, FIELD_MATRIX, PROJECT, json, sampleFilter, testTable } from './fixtures.js';
 
@@ -194,6 +195,18 @@ describe('values inlined as literals', () => {
       const asParameter = (await client.query(`select $1::${cast} as v`, [value])).rows[0].v;
       const asLiteral = (await client.query(`select ${sqlLiteral(value)}::${cast} as v`)).rows[0].v;
       expect(asLiteral, `${JSON.stringify(value)}::${cast}`).toEqual(asParameter);
+    }
+  });
+
+  it('sends a JSON array as a binary jsonb parameter that PostgreSQL reads like the JSON text', async () => {
+    const items = [{ a: 'Wörld ✓ 🎉', b: ['x', null, 1.5], c: { 'k"ey': 'line\nbreak\\' } }, 'plain', 0, null, []];
+    const writer = new JsonbArrayWriter();
+    // The writer's buffer grows, then is reused for a shorter array: nothing of the longer one may show.
+    for (const value of [items, [], [items[0]], items, ['x']]) {
+      const texts = value.map((v) => JSON.stringify(v));
+      const asText = (await client.query(`select $1::jsonb as v`, [JSON.stringify(value)])).rows[0].v;
+      expect((await client.query(`select $1::jsonb as v`, [jsonbArray(texts)])).rows[0].v).toEqual(asText);
+      expect((await client.query(`select $1::jsonb as v`, [writer.write(texts)])).rows[0].v).toEqual(asText);
     }
   });
 

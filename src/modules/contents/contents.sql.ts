@@ -1,4 +1,5 @@
 import type { SqlQuery } from '../../db/sql.js';
+import { jsonbArray } from '../../db/jsonb-param.js';
 import type { Actor, RevisionAction } from './revision-types.js';
 import { lastActor, reviseRows } from './revisions.sql.js';
 import type { ContentStatus } from '../tables/table.entity.js';
@@ -129,6 +130,15 @@ export const addToCounters = (tableId: string, shard: number, statuses: ContentS
  * for nothing were a large share of its memory).
  */
 export function insertContents(rows: NewRow[], skipTaken: boolean, shard: number, idsOnly = false): SqlQuery {
+  return insertContentsJson(jsonbArray(rows.map(newRowJson)), skipTaken, shard, idsOnly);
+}
+
+/** A new row as one element of insertContents' input: its JSON text. */
+export const newRowJson = ({ row, projectId, events, actor }: NewRow): string =>
+  JSON.stringify({ ...row, project_id: projectId, events, actor_type: actor?.type, actor_id: actor?.id });
+
+/** insertContents for rows already written as a jsonb array of newRowJson texts (an import's batch). */
+export function insertContentsJson(rows: Buffer, skipTaken: boolean, shard: number, idsOnly = false): SqlQuery {
   return {
     name: `contents.create${skipTaken ? '.batch' : ''}${idsOnly ? '.ids' : ''}`,
     text: `with input as (
@@ -152,9 +162,6 @@ export function insertContents(rows: NewRow[], skipTaken: boolean, shard: number
                from input join inserted using (id) cross join jsonb_array_elements(input.events) as e(event)
            )
            select ${idsOnly ? 'id' : '*'} from inserted`,
-    values: [
-      JSON.stringify(rows.map(({ row, projectId, events, actor }) => ({ ...row, project_id: projectId, events, actor_type: actor?.type, actor_id: actor?.id }))),
-      shard,
-    ],
+    values: [rows, shard],
   };
 }

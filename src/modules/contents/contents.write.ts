@@ -45,7 +45,7 @@ const SLUG_ATTEMPTS = 5;
  * SPEC §7: references and files must exist in the project (422). In the write's transaction,
  * `lock` keeps the referenced rows from being deleted until it commits (SPEC §12).
  */
-export async function checkLookups(sql: Sql, validated: ValidatedData, details: ErrorDetail[], lock = false): Promise<void> {
+export async function checkLookups(sql: Sql, validated: Pick<ValidatedData, 'references' | 'files'>, details: ErrorDetail[], lock = false): Promise<void> {
   for (const ref of validated.references) {
     const found = await sql<{ id: string }>(existingContents(ref.tableId, ref.ids, lock));
     const missing = ref.ids.filter((id) => !found.some((f) => f.id === id));

@@ -1,4 +1,5 @@
 import type { SqlQuery } from '../../../db/sql.js';
+import { jsonbArray } from '../../../db/jsonb-param.js';
 import type { Actor, RevisionAction } from '../revision-types.js';
 import { CONTENTS_COLUMNS } from '../contents.row.js';
 import type { ContentStatus } from '../../tables/table.entity.js';
@@ -43,7 +44,7 @@ export const updateImportedRows = (rows: ImportedUpdate[], actor: Actor | null):
          )
          select id::text from updated`,
   values: [
-    JSON.stringify(rows.map((r) => ({ id: r.id, data: r.data, status: r.status, slug: r.slug, publish_at: r.publishAt, publishes: r.publishes, action: r.action }))),
+    jsonbArray(rows.map((r) => JSON.stringify({ id: r.id, data: r.data, status: r.status, slug: r.slug, publish_at: r.publishAt, publishes: r.publishes, action: r.action }))),
     actor?.type ?? null,
     actor?.id ?? null,
   ],
