@@ -1,3 +1,4 @@
+import '../v8-flags.js';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
 import { UsageError, type Command } from './command.js';
