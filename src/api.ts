@@ -1,4 +1,3 @@
-import './v8-flags.js';
 import { loadConfig } from './config/config.js';
 import { createLogger, logFormat } from './shared/logger.js';
 import { startApi } from './server.js';

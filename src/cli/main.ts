@@ -1,4 +1,3 @@
-import '../v8-flags.js';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
 import { UsageError, type Command } from './command.js';
