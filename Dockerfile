@@ -45,4 +45,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # node itself is the container's command, with no npm or shell between it and `docker stop`:
 # its SIGTERM reaches the API, which stops accepting, answers in-flight requests and exits 0.
 # No version-check preload: the base image fixes Node.js at 24.
-CMD ["node", "dist/src/api.js"]
+CMD ["node", "--max-semi-space-size=8", "dist/src/api.js"]
