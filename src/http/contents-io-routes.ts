@@ -33,8 +33,10 @@ async function* bodyText(req: Readable, max: number): AsyncGenerator<string> {
   }
 }
 
-/** Resolves when `res` can take more data ('drain') or will never (closed). */
-function drainedOrClosed(res: Response): Promise<void> {
+/** Resolves when `res` can take more data ('drain') or will never (closed, also before this call). */
+export function drainedOrClosed(res: Pick<Response, 'destroyed' | 'on' | 'off'>): Promise<void> {
+  // A client that left while the next chunk was read has closed `res` already: no event is to come.
+  if (res.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       res.off('drain', done);
@@ -96,6 +98,7 @@ export function contentsIoRouter(deps: AppDeps): express.Router {
         'cache-control': 'no-store',
       });
       for await (const chunk of chunks()) {
+        if (res.destroyed) return;
         // Backpressure: wait until the socket takes more, or the client is gone (no 'drain' then).
         if (!res.write(chunk.data)) await drainedOrClosed(res);
         if (res.destroyed) return;
