@@ -128,7 +128,7 @@ describe('after npm run build, with the sources gone', () => {
     const npm = startIn('npm', ['run', '--silent', 'start:api'], { HOST: '127.0.0.1', PORT: String(port), ADMIN_EMAIL: 'build@example.com', ADMIN_TOKEN: token });
     await comesUp(npm, 'readiness', () => fetch(`${url}/readyz`).then((r) => r.ok, () => false));
     const node = await nodeUnderNpm(npm);
-    expect(node.command).toBe('node --import ./dist/src/check-node.js dist/src/api.js');
+    expect(node.command).toBe('node --import ./dist/src/check-node.js --max-semi-space-size=8 dist/src/api.js');
 
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const created = await fetch(`${url}/v1/workspaces`, { method: 'POST', headers, body: JSON.stringify({ name: 'Built' }) });
