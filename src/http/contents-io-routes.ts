@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { ServerResponse } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import type { AppDeps } from '../app-deps.js';
 import type { ProjectAccessLevel, ProjectScope } from '../auth/project-access.js';
@@ -34,7 +35,7 @@ async function* bodyText(req: Readable, max: number): AsyncGenerator<string> {
 }
 
 /** Resolves when `res` can take more data ('drain') or will never (closed, also before this call). */
-export function drainedOrClosed(res: Pick<Response, 'destroyed' | 'on' | 'off'>): Promise<void> {
+export function drainedOrClosed(res: ServerResponse): Promise<void> {
   // A client that left while the next chunk was read has closed `res` already: no event is to come.
   if (res.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
