@@ -9,7 +9,7 @@ import pg from 'pg';
 import { generateSecret, ACCOUNT_TOKEN_PREFIX } from '../src/shared/secrets.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.js';
 import { createProgress } from '../src/shared/progress.js';
-import { API_NODE_FLAGS } from '../src/node-flags.js';
+import { nodeFlagsOf } from '../src/node-flags.js';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -57,8 +57,7 @@ export async function benchDatabase(): Promise<{ url: string; stop(): Promise<vo
 
 /** Starts `tsx <script>` with env (the API with the Node.js options it runs with in production), waits until it answers (or prints `ready`). */
 export async function startChild(script: string, env: Record<string, string>, readyUrl?: string): Promise<ChildProcess> {
-  const flags = script === 'src/api.ts' ? API_NODE_FLAGS : [];
-  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [...flags, path.join(root, script)], {
+  const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [...nodeFlagsOf(script), path.join(root, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

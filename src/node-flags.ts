@@ -1,6 +1,7 @@
 /**
  * Node.js options of every process that serves the API: `npm start`, `npm run start:api`, the
- * Docker image's command, and the benchmark's API (a test checks that they carry them).
+ * Docker image's command, the benchmark's API and the tests' API processes (nodeFlagsOf; a test
+ * checks that the npm scripts and the Dockerfile carry them).
  *
  * `--max-semi-space-size=8` (MB; V8's default here is 16): the young generation is collected
  * twice as often, so the short-lived objects and Buffers of a streamed import or export die there
@@ -11,3 +12,6 @@
  * W1, two runs each) were within the runs' noise at 8 MB and 10-20 % slower at 4 MB.
  */
 export const API_NODE_FLAGS = ['--max-semi-space-size=8'] as const;
+
+/** The Node.js options to start an entry point with, by its source (`src/api.ts` is the API). */
+export const nodeFlagsOf = (source: string): readonly string[] => (source === 'src/api.ts' ? API_NODE_FLAGS : []);

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startApi } from '../../src/server.js';
 import { clientFor, type CallOptions, type CallResult, type TestApi } from '../helpers/api.js';
-import { builtEntry } from '../helpers/child.js';
+import { builtArgs } from '../helpers/child.js';
 import { until } from '../helpers/until.js';
 
 /** A second API on the same database as `t`: in this node process, or as a real child process. */
@@ -54,13 +54,14 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * The compiled API (`node dist/src/api.js`, as `npm run start:api` runs it; dist/ is built by
- * `pretest`) against the same database: a real second OS process, started without compiling.
+ * The compiled API (`node --max-semi-space-size=8 dist/src/api.js`, as `npm run start:api` runs
+ * it; dist/ is built by `pretest`) against the same database: a real second OS process, started
+ * without compiling.
  */
 export async function startChildProcess(t: TestApi, env: Record<string, string>): Promise<SecondApi> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [builtEntry('src/api.ts')], {
+  const child = spawn(process.execPath, builtArgs('src/api.ts'), {
     cwd: ROOT,
     env: { ...process.env, ...sharedEnv(t, env), DATABASE_URL: t.db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { nodeFlagsOf } from '../../src/node-flags.js';
 import { until } from './until.js';
 
 /**
@@ -77,14 +78,18 @@ export function builtEntry(source: string): string {
   return built;
 }
 
+/** Node's arguments for the compiled `source` (see builtEntry), with the Node.js options its npm script passes (src/node-flags.ts). */
+export function builtArgs(source: string): string[] {
+  return [...nodeFlagsOf(source), builtEntry(source)];
+}
+
 /**
- * Runs the compiled `source` (see builtEntry) with node and the compiled version check, as
+ * Runs the compiled `source` (see builtArgs) with node and the compiled version check, as
  * `npm run start:api` runs the API: one node process, nothing compiled at start. For tests that
  * start an entry point many times; at least one test per npm script still starts it the npm way.
  */
 export function runBuilt(source: string, args: string[] = [], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Finished> {
-  const entry = builtEntry(source);
-  return runToEnd(process.execPath, ['--import', path.join(root, 'dist/src/check-node.js'), entry, ...args], env, timeoutMs);
+  return runToEnd(process.execPath, ['--import', path.join(root, 'dist/src/check-node.js'), ...builtArgs(source), ...args], env, timeoutMs);
 }
 
 export interface Running {

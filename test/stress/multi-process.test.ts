@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { clientFor, type CallResult } from '../helpers/api.js';
-import { builtEntry, freePort, root, startReceiver, WEBHOOK_ENV, type Receiver } from './processes.js';
+import { builtArgs, freePort, root, startReceiver, WEBHOOK_ENV, type Receiver } from './processes.js';
 import { storedEntries } from '../logs/fixture.js';
 import { until } from '../helpers/until.js';
 
@@ -55,7 +55,7 @@ afterAll(async () => {
 
 /** The compiled `script` (dist/, built by pretest), as `npm run start:api` / `start:worker` run it. */
 function spawnBuilt(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [builtEntry(script)], { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore', detached: true });
+  const child = spawn(process.execPath, builtArgs(script), { cwd: root, env: { ...process.env, ...env }, stdio: 'ignore', detached: true });
   children.push(child);
   return child;
 }

@@ -4,7 +4,7 @@ import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.j
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
-import { builtEntry, freePort, root } from '../helpers/child.js';
+import { builtArgs, freePort, root } from '../helpers/child.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startReceiver, WEBHOOK_ENV, type Receiver } from './fixture.js';
 import { until } from '../helpers/until.js';
@@ -36,7 +36,7 @@ describe('a committed event survives the API being killed', () => {
     const token = generateSecret(ACCOUNT_TOKEN_PREFIX);
     const env = { ...process.env, ...WEBHOOK_ENV, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'crash@example.com', ADMIN_TOKEN: token };
     // Node itself on the compiled entry (dist/, built by pretest; no wrapper process): SIGKILL must reach the API process.
-    api = spawn(process.execPath, [builtEntry('src/api.ts')], { cwd: root, env, stdio: 'ignore' });
+    api = spawn(process.execPath, builtArgs('src/api.ts'), { cwd: root, env, stdio: 'ignore' });
     const base = `http://127.0.0.1:${port}/v1`;
     await until(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), 30_000, 'API ready');
     const call = async (method: string, url: string, body: unknown) => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { builtEntry, root } from '../helpers/child.js';
+import { builtArgs, root } from '../helpers/child.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTable, createRow, type World } from '../contents/fixture.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
@@ -39,7 +39,7 @@ describe('a worker killed mid-delivery', () => {
     const table = await createTable(w, [{ name: 'title', type: 'text' }]);
     const row = await createRow(w, table.id, { title: 'in flight' });
     // Node itself on the compiled entry (dist/, built by pretest; no wrapper process): SIGKILL must reach the worker process.
-    doomed = spawn(process.execPath, [builtEntry('workers/main.ts')], {
+    doomed = spawn(process.execPath, builtArgs('workers/main.ts'), {
       cwd: root,
       env: { ...process.env, ...WEBHOOK_ENV, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent' },
       stdio: 'ignore',
