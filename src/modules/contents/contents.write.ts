@@ -59,7 +59,6 @@ export async function checkLookups(sql: Sql, validated: Pick<ValidatedData, 'ref
   }
 }
 
-
 /** Finds a row by id or, for anything that is not a UUID, by slug (SPEC §7). */
 export async function findRow(sql: Sql, table: TableDef, contentsId: string, forUpdate = false): Promise<ContentsRow> {
   const byId = isUuid(contentsId);
