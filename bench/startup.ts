@@ -44,8 +44,8 @@ const variants: Variant[] = [
   {
     name: 'tsx',
     argv: {
-      api: ['--import', 'tsx', '--import', './src/check-node.ts', 'src/api.ts'],
-      worker: ['--import', 'tsx', '--import', './src/check-node.ts', 'workers/main.ts'],
+      api: ['--import', './src/check-node.mjs', '--import', 'tsx', 'src/api.ts'],
+      worker: ['--import', './src/check-node.mjs', '--import', 'tsx', 'workers/main.ts'],
     },
   },
   compiled('compiled', 'dist'),

@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 
 /**
- * @tabula/client as a user gets it: client/ built and packed by npm, the tarball installed into a
- * project of its own outside the repository (nothing there but what npm installs for it and the
- * project's TypeScript), a consumer type-checked with `strict` and without `skipLibCheck`, then
- * run by node against a real API, and bundled for a browser.
+ * @tabula/client as a user gets it: client/ built and packed by npm, the tarball installed into
+ * projects of their own outside the repository (nothing there but what npm installs for it and
+ * the project's TypeScript), a consumer type-checked with `strict` and without `skipLibCheck`,
+ * then run by node against a real API, and bundled for a browser. One project is an ES module
+ * project (`"type": "module"`), the other a CommonJS one, as `npm init -y` makes it: its
+ * compiled consumer `require()`s the client.
  */
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -21,6 +23,8 @@ const EXPECTED_PACKAGES = ['@tabula/client', '@trpc/client', '@trpc/server', 'ev
 
 let scratch: string;
 let app: string;
+/** The CommonJS project. */
+let cjsApp: string;
 let t: TestApi;
 
 interface Finished {
@@ -40,21 +44,28 @@ function run(command: string, args: string[], cwd: string): Promise<Finished> {
   });
 }
 
-/** Builds (npm's prepack runs client/build.mjs) and packs client/, then installs the tarball into a fresh project. */
+/** Builds (npm's prepack runs client/build.mjs) and packs client/, then installs the tarball into the two fresh projects. */
 async function installPackedClient(): Promise<void> {
   const packed = await run('npm', ['pack', '--pack-destination', scratch], clientRoot);
   if (packed.code !== 0) throw new Error(`npm pack in client/ failed (${packed.code}):\n${packed.stdout}\n${packed.stderr}`);
   const tarball = (await readdir(scratch)).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack wrote no tarball into ${scratch}:\n${packed.stdout}`);
+  await Promise.all([
+    installInto(app, { name: 'consumer', private: true, type: 'module' }, path.join(scratch, tarball)),
+    // What `npm init -y` writes, but private.
+    installInto(cjsApp, { name: 'consumer-cjs', version: '1.0.0', private: true, main: 'index.js', type: 'commonjs' }, path.join(scratch, tarball)),
+  ]);
+}
 
-  await mkdir(app);
+async function installInto(project: string, manifest: Record<string, unknown>, tarball: string): Promise<void> {
+  await mkdir(project);
   // A TypeScript project has its own compiler; the repository's version is in the npm cache already.
   const { version: typescript } = JSON.parse(await readFile(path.join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')) as { version: string };
-  await writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', devDependencies: { typescript } }, null, 2));
-  const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(scratch, tarball)], app);
+  await writeFile(path.join(project, 'package.json'), JSON.stringify({ ...manifest, devDependencies: { typescript } }, null, 2));
+  const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], project);
   if (installed.code !== 0) {
     throw new Error(
-      `npm install of the packed client failed (${installed.code}). It needs @trpc/client, @trpc/server, eventsource and typescript ${typescript} ` +
+      `npm install of the packed client failed (${installed.code}). It needs @trpc/client, @trpc/server, eventsource, eventsource-parser and typescript ${typescript} ` +
         `from the npm cache or the npm registry:\n${installed.stdout}\n${installed.stderr}`,
     );
   }
@@ -63,8 +74,9 @@ async function installPackedClient(): Promise<void> {
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'tabula-packed-client-'));
   app = path.join(scratch, 'app');
+  cjsApp = path.join(scratch, 'app-cjs');
   [t] = await Promise.all([startTestApi(), installPackedClient()]);
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await t?.close();
@@ -93,8 +105,8 @@ async function installedPackages(modules: string): Promise<string[]> {
   return names.sort();
 }
 
-/** One file per check; `tsc -p <config>` in the consumer project with its own TypeScript. */
-async function typeCheck(config: string, files: string[], outDir?: string): Promise<Finished> {
+/** One file per check; `tsc -p <config>` in the consumer project (the ES module one unless `project` says) with its own TypeScript. */
+async function typeCheck(config: string, files: string[], outDir?: string, project = app): Promise<Finished> {
   const compilerOptions = {
     strict: true,
     skipLibCheck: false,
@@ -106,8 +118,8 @@ async function typeCheck(config: string, files: string[], outDir?: string): Prom
     types: [],
     ...(outDir ? { outDir } : { noEmit: true }),
   };
-  await writeFile(path.join(app, config), JSON.stringify({ compilerOptions, files }, null, 2));
-  return run(path.join(app, 'node_modules/.bin/tsc'), ['-p', config, '--pretty', 'false'], app);
+  await writeFile(path.join(project, config), JSON.stringify({ compilerOptions, files }, null, 2));
+  return run(path.join(project, 'node_modules/.bin/tsc'), ['-p', config, '--pretty', 'false'], project);
 }
 
 /** Uses the client as an application does; the two `@ts-expect-error` lines must be errors, or tsc fails. */
@@ -174,6 +186,12 @@ export async function firstRow(): Promise<string> {
 }
 `;
 
+/** The CommonJS project's entry point: plain CommonJS that requires the compiled consumer. */
+const MAIN_CJS = `const { run } = require('./out/consumer.js');
+const [baseUrl, token] = process.argv.slice(2);
+run(baseUrl, token).then((result) => console.log(JSON.stringify(result)));
+`;
+
 /** Runs the compiled consumer: plain JavaScript, resolved from the project's node_modules only. */
 const MAIN = `import { run } from './out/consumer.js';
 const [baseUrl, token] = process.argv.slice(2);
@@ -187,7 +205,9 @@ describe('@tabula/client, packed and installed into a project of its own', () =>
     expect((await filesUnder(path.join(modules, '@tabula/client'))).sort()).toEqual(['README.md', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
 
     const manifest = JSON.parse(await readFile(path.join(modules, '@tabula/client/package.json'), 'utf8')) as Record<string, unknown>;
-    expect(manifest).toMatchObject({ name: '@tabula/client', version: '0.1.0', type: 'module', engines: { node: '>=22' } });
+    expect(manifest).toMatchObject({ name: '@tabula/client', version: '0.1.0', type: 'module', engines: { node: '>=22.12' } });
+    // One ES module for import and require() (Node.js 22.12+ loads an ES module through require()).
+    expect(manifest.exports).toEqual({ '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' });
     expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@trpc/client', '@trpc/server', 'eventsource']);
 
     const sizes = {
@@ -240,6 +260,31 @@ describe('@tabula/client, packed and installed into a project of its own', () =>
     const rest = await t.call('GET', `/v1/workspaces/${result.created.id}`);
     expect(rest.json).toMatchObject({ id: result.created.id, name: 'Packed' });
     const mapped = { name: 'TabulaError', fields: null, hasRequestId: true, isTRPCClientError: true };
+    expect(result.notFound).toEqual({ ...mapped, code: 'NOT_FOUND', status: 404, message: expect.stringMatching(/not found/i) });
+    expect(result.invalid).toEqual({ ...mapped, code: 'BAD_REQUEST', status: 400, message: expect.stringContaining('name') });
+  });
+
+  it('in a CommonJS project: the consumer type-checks with module NodeNext, compiles to require() and runs against a real API', async () => {
+    await writeFile(path.join(cjsApp, 'consumer.ts'), CONSUMER);
+    const checked = await typeCheck('tsconfig.json', ['consumer.ts'], 'out', cjsApp);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+    // tsc made CommonJS of it: node loads the client through require(), not import.
+    const compiled = await readFile(path.join(cjsApp, 'out/consumer.js'), 'utf8');
+    expect(compiled).toContain('require("@tabula/client")');
+    expect(compiled).not.toMatch(/^import /m);
+
+    await writeFile(path.join(cjsApp, 'index.js'), MAIN_CJS);
+    const ran = await run(process.execPath, ['index.js', t.url, t.adminToken], cjsApp);
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+    const result = JSON.parse(ran.stdout) as { created: { id: string; name: string }; listed: string[]; notFound: unknown; invalid: unknown };
+    expect(result.created.name).toBe('Packed');
+    expect(result.listed).toContain('Packed');
+    expect((await t.call('GET', `/v1/workspaces/${result.created.id}`)).json).toMatchObject({ id: result.created.id, name: 'Packed' });
+    // The client is one ES module for both; require('@trpc/client') in CommonJS gives tRPC's
+    // CommonJS copy, whose TRPCClientError is another class (docs/clients.md says to use TabulaError).
+    const mapped = { name: 'TabulaError', fields: null, hasRequestId: true, isTRPCClientError: false };
     expect(result.notFound).toEqual({ ...mapped, code: 'NOT_FOUND', status: 404, message: expect.stringMatching(/not found/i) });
     expect(result.invalid).toEqual({ ...mapped, code: 'BAD_REQUEST', status: 400, message: expect.stringContaining('name') });
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.js';
-import { nodeVersionProblem } from '../../src/node-version.js';
+import { nodeVersionProblem } from '../../src/node-version.mjs';
 import { builtEntry, freePort, root } from '../helpers/child.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { commandOf, killAll, processTree, stillRunning } from '../helpers/process-tree.js';

@@ -1,11 +1,19 @@
+// Plain JavaScript, not TypeScript: src/check-node.mjs runs it before tsx is loaded, on any
+// Node.js and without node_modules (an old Node.js after a failed npm install). Its types are
+// in node-version.d.mts.
+
 /**
  * The oldest Node.js Tabula runs on (package.json "engines"): node:zlib's zstd functions and the
  * current majors of MikroORM and pg-boss need it.
  */
-export const MINIMUM_NODE = { major: 22, minor: 19 } as const;
+export const MINIMUM_NODE = Object.freeze({ major: 22, minor: 19 });
 
-/** Why `version` (as in `process.versions.node`) cannot run Tabula, or null when it can. */
-export function nodeVersionProblem(version: string): string | null {
+/**
+ * Why `version` (as in `process.versions.node`) cannot run Tabula, or null when it can.
+ * @param {string} version
+ * @returns {string | null}
+ */
+export function nodeVersionProblem(version) {
   const [major, minor] = version.split('.').map(Number);
   const { major: needMajor, minor: needMinor } = MINIMUM_NODE;
   if (major > needMajor || (major === needMajor && minor >= needMinor)) return null;
