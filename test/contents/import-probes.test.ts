@@ -80,6 +80,15 @@ describe('strings PostgreSQL cannot store', () => {
     expect(await rowCount(items.id)).toBe(before);
   });
 
+  it('a number beyond the double range, or nesting too deep, in a json value (once stored as null or a 500)', async () => {
+    const before = await rowCount(items.id);
+    const deep = `${'['.repeat(200)}1${']'.repeat(200)}`;
+    const body = `{"data":{"meta":{"n":1e400}}}\n{"data":{"price":-1e400}}\n{"data":{"meta":${deep}}}\n`;
+    const res = expectError(await importInto(items.id, body), 422, 'VALIDATION_ERROR');
+    expect(res.details!.map((d) => d.field.replace(/(\.0)+$/, '.0…'))).toEqual(['line 1: data.meta.n', 'line 2: data.price', 'line 3: data.meta.0…']);
+    expect(await rowCount(items.id)).toBe(before);
+  });
+
   it('an upsert matched by such a slug is refused as well (the slug is never looked up)', async () => {
     const pages = await createTable(w, [{ name: 'title', type: 'text' }, { name: 'slug', type: 'slug', settings: { source: 'title' } }]);
     const res = expectError(await importInto(pages.id, ndjson([{ data: { slug: 'a\u0000b' } }]), 'application/x-ndjson', '?mode=upsert'), 422, 'VALIDATION_ERROR');
