@@ -11,10 +11,25 @@ import { csvLines, ndjsonLines } from '../modules/contents/import/import-lines.j
 import { actorOf } from '../modules/contents/revision-types.js';
 import type { TableDef } from '../modules/tables/table-def.js';
 import { projectRoute } from './project-route.js';
-import { queryString } from './v1-query.js';
+import { readQuery, type QueryShape } from './v1-query.js';
 
 const NDJSON = /^application\/(x-ndjson|jsonl|x-jsonlines)\s*(;|$)/i;
 const CSV = /^text\/csv\s*(;|$)/i;
+
+/*
+ * The query parameters of each route, read as list routes read theirs (v1-query.ts): each given
+ * once, not empty, `escapeFormulas` true or false, else 400 INVALID_QUERY.
+ */
+const IMPORT_QUERY: QueryShape = new Map([['mode', 'text']]);
+const EXPORT_LIST_PARAMS = ['fields', 'sort', 'filter', 'op', 'locale', 'search'] as const;
+const EXPORT_QUERY: QueryShape = new Map([['format', 'text'], ['escapeFormulas', 'boolean'], ...EXPORT_LIST_PARAMS.map((name) => [name, 'text'] as const)]);
+
+/** The route's parameters, or the 400 that refuses them. */
+function queryOf(req: Request, shape: QueryShape): Record<string, unknown> {
+  const read = readQuery(req.query as Record<string, unknown>, shape);
+  if ('error' in read) throw read.error;
+  return read.input;
+}
 
 /** The body as text, refused (413) past `max` bytes and (400) when it is not UTF-8. */
 async function* bodyText(req: Readable, max: number): AsyncGenerator<string> {
@@ -71,7 +86,7 @@ export function contentsIoRouter(deps: AppDeps): express.Router {
     handle('write', async (req, res, scope, table, principal) => {
       const type = req.headers['content-type'] ?? '';
       if (!NDJSON.test(type) && !CSV.test(type)) throw unsupportedMediaType('Content-Type must be application/x-ndjson or text/csv');
-      const mode = queryString(req.query.mode) ?? 'create';
+      const mode = queryOf(req, IMPORT_QUERY).mode ?? 'create';
       if (mode !== 'create' && mode !== 'upsert') throw badRequest('mode: must be create or upsert');
       const text = bodyText(req, deps.config.IMPORT_MAX_BYTES);
       const lines = CSV.test(type) ? csvLines(text, table, scope.project) : ndjsonLines(text);
@@ -84,15 +99,17 @@ export function contentsIoRouter(deps: AppDeps): express.Router {
   router.get(
     '/:projectId/tables/:tableId/contents/export',
     handle('read', async (req, res, scope, table) => {
-      const format = (queryString(req.query.format) ?? 'ndjson') as ExportFormat;
+      const query = queryOf(req, EXPORT_QUERY);
+      const format = (query.format ?? 'ndjson') as ExportFormat;
       if (format !== 'ndjson' && format !== 'csv') throw badRequest('format: must be ndjson or csv');
       const input = {
         projectId: scope.project.id,
         tableId: table.id,
-        ...Object.fromEntries((['fields', 'sort', 'filter', 'op', 'locale', 'search'] as const).flatMap((name) => (queryString(req.query[name]) === undefined ? [] : [[name, queryString(req.query[name])]]))),
+        ...Object.fromEntries(EXPORT_LIST_PARAMS.flatMap((name) => (query[name] === undefined ? [] : [[name, query[name] as string]]))),
       };
       const publicOnly = !scope.seesNonPublic;
-      const chunks = await prepareExport({ pool: deps.pool, table, project: scope.project, publicOnly, tables: (id) => deps.tables.get(scope.project.id, id) }, input, format);
+      const scopeOfExport = { pool: deps.pool, table, project: scope.project, publicOnly, tables: (id: string) => deps.tables.get(scope.project.id, id) };
+      const chunks = await prepareExport(scopeOfExport, input, { format, escapeFormulas: query.escapeFormulas !== false });
       res.writeHead(200, {
         'content-type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
         'content-disposition': `attachment; filename="${table.key}.${format}"`,

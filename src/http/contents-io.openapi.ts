@@ -30,6 +30,11 @@ const IMPORT_DESCRIPTION = [
   '`application/x-ndjson`: one `{ "data": {…}, "status"?, "publishAt"?, "id"? }` object a line (`id`: the new row’s id, or the row an upsert updates).',
   '`text/csv`: a header row of column names (`title.fr` for a locale of a localized column; `id`, `status`, `publishAt` for the row’s own fields;',
   '`data.<name>` for a column named like one of those), one row a line; arrays and JSON values as JSON text; an empty cell leaves the column out.',
+  'A header naming a column twice (`title.fr` twice, or `title` and the default locale’s `title.en`) is 422 naming it.',
+  '',
+  'Refused as a single write refuses them, naming line and field: a NUL or an unpaired UTF-16 surrogate in any string (`line 3: data.meta.notes.0`),',
+  'and two lines creating rows with the same `id` (`line 4: id`). With `mode=upsert`, a localized column merges per locale as on PUT:',
+  '`{"title":{"fr":"…"}}` (or a CSV `title.fr` column alone) changes French only. Each query parameter is given once (else 400 INVALID_QUERY).',
 ].join('\n');
 
 export const contentsIoOpenApiPaths = {
@@ -72,7 +77,9 @@ export const contentsIoOpenApiPaths = {
       summary: 'Export rows (NDJSON or CSV, streamed)',
       description:
         'Every row the list with the same `filter`, `search`, `sort`, `fields` and `locale` returns, in its order, without pages, read from one snapshot (read keys: PUBLISHED rows only). ' +
-        'NDJSON: one list item a line. CSV: a header of `id`, the system fields and the columns asked for (a localized column once per locale, `title.fr`, unless `locale` is given); arrays and JSON values as JSON text.',
+        'NDJSON: one list item a line. CSV: a header of `id`, the system fields and the columns asked for (a localized column once per locale, `title.fr`, unless `locale` is given); arrays and JSON values as JSON text. ' +
+        "CSV text cells that begin with `=`, `+`, `-`, `@`, a tab or a carriage return are written with a leading `'` (spreadsheet formulas; see `escapeFormulas`). " +
+        'Each query parameter is given once and not empty (else 400 INVALID_QUERY).',
       security: [{ bearerAuth: [] }],
       parameters: [
         ...pathParams,
@@ -83,6 +90,11 @@ export const contentsIoOpenApiPaths = {
         query('op', OP_DESCRIPTION, { type: 'string', enum: ['and', 'or'] }),
         query('locale', 'Localized columns as plain values in this locale (fallback: the default locale)'),
         query('search', SEARCH_DESCRIPTION),
+        query(
+          'escapeFormulas',
+          "CSV: `true` (default) writes a text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return with a leading `'`, so that a spreadsheet shows it as text instead of running it as a formula (the `'` stays part of the value on a re-import); `false` writes every cell as it is stored, for a file to import again. `true` or `false` only (else 400 INVALID_QUERY)",
+          { type: 'boolean', default: true },
+        ),
       ],
       responses: {
         '200': {

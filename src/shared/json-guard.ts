@@ -17,7 +17,8 @@ export interface JsonProblem {
   reason: string;
 }
 
-function stringProblem(value: string): string | null {
+/** Why a string cannot be stored, or null. */
+export function stringProblem(value: string): string | null {
   if (value.includes('\u0000')) return 'contains a NUL character';
   if (!value.isWellFormed()) return 'contains an unpaired UTF-16 surrogate';
   return null;

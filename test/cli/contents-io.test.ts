@@ -59,6 +59,22 @@ describe('cli import and export', () => {
     expect(stdout.stdout.trim().split('\n').map((line) => JSON.parse(line).data)).toEqual([{ price: 0 }, { price: 1 }]);
   });
 
+  it('escapes spreadsheet formulas in CSV as the API does, unless --escape-formulas false', { timeout: 60_000 }, async () => {
+    const formulas = await createTable(w, [{ name: 'title', type: 'text' }]);
+    expectStatus(await t.call('POST', contentsPath(w, formulas.id), { token: w.writeKey, body: { data: { title: '=HYPERLINK("x")' } } }), 201);
+    const escaped = path.join(dir, 'escaped.csv');
+    const raw = path.join(dir, 'raw.csv');
+    expect((await cli('export', w.projectId, formulas.key, escaped, '--fields', 'title')).code).toBe(0);
+    expect((await cli('export', w.projectId, formulas.key, raw, '--fields', 'title', '--escape-formulas', 'false')).code).toBe(0);
+    const api = await fetch(`${t.url}${contentsPath(w, formulas.id)}/export?format=csv&fields=title`, { headers: { authorization: `Bearer ${w.writeKey}` } });
+    expect(await readFile(escaped, 'utf8')).toBe(await api.text());
+    expect((await readFile(escaped, 'utf8')).split('\r\n')[1]).toMatch(/^[0-9a-f-]{36},"'=HYPERLINK\(""x""\)"$/);
+    expect((await readFile(raw, 'utf8')).split('\r\n')[1]).toMatch(/^[0-9a-f-]{36},"=HYPERLINK\(""x""\)"$/);
+    const wrong = await cli('export', w.projectId, formulas.key, raw, '--escape-formulas', 'no');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/--escape-formulas must be true or false/);
+  });
+
   it('answers usage errors with exit 2', async () => {
     const [missing, format, nofile] = await Promise.all([cli('import', w.projectId), cli('import', w.projectId, 't', 'x.txt', '--format', 'xml'), cli('import', w.projectId, 't', path.join(dir, 'nope.csv'))]);
     expect([missing.code, format.code, nofile.code]).toEqual([2, 2, 2]);

@@ -18,6 +18,34 @@ function tableOf(columns: Omit<ColumnDef, 'id'>[]): TableDef {
 }
 
 describe('validateData', () => {
+  it('merges a localized column per locale over the stored row; a revision (no existing row) replaces', () => {
+    const table = tableOf([{ name: 'title', type: 'text', settings: { localized: true, required: true } }]);
+    const stored = { title: { en: 'Hello', fr: 'Bonjour' } };
+    const update = (title: unknown) => validateData(table, locales, { title }, stored);
+    expect(update({ fr: 'Salut' })).toMatchObject({ data: { title: { en: 'Hello', fr: 'Salut' } }, details: [] });
+    expect(update('Hi')).toMatchObject({ data: { title: { en: 'Hi', fr: 'Bonjour' } }, details: [] });
+    expect(update({ fr: null })).toMatchObject({ data: { title: { en: 'Hello' } }, details: [] });
+    expect(update({ en: null }).details).toEqual([{ field: 'data.title.en', message: 'is required in the default locale' }]);
+    expect(update(null).details).toEqual([{ field: 'data.title', message: 'is required' }]);
+    expect(validateData(table, locales, { title: { fr: 'Salut', en: 'Hi' } }, null).data).toEqual({ title: { fr: 'Salut', en: 'Hi' } });
+    // The stored row is not changed in place.
+    expect(stored).toEqual({ title: { en: 'Hello', fr: 'Bonjour' } });
+  });
+
+  it('refuses what PostgreSQL cannot store, naming where: NUL, unpaired surrogates, non-finite numbers, deep nesting', () => {
+    const table = tableOf([
+      { name: 'title', type: 'text', settings: { localized: true } },
+      { name: 'meta', type: 'json', settings: {} },
+    ]);
+    const fields = (data: Record<string, unknown>) => validateData(table, locales, data, null).details.map((d) => `${d.field}: ${d.message}`);
+    expect(fields({ title: { fr: 'a\u0000' } })).toEqual(['data.title.fr: contains a NUL character']);
+    expect(fields({ meta: { list: ['ok', '\udfff'] } })).toEqual(['data.meta.list.1: contains an unpaired UTF-16 surrogate']);
+    expect(fields({ meta: Infinity })).toEqual(['data.meta: is a number beyond the representable range']);
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100; i++) deep = [deep];
+    expect(fields({ meta: deep })).toEqual([expect.stringMatching(/^data\.meta\.(0\.)+0?.*: nests deeper than 62 levels$/)]);
+  });
+
   it('counts text length in code points, a surrogate pair as one', () => {
     const table = tableOf([{ name: 'title', type: 'text', settings: { minText: 2, maxText: 3 } }]);
     const check = (title: string) => validateData(table, locales, { title }, null).details;
@@ -25,7 +53,8 @@ describe('validateData', () => {
     expect(check('🎉🎉')).toEqual([]);
     expect(check('🎉🎉🎉🎉')).toEqual([{ field: 'data.title', message: 'must be at most 3 characters long' }]);
     expect(check('🎉')).toEqual([{ field: 'data.title', message: 'must be at least 2 characters long' }]);
-    expect(check('\ud83c\ud83c')).toEqual([]); // two lone high surrogates are two code points
+    // Lone surrogates cannot be stored (jsonb refuses them): refused before they are counted.
+    expect(check('\ud83c\ud83c')).toEqual([{ field: 'data.title', message: 'contains an unpaired UTF-16 surrogate' }]);
   });
 
   it('gives a column named like an Object property its default, and requires it', () => {

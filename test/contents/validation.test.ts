@@ -168,9 +168,10 @@ describe('contents validation (SPEC §7)', () => {
     expect(plain.data).toEqual({ title: { en: 'Hello' } });
     const both = await createRow(w, table.id, { title: { en: 'Hi', fr: 'Salut' }, link: { fr: 'https://example.fr' } });
     expect(both.data).toEqual({ title: { en: 'Hi', fr: 'Salut' }, link: { fr: 'https://example.fr' } });
-    // A PUT replaces the whole localized value; dropping the default locale of a required one is 422.
-    expectValidation(await putRow(w, table.id, both.id, { data: { title: { fr: 'Salut' } } }), ['data.title.en']);
-    expect(expectStatus(await putRow(w, table.id, both.id, { data: { title: { en: 'Yo' } } }), 200).data.title).toEqual({ en: 'Yo' });
+    // A PUT merges a localized value per locale; removing the default locale of a required one is 422.
+    expectValidation(await putRow(w, table.id, both.id, { data: { title: { en: null } } }), ['data.title.en']);
+    expect(expectStatus(await putRow(w, table.id, both.id, { data: { title: { en: 'Yo' } } }), 200).data.title).toEqual({ en: 'Yo', fr: 'Salut' });
+    expect(expectStatus(await putRow(w, table.id, both.id, { data: { title: { fr: null } } }), 200).data.title).toEqual({ en: 'Yo' });
   });
 
   it('every offence is listed at once, in one 422', async () => {

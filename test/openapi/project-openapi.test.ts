@@ -196,7 +196,7 @@ describe('the document tells the truth', () => {
       expect(errors.map((p) => p.ruleId), reason).toContain('no-invalid-media-type-examples');
     }
     const row = expectStatus(await t.call('POST', `/v1/${w.projectId}${posts}`, { token: w.writeKey, body: { data: { title: 'Row' } } }), 201);
-    const updates = { 'required cleared': { data: { stock: null } }, 'default locale dropped': { data: { title: { fr: 'Salut' } } } };
+    const updates = { 'required cleared': { data: { stock: null } }, 'default locale removed': { data: { title: { en: null } } } };
     for (const [reason, body] of Object.entries(updates)) {
       const res = await t.call('PUT', `/v1/${w.projectId}/tables/blog_posts/contents/${row.id}`, { token: w.writeKey, body });
       expectError(res, 422, 'VALIDATION_ERROR');

@@ -91,20 +91,34 @@ stderr; prints { "imported": n } on stdout.`,
 export const contentsExport = defineCommand({
   name: 'export',
   summary: 'Export a table’s rows to an NDJSON or CSV file (or stdout)',
-  usage: `Usage: npm run cli -- export <projectId> <table> [file] [--format ndjson|csv] [--filter JSON] [--sort JSON] [--fields a,b] [--locale fr] [--search text]
+  usage: `Usage: npm run cli -- export <projectId> <table> [file] [--format ndjson|csv] [--filter JSON] [--sort JSON] [--fields a,b] [--locale fr] [--search text] [--escape-formulas true|false]
 
 Writes every row the list with the same parameters would return, as GET .../contents/export
 does, to [file] (stdout without one). --format defaults from the file's extension (.csv, else
-NDJSON). Shows progress on stderr.`,
-  options: { format: { type: 'string' }, filter: { type: 'string' }, sort: { type: 'string' }, fields: { type: 'string' }, locale: { type: 'string' }, search: { type: 'string' }, op: { type: 'string' } },
+NDJSON). In CSV, a text cell that begins with =, +, -, @, a tab or a carriage return gets a
+leading ' (a spreadsheet would run it as a formula); --escape-formulas false writes it as it is,
+for a file to import again. Shows progress on stderr.`,
+  options: {
+    format: { type: 'string' },
+    filter: { type: 'string' },
+    sort: { type: 'string' },
+    fields: { type: 'string' },
+    locale: { type: 'string' },
+    search: { type: 'string' },
+    op: { type: 'string' },
+    'escape-formulas': { type: 'string' },
+  },
   optionalPositionals: ['file'],
   positionals: ['projectId', 'table'],
   async run(values, ctx, usage, [projectId, tableIdOrKey, file]) {
     const format = formatOf(file ?? '', values.format) ?? (values.format === undefined ? 'ndjson' : null);
     if (!format) throw usage('--format must be ndjson or csv');
+    const escape = values['escape-formulas'] ?? 'true';
+    if (escape !== 'true' && escape !== 'false') throw usage('--escape-formulas must be true or false');
     await withTable(ctx.config(), projectId, tableIdOrKey, async ({ project, table, pool, tables }) => {
-      const { format: _f, ...query } = values;
-      const chunks = await prepareExport({ pool, table, project, publicOnly: false, tables }, { projectId: project.id, tableId: table.id, ...query }, format);
+      const { format: _f, 'escape-formulas': _e, ...query } = values;
+      const options = { format, escapeFormulas: escape === 'true' };
+      const chunks = await prepareExport({ pool, table, project, publicOnly: false, tables }, { projectId: project.id, tableId: table.id, ...query }, options);
       const out = file ? createWriteStream(file) : process.stdout;
       const shown = progress(`export ${table.key}`);
       for await (const chunk of chunks()) {

@@ -54,7 +54,8 @@ export type CreateContentsInput = z.infer<typeof createContentsInput>;
 export const updateContentsInput = z.object({
   ...contentsPath,
   data: data.optional().meta({
-    description: 'Merged: given columns replace, absent ones stay, null clears',
+    description:
+      'Merged: given columns replace, absent ones stay, null clears. A localized column merges per locale: { "fr": "…" } changes French only and keeps the other locales, { "fr": null } removes French, a plain value sets the default locale only',
     examples: [{ price: 14 }],
   }),
   status: contentStatus.optional(),

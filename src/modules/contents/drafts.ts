@@ -1,7 +1,7 @@
 import { sqlOn, transaction } from '../../db/sql.js';
 import { forbidden, invalidTransition, notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
 import type { ProjectInfo } from '../projects/project-directory.js';
-import { slugColumnOf, type TableDef } from '../tables/table-def.js';
+import { isLocalized, slugColumnOf, type TableDef } from '../tables/table-def.js';
 import type { ContentsRow } from './contents.row.js';
 import type { UpdateContentsInput } from './contents.schema.js';
 import { checkLookups, findRow, mapWriteFailures, type WriteScope } from './contents.write.js';
@@ -38,7 +38,7 @@ export async function saveDraft(scope: WriteScope, input: UpdateContentsInput): 
       for (const field of ['status', 'publishAt'] as const) {
         if (input[field] !== undefined) details.push({ field, message: 'cannot change in a draft: change it on the live row (without "draft")' });
       }
-      const pending = { ...(await readDraft(sql, table, current)), ...input.data };
+      const pending = mergeIntoDraft(table, project, await readDraft(sql, table, current), input.data ?? {});
       const validated = validateData(table, project, pending, current.data);
       details.push(...validated.details);
       await checkLookups(sql, validated, details);
@@ -47,11 +47,47 @@ export async function saveDraft(scope: WriteScope, input: UpdateContentsInput): 
         throw invalidTransition(`draft: only PUBLISHED contents keep a draft; this row is ${current.status}, change it directly`);
       }
       // Values as validated (normalized), so that the draft reads as the row will; null clears.
-      const normalized = Object.fromEntries(Object.entries(pending).map(([name, value]) => [name, value === null ? null : (validated.data[name] ?? null)]));
+      const normalized = Object.fromEntries(Object.entries(pending).map(([name, value]) => [name, normalizedChange(table, project, name, value, validated.data[name])]));
       const [row] = await sql<ContentsRow>(setDraft(current.id, draftToStored(table, normalized)));
       return row;
     }),
   );
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The pending changes once `data` is saved over them (`previous`: the draft so far). A column
+ * given replaces its change, except a localized one, whose locales merge into the change as they
+ * will merge into the row (docs/contents.md): the draft keeps only the locales it changes (a null
+ * locale: removed on publish), so that it publishes over the live row's other locales as they are
+ * then. A localized column cleared by the draft and then given locales: every other locale removed.
+ */
+function mergeIntoDraft(table: TableDef, project: ProjectInfo, previous: Record<string, unknown> | null, data: Record<string, unknown>): Record<string, unknown> {
+  const pending = new Map(Object.entries(previous ?? {}));
+  for (const [name, value] of Object.entries(data)) {
+    const column = table.columns.find((c) => c.name === name);
+    const before = pending.get(name);
+    if (!column || !isLocalized(column) || value === null || before === undefined) {
+      pending.set(name, value);
+      continue;
+    }
+    const given = isPlainObject(value) ? value : { [project.defaultLocale]: value };
+    const base = before === null ? Object.fromEntries(project.locales.map((locale) => [locale, null])) : isPlainObject(before) ? before : {};
+    pending.set(name, { ...base, ...given });
+  }
+  return Object.fromEntries(pending);
+}
+
+/** A change of the draft as stored: the validated value (normalized), per locale for a localized column; null removes. */
+function normalizedChange(table: TableDef, project: ProjectInfo, name: string, change: unknown, validated: unknown): unknown {
+  if (change === null) return null;
+  const column = table.columns.find((c) => c.name === name);
+  if (!column || !isLocalized(column)) return validated ?? null;
+  const byLocale = isPlainObject(validated) ? validated : {};
+  // A plain value is the default locale's.
+  const locales = isPlainObject(change) ? change : { [project.defaultLocale]: change };
+  return Object.fromEntries(Object.entries(locales).map(([locale, value]) => [locale, value === null ? null : (byLocale[locale] ?? null)]));
 }
 
 /** `DELETE .../draft`: 404 for a row without a draft (SPEC §13). */

@@ -1,4 +1,5 @@
 import type { ErrorDetail } from '../../errors/app-error.js';
+import { findJsonProblem, MAX_JSON_DEPTH, stringProblem } from '../../shared/json-guard.js';
 import { isLocalized, type ColumnDef, type TableDef } from '../tables/table-def.js';
 import { checkValue } from './value-rules.js';
 
@@ -34,16 +35,24 @@ export function slugify(text: string): string {
     .replace(/-+$/g, '');
 }
 
-function checkLocalized(column: ColumnDef, value: unknown, locales: Locales, details: ErrorDetail[]): unknown {
+/**
+ * A localized column's new value: the locales given merged into the stored ones (`current`, null
+ * on create), each checked; a null locale removes it, a plain value is the default locale's
+ * (docs/contents.md). Null when no locale is left.
+ */
+function checkLocalized(column: ColumnDef, value: unknown, current: unknown, locales: Locales, details: ErrorDetail[]): unknown {
   const field = `data.${column.name}`;
   const entries = isPlainObject(value) ? Object.entries(value) : [[locales.defaultLocale, value] as const];
-  const stored: Record<string, unknown> = {};
+  const stored: Record<string, unknown> = isPlainObject(current) ? { ...current } : {};
   for (const [locale, v] of entries) {
     if (!locales.locales.includes(locale)) {
       details.push({ field: `${field}.${locale}`, message: `unknown locale (project locales: ${locales.locales.join(', ')})` });
       continue;
     }
-    if (v === null) continue;
+    if (v === null) {
+      delete stored[locale];
+      continue;
+    }
     const checked = checkValue(column, v);
     if (checked.ok) stored[locale] = checked.value;
     else details.push({ field: isPlainObject(value) ? `${field}.${locale}` : field, message: checked.message });
@@ -52,8 +61,27 @@ function checkLocalized(column: ColumnDef, value: unknown, locales: Locales, det
 }
 
 /**
+ * What PostgreSQL cannot store in a value (a NUL, an unpaired surrogate, a number beyond the
+ * double range, nesting too deep; see json-guard), as a detail naming where. The JSON body layer
+ * refuses these before a single write gets here; an import's lines come this way only.
+ */
+function unstorable(name: string, value: unknown): ErrorDetail | null {
+  // Most values are plain: checked without the walk's allocations (imports check millions).
+  if (typeof value === 'number') return Number.isFinite(value) ? null : { field: `data.${name}`, message: 'is a number beyond the representable range' };
+  if (typeof value === 'string') {
+    const reason = stringProblem(value);
+    return reason ? { field: `data.${name}`, message: reason } : null;
+  }
+  if (typeof value !== 'object') return null;
+  // The value sits two levels down a body (`{"data":{"<name>": …}}`): the same depth limit as a body's.
+  const problem = findJsonProblem(value, MAX_JSON_DEPTH - 2);
+  return problem ? { field: problem.path ? `data.${name}.${problem.path}` : `data.${name}`, message: problem.reason } : null;
+}
+
+/**
  * Validates `input` against the table's columns (SPEC §7) and merges it over `existing` (PUT) or
- * over the column defaults (create). Every offence is collected; nothing is thrown.
+ * over the column defaults (create): a column given replaces the stored one, except a localized
+ * column, which merges per locale (docs/contents.md). Every offence is collected; nothing is thrown.
  */
 export function validateData(
   table: TableDef,
@@ -78,8 +106,13 @@ export function validateData(
       delete data[name];
       continue;
     }
+    const problem = unstorable(name, value);
+    if (problem) {
+      details.push(problem);
+      continue;
+    }
     if (isLocalized(column)) {
-      const stored = checkLocalized(column, value, locales, details);
+      const stored = checkLocalized(column, value, own(data, name), locales, details);
       if (stored === null) delete data[name];
       else data[name] = stored;
       continue;

@@ -14,9 +14,23 @@ export interface ExportChunk {
 }
 export type ExportInput = Pick<ListContentsInput, 'projectId' | 'tableId' | 'fields' | 'sort' | 'filter' | 'op' | 'locale' | 'search'>;
 
+export interface ExportOptions {
+  format: ExportFormat;
+  /** CSV: text cells that a spreadsheet would run as a formula get a leading `'` (docs/import-export.md). */
+  escapeFormulas: boolean;
+}
+
+/**
+ * A text that a spreadsheet reads as a formula (`=`, `+`, `-`, `@`) or that hides one behind a tab
+ * or a carriage return (OWASP "CSV injection"). Only text is escaped: a number such as -5 is no
+ * formula, and stays importable as a number.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 /** A CSV field: quoted when it holds a separator, a quote or a line break. */
-const csvField = (value: unknown): string => {
-  const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+const csvField = (value: unknown, escapeFormulas = false): string => {
+  let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (escapeFormulas && typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
@@ -67,7 +81,7 @@ function* chunksOf(lines: string[]): Generator<ExportChunk> {
  * are formatted here from the list's own rows, read through a cursor. Memory stays constant:
  * the COPY is read only as fast as the chunks are taken, and the cursor holds one FETCH.
  */
-export async function prepareExport(scope: Omit<ListScope, 'cache' | 'em'>, input: ExportInput, format: ExportFormat): Promise<() => AsyncGenerator<ExportChunk>> {
+export async function prepareExport(scope: Omit<ListScope, 'cache' | 'em'>, input: ExportInput, { format, escapeFormulas }: ExportOptions): Promise<() => AsyncGenerator<ExportChunk>> {
   const related = await referencedTables(input as ListContentsInput, scope.table, scope.tables);
   const context = { ...scope.project, related, publicOnly: scope.publicOnly };
   const query = parseListQuery({ ...input, size: MAX_PAGE_SIZE, withCount: false }, scope.table, context);
@@ -90,7 +104,7 @@ export async function prepareExport(scope: Omit<ListScope, 'cache' | 'em'>, inpu
         const rows = (await client.query<ListRow>(fetchExport(FETCH_ROWS))).rows;
         yield* chunksOf(rows.map((row) => {
           const item = toListItem(row, query);
-          return `${columns.map((c) => csvField(c.cell(item))).join(',')}\r\n`;
+          return `${columns.map((c) => csvField(c.cell(item), escapeFormulas)).join(',')}\r\n`;
         }));
         if (rows.length < FETCH_ROWS) break;
       }

@@ -64,21 +64,40 @@ const strings = (o: Record<string, unknown>) => ({
 /** Where a CSV header sends its cells: a system field, or a column (in a locale). */
 type Target = { system: 'id' | 'status' | 'publishAt' } | { column: ColumnDef; locale: string | null };
 
-function headerTargets(header: string[], table: TableDef, locales: string[]): { targets: Target[]; problems: ErrorDetail[] } {
+/** What a target writes: a system field, or a column in one locale (a plain localized header is the default locale's). */
+const targetKey = (target: Target, defaultLocale: string) =>
+  'system' in target ? target.system : `${target.column.id}.${isLocalized(target.column) ? (target.locale ?? defaultLocale) : ''}`;
+
+function headerTargets(header: string[], table: TableDef, project: { locales: string[]; defaultLocale: string }): { targets: Target[]; problems: ErrorDetail[] } {
   const problems: ErrorDetail[] = [];
+  const seen = new Map<string, number>();
   const targets = header.map((raw, i): Target => {
     const name = raw.trim();
-    if (name === 'id' || name === 'status' || name === 'publishAt') return { system: name };
-    const plain = name.startsWith('data.') ? name.slice(5) : name;
-    const column = table.columns.find((c) => c.name === plain);
-    if (column) return { column, locale: null };
-    const dot = plain.lastIndexOf('.');
-    const localized = dot > 0 ? table.columns.find((c) => c.name === plain.slice(0, dot)) : undefined;
-    if (localized && isLocalized(localized) && locales.includes(plain.slice(dot + 1))) return { column: localized, locale: plain.slice(dot + 1) };
-    problems.push(at(1, `column ${i + 1} "${name.slice(0, 100)}"`, 'unknown column (a localized column takes one header per locale: title.fr)'));
-    return { system: 'id' };
+    const where = `column ${i + 1} "${name.slice(0, 100)}"`;
+    const target = headerTarget(name, table, project.locales);
+    if (!target) {
+      problems.push(at(1, where, 'unknown column (a localized column takes one header per locale: title.fr)'));
+      return { system: 'id' };
+    }
+    // Two headers for one cell of the row: the last one would silently win.
+    const key = targetKey(target, project.defaultLocale);
+    const first = seen.get(key);
+    if (first !== undefined) problems.push(at(1, where, `names the same column as column ${first}`));
+    else seen.set(key, i + 1);
+    return target;
   });
   return { targets, problems };
+}
+
+function headerTarget(name: string, table: TableDef, locales: string[]): Target | null {
+  if (name === 'id' || name === 'status' || name === 'publishAt') return { system: name };
+  const plain = name.startsWith('data.') ? name.slice(5) : name;
+  const column = table.columns.find((c) => c.name === plain);
+  if (column) return { column, locale: null };
+  const dot = plain.lastIndexOf('.');
+  const localized = dot > 0 ? table.columns.find((c) => c.name === plain.slice(0, dot)) : undefined;
+  if (localized && isLocalized(localized) && locales.includes(plain.slice(dot + 1))) return { column: localized, locale: plain.slice(dot + 1) };
+  return null;
 }
 
 /**
@@ -108,7 +127,7 @@ export async function* csvLines(chunks: AsyncIterable<string>, table: TableDef, 
   try {
     for await (const record of csvRecords(chunks)) {
       if (!targets) {
-        const read = headerTargets(record.fields, table, project.locales);
+        const read = headerTargets(record.fields, table, project);
         if (read.problems.length > 0) {
           yield { line: 1, data: {}, problems: read.problems };
           return;

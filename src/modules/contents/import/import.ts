@@ -14,6 +14,7 @@ import { updateAction } from '../revision-types.js';
 import { assertTransition, planStatus } from '../status.js';
 import { storageLimitField, uniqueViolationField } from '../uniqueness.js';
 import { validateData, type ValidatedData } from '../validate.js';
+import { SLUG } from '../value-rules.js';
 import { DerivedSlugs } from './derived-slugs.js';
 import { mergePendingLists } from './gin-pending.js';
 import { IMPORT_PENDING_LIST_LIMIT } from './gin-pending.sql.js';
@@ -173,6 +174,8 @@ async function planBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx: 
   const plan: BatchPlan = { inserts: new PlannedInserts(), updates: [], lookups: [] };
   // An upsert batch updates each row once: a second line for the same row is refused.
   const targeted = new Map<string, number>();
+  // The new rows' ids given by the batch's lines (a later batch's same id is refused by the database).
+  const created = new Map<string, number>();
   for (const line of lines) {
     const details = [...line.problems];
     if (line.id !== undefined && !isUuid(line.id)) details.push({ field: `line ${line.line}: id`, message: 'must be a UUID' });
@@ -188,6 +191,16 @@ async function planBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx: 
       continue;
     }
     if (current) targeted.set(current.id, line.line);
+    else if (line.id !== undefined) {
+      // Two new rows with one id: the batch's insert would take one and then fail on its revisions.
+      const id = line.id.toLowerCase();
+      const first = created.get(id);
+      if (first !== undefined) {
+        ctx.report(line.line, [{ field: `line ${line.line}: id`, message: `the same id as line ${first}` }]);
+        continue;
+      }
+      created.set(id, line.line);
+    }
     const input = { status: status?.data, publishAt: line.publishAt };
     const checked = validateData(table, project, line.data, current?.data ?? null);
     const own: ErrorDetail[] = [...checked.details];
@@ -247,7 +260,12 @@ async function writePlan(scope: WriteScope, sql: Sql, { inserts, updates, lookup
 async function upsertTargets(sql: Sql, scope: WriteScope, lines: ImportLine[]): Promise<Map<string, ContentsRow>> {
   const slugColumn = slugColumnOf(scope.table);
   const ids = lines.flatMap((l) => (l.id && isUuid(l.id) ? [l.id.toLowerCase()] : []));
-  const slugs = slugColumn ? lines.flatMap((l) => (typeof l.data[slugColumn.name] === 'string' ? [l.data[slugColumn.name] as string] : [])) : [];
+  // Only values that can be slugs: any other (one with a NUL, even) is refused by validation, never looked up.
+  const slugOf = (l: ImportLine) => (slugColumn ? l.data[slugColumn.name] : undefined);
+  const slugs = lines.flatMap((l) => {
+    const slug = slugOf(l);
+    return typeof slug === 'string' && SLUG.test(slug) ? [slug] : [];
+  });
   const rows = await sql<ContentsRow>(rowsToUpsert(scope.table.id, ids, slugs));
   return new Map(rows.flatMap((r) => [[r.id, r] as const, ...(r.slug ? [[`slug:${r.slug}`, r] as const] : [])]));
 }
