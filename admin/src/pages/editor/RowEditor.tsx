@@ -209,7 +209,7 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
                 onDiscard={() => attempt(() => discardDraft.mutateAsync(undefined), 'Draft discarded.')}
               />
             )}
-            <RevisionsPanel projectId={projectId} tableId={tableId} contentId={row.id} columns={columns} />
+            <RevisionsPanel projectId={projectId} tableId={tableId} contentId={row.id} columns={columns} toDraft={toDraft} />
             <section className="card stack" aria-labelledby="delete-heading">
               <h2 id="delete-heading">Delete</h2>
               <ConfirmButton label="Delete row" title="Delete this row?" confirmLabel="Delete" isDisabled={busy} onConfirm={deleteRow}>
