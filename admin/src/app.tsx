@@ -1,4 +1,5 @@
-import { Navigate, Route, Routes } from 'react-router';
+import { createBrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { LeaveGuard } from './layout/LeaveGuard.js';
 import { ProjectShell, SignedInShell, WorkspaceMain } from './layout/Shell.js';
 import { lazy } from 'react';
 import { ProjectsPage } from './pages/Projects.js';
@@ -46,5 +47,25 @@ export function App() {
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>
+  );
+}
+
+/**
+ * The console's router: a data router (the history it keeps lets the leave guard hold back any
+ * navigation, the back button's too) around the pages above, under /admin.
+ */
+export function createConsoleRouter() {
+  return createBrowserRouter(
+    [
+      {
+        path: '*',
+        element: (
+          <LeaveGuard>
+            <App />
+          </LeaveGuard>
+        ),
+      },
+    ],
+    { basename: '/admin' },
   );
 }

@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
-import { App } from './app.js';
+import { RouterProvider } from 'react-router/dom';
+import { createConsoleRouter } from './app.js';
 import { SessionProvider } from './session.js';
 import './styles.css';
 
@@ -13,13 +13,13 @@ const queryClient = new QueryClient({
   },
 });
 
+const router = createConsoleRouter();
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <SessionProvider>
-        <BrowserRouter basename="/admin">
-          <App />
-        </BrowserRouter>
+        <RouterProvider router={router} />
       </SessionProvider>
     </QueryClientProvider>
   </StrictMode>,

@@ -253,6 +253,69 @@ describe('the contents editor', () => {
   );
 
   it(
+    'asks before any in-app navigation leaves unsaved edits: Stay keeps them, Leave goes; the back button too',
+    async () => {
+      const { page } = run;
+      const row = await post(`/tables/${articles}/contents`, { data: { title: 'Guarded' } });
+      const rowAddress = new RegExp(`/rows/${row.id}$`);
+      // Opened from the list, so that the browser's back button stays in the app.
+      await page.goto(`${base}/tables/${articles}`);
+      await page.getByRole('row', { name: /Guarded/ }).click();
+      await page.getByRole('heading', { name: 'Guarded', level: 1 }).waitFor();
+      await page.getByLabel('Title (en)').fill('Guarded, edited');
+      await page.getByText('Unsaved changes').waitFor();
+      const dialog = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+      const sidebar = page.getByRole('navigation', { name: 'Project' });
+
+      // A sidebar table: the dialog, and Stay keeps the page and the edit.
+      await sidebar.getByRole('link', { name: 'Authors' }).click();
+      await dialog.waitFor();
+      await screenshot(page, 'editor-leave-guard');
+      await expectAccessible(page, 'the leave dialog');
+      await dialog.getByRole('button', { name: 'Stay' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(page.url()).toMatch(rowAddress);
+      expect(await page.getByLabel('Title (en)').inputValue()).toBe('Guarded, edited');
+
+      // "All rows" and the project switcher's pages are guarded the same way.
+      await page.getByRole('link', { name: 'All rows of Articles' }).click();
+      await dialog.getByRole('button', { name: 'Stay' }).click();
+      await sidebar.getByRole('link', { name: 'Request logs' }).click();
+      await dialog.getByRole('button', { name: 'Stay' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(page.url()).toMatch(rowAddress);
+      expect(await page.getByLabel('Title (en)').inputValue()).toBe('Guarded, edited');
+
+      // The browser's back button: asked too, and Stay keeps the address.
+      await page.goBack();
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Stay' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(page.url()).toMatch(rowAddress);
+      expect(await page.getByLabel('Title (en)').inputValue()).toBe('Guarded, edited');
+
+      // Leave: the list opens and the edit is gone, unsaved.
+      await sidebar.getByRole('link', { name: 'Articles' }).click();
+      await dialog.getByRole('button', { name: 'Leave' }).click();
+      await page.waitForURL(new RegExp(`/tables/${articles}$`));
+      expect((await readRow(row.id)).data.title).toEqual({ en: 'Guarded' });
+
+      // With nothing unsaved, nothing is asked; a save clears the guard.
+      await page.getByRole('row', { name: /Guarded/ }).click();
+      await page.getByLabel('Title (en)').fill('Guarded, saved');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').getByText('Saved.').waitFor();
+      await sidebar.getByRole('link', { name: 'Authors' }).click();
+      await page.waitForURL(/\/tables\/[\w-]+$/);
+      await page.goBack();
+      await page.waitForURL(rowAddress);
+      expect(await dialog.count()).toBe(0);
+      expect(run.problems).toEqual([]);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
     'deletes a row after confirmation',
     async () => {
       const { page } = run;

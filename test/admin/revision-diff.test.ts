@@ -76,6 +76,21 @@ describe('formatValue', () => {
     expect(formatValue(column('n', 'number'), 0)).toBe('0');
     expect(formatValue(column('t', 'text'), null)).toBeNull();
   });
+
+  it('names referenced rows and files by the names given, and compares them by id', () => {
+    const names = new Map([
+      ['r1', 'Ada Lovelace'],
+      ['r2', 'Ada Lovelace'],
+      ['f1', 'cover.png'],
+    ]);
+    expect(formatValue(column('author', 'reference'), 'r1', names)).toBe('Ada Lovelace');
+    expect(formatValue(column('related', 'reference', { multiple: true }), ['r1', 'r9'], names)).toBe('Ada Lovelace, r9');
+    expect(formatValue(column('cover', 'file'), 'f1', names)).toBe('cover.png');
+    const refs = [column('author', 'reference')];
+    // Two rows of one label are still a change.
+    const diff = diffRows(refs, { status: 'DRAFT', data: { author: 'r1' } }, { status: 'DRAFT', data: { author: 'r2' } }, locales, names);
+    expect(diff.columns[0]).toMatchObject({ changed: true, values: [{ before: [{ text: 'Ada Lovelace' }], after: [{ text: 'Ada Lovelace' }] }] });
+  });
 });
 
 describe('wordDiff', () => {

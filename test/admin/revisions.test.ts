@@ -4,6 +4,7 @@ import { BROWSER_TEST_MS, expectAccessible, openConsole, screenshot, seedProject
 let run: ConsoleRun;
 beforeAll(async () => {
   run = await openConsole();
+  await signIn(run);
 }, BROWSER_TEST_MS);
 afterAll(async () => {
   await run?.close();
@@ -51,7 +52,6 @@ describe('the revisions panel of a row', () => {
     async () => {
       const { page } = run;
       const row = await seedRow();
-      await signIn(run);
       await page.goto(row.page);
 
       const versions = page.getByRole('listbox', { name: 'Versions' });
@@ -91,7 +91,12 @@ describe('the revisions panel of a row', () => {
       expect(await changes.locator('ins.diff-added').allTextContents()).toEqual([' 2026', '12']);
       expect(await changes.getByText('Frühlingsausgabe').textContent()).toBe('Frühlingsausgabe');
 
-      // Against the current row: what a restore of version 2 would change.
+      // Against the current row: what a restore of version 2 would change, onto the live row (the
+      // editor's "at once" mode; in its draft mode a restore goes into the draft).
+      const atOnce = page.getByRole('radio', { name: /Change the published version at once/ });
+      await atOnce.focus();
+      await page.keyboard.press('Space');
+      await expect.poll(() => atOnce.isChecked()).toBe(true);
       await page.getByRole('radio', { name: 'Version 1 (the one before)' }).focus();
       await page.keyboard.press('ArrowRight');
       await expect.poll(() => page.getByRole('radio', { name: 'The current row' }).isChecked()).toBe(true);
@@ -105,6 +110,7 @@ describe('the revisions panel of a row', () => {
       await page.getByRole('button', { name: 'Restore this version' }).click();
       const dialog = page.getByRole('dialog', { name: 'Restore version 2?' });
       await dialog.waitFor();
+      await dialog.getByText('The restore is recorded as a new version').waitFor();
       await expectAccessible(page, 'revisions restore dialog');
       await dialog.getByRole('button', { name: 'Restore version 2' }).click();
       // The conflict is said in the dialog, at the column's label; nothing changed.
@@ -125,6 +131,68 @@ describe('the revisions panel of a row', () => {
       // The panel read everything again: the restore heads the list, and version 2 is the row now.
       await versions.getByRole('option', { name: /^Version 13: Restored an earlier version Published by you/ }).waitFor();
       await page.getByText('No column differs.').waitFor();
+      expect(run.problems).toEqual([]);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
+    'in “Save as a draft” mode restores into the draft of a published row, and names referenced rows and files in the diff',
+    async () => {
+      const { page } = run;
+      const { projectId, base } = await seedProject(run.t);
+      const authors = await expectCall('POST', `/v1/${projectId}/tables`, 201, { body: { key: 'authors', name: 'Authors' } });
+      await expectCall('POST', `/v1/${projectId}/tables/${authors.id}/columns`, 201, { body: { name: 'name', label: 'Name', type: 'text' } });
+      const ada = await expectCall('POST', `/v1/${projectId}/tables/${authors.id}/contents`, 201, { body: { data: { name: 'Ada Lovelace' } } });
+      const grace = await expectCall('POST', `/v1/${projectId}/tables/${authors.id}/contents`, 201, { body: { data: { name: 'Grace Hopper' } } });
+      const upload = async (name: string) => {
+        const form = new FormData();
+        form.append('file', new Blob([`the file ${name}`], { type: 'text/plain' }), name);
+        const res = await fetch(`${run.t.url}/v1/${projectId}/files`, { method: 'POST', body: form, headers: { authorization: `Bearer ${run.t.adminToken}` } });
+        expect(res.status).toBe(201);
+        return ((await res.json()) as { id: string }).id;
+      };
+      const [oldCover, newCover] = [await upload('old-cover.txt'), await upload('new-cover.txt')];
+      const issues = await expectCall('POST', `/v1/${projectId}/tables`, 201, { body: { key: 'issues', name: 'Issues' } });
+      const columns = `/v1/${projectId}/tables/${issues.id}/columns`;
+      await expectCall('POST', columns, 201, { body: { name: 'title', label: 'Title', type: 'text' } });
+      await expectCall('POST', columns, 201, { body: { name: 'author', label: 'Author', type: 'reference', settings: { table: authors.id } } });
+      await expectCall('POST', columns, 201, { body: { name: 'cover', label: 'Cover', type: 'file' } });
+      const path = `/v1/${projectId}/tables/${issues.id}/contents`;
+      const row = await expectCall('POST', path, 201, { body: { data: { title: 'Winter issue', author: ada.id, cover: oldCover }, status: 'PUBLISHED' } });
+      await expectCall('PUT', `${path}/${row.id}`, 200, { body: { data: { title: 'Winter special', author: grace.id, cover: newCover } } });
+
+      await page.goto(`${base}/tables/${issues.id}/rows/${row.id}`);
+      await page.getByRole('radio', { name: /Save as a draft/ }).waitFor();
+      expect(await page.getByRole('radio', { name: /Save as a draft/ }).isChecked()).toBe(true);
+      const versions = page.getByRole('listbox', { name: 'Versions' });
+      await versions.getByRole('option', { name: /^Version 2:/ }).click();
+      await page.getByRole('heading', { name: 'Version 2', level: 3 }).waitFor();
+      // References by the referenced row's label, files by their name: never the ids.
+      const changes = page.getByRole('list', { name: 'Changed columns' });
+      await expect.poll(() => changes.locator('del.diff-removed').allTextContents()).toEqual(['issue', 'Ada Lovelace', 'old-cover.txt']);
+      expect(await changes.locator('ins.diff-added').allTextContents()).toEqual(['special', 'Grace Hopper', 'new-cover.txt']);
+      const shown = await page.locator('.revision-detail').textContent();
+      for (const id of [ada.id, grace.id, oldCover, newCover]) expect(shown).not.toContain(id);
+      await screenshot(page, 'revision-diff-names');
+
+      await versions.getByRole('option', { name: /^Version 1:/ }).click();
+      await page.getByRole('heading', { name: 'Version 1', level: 3 }).waitFor();
+      await page.getByRole('button', { name: 'Restore this version' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Restore version 1 into the draft?' });
+      await dialog.getByText('The published version stays live').waitFor();
+      await expectAccessible(page, 'restore into the draft');
+      await dialog.getByRole('button', { name: 'Restore version 1' }).click();
+      await page.getByRole('status').getByText('Version 1 restored into the draft').waitFor();
+
+      // The live row is as it was, with no new version; the draft holds version 1's values.
+      const live = await expectCall('GET', `${path}/${row.id}`, 200);
+      expect(live).toMatchObject({ hasDraft: true, status: 'PUBLISHED', data: { title: 'Winter special', author: grace.id, cover: newCover } });
+      expect((await expectCall('GET', `${path}/${row.id}?version=draft`, 200)).data).toEqual({ title: 'Winter issue', author: ada.id, cover: oldCover });
+      expect((await expectCall('GET', `${path}/${row.id}/revisions`, 200)).pagination.total).toBe(2);
+      // The editor shows the draft it now holds.
+      await page.getByText('This row has an unpublished draft.', { exact: false }).waitFor();
+      await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toBe('Winter issue');
       expect(run.problems).toEqual([]);
     },
     BROWSER_TEST_MS,

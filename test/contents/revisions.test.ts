@@ -1,11 +1,13 @@
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
+import type { AppRouter } from '../../src/trpc/router.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { until } from '../helpers/until.js';
-import { buildWorld, contentsPath, createRow, createTable, expectError, expectStatus, putRow, type Table, type World } from './fixture.js';
+import { buildWorld, contentsPath, createRow, createTable, expectBadRequest, expectError, expectStatus, getRow, putRow, type Table, type World } from './fixture.js';
 
 /**
  * SPEC §13 revisions: every kind of change records exactly one revision, in its own statement,
@@ -143,6 +145,78 @@ describe('restore', () => {
     expectError(await restore(items.id, a.id, 1, w.readKey), 403, 'FORBIDDEN');
     // Nothing a refused restore did is left: the last revision is the good one.
     expect(summary(await t.call('GET', `${contentsPath(w, items.id, a.id)}/revisions`, { token: w.writeKey }).then((r) => r.json.list))[0]).toBe('3 restored PUBLISHED apiKey');
+  });
+});
+
+describe('restore into the draft', () => {
+  const restore = (table: string, id: string, version: number, body?: Record<string, unknown>, token = w.writeKey) =>
+    t.call('POST', `${contentsPath(w, table, id)}/revisions/${version}/restore`, { token, body });
+  const draftData = async (table: string, id: string) => expectStatus(await getRow(w, table, id, w.writeKey, '?version=draft'), 200).data;
+  const versions = async (table: string, id: string) =>
+    (expectStatus(await t.call('GET', `${contentsPath(w, table, id)}/revisions?size=100`, { token: w.writeKey }), 200).list as { version: number }[]).map((r) => r.version);
+  const eventCount = async (id: string) => Number((await db.query('select count(*) as n from event_outbox where payload->\'data\'->>\'id\' = $1', [id])).rows[0].n);
+
+  it('writes the revision’s data as the pending draft of a PUBLISHED row, replacing it, and leaves the live row, its revisions and its events alone', async () => {
+    const table = await createTable(w, [
+      { name: 'title', type: 'text', settings: { localized: true } },
+      { name: 'tag', type: 'text' },
+    ]);
+    const row = await createRow(w, table.id, { title: { en: 'First' } }, { status: 'PUBLISHED' });
+    const live = expectStatus(await putRow(w, table.id, row.id, { data: { title: { en: 'Second', fr: 'Seconde' }, tag: 'live' } }), 200);
+    // A draft in progress, on a column the revision has no value for: the restore replaces it whole.
+    expectStatus(await putRow(w, table.id, row.id, { data: { tag: 'drafted' }, draft: true }), 200);
+    const before = { versions: await versions(table.id, row.id), events: await eventCount(row.id) };
+
+    const answered = expectStatus(await restore(table.id, row.id, 1, { draft: true }), 200);
+    expect(answered).toMatchObject({ id: row.id, status: 'PUBLISHED', hasDraft: true, data: live.data, updatedAt: live.updatedAt });
+    expect(await draftData(table.id, row.id)).toEqual({ title: { en: 'First' } });
+    expect(expectStatus(await getRow(w, table.id, row.id), 200).data).toEqual(live.data);
+    expect(expectStatus(await getRow(w, table.id, row.id, w.readKey), 200).data).toEqual(live.data);
+    // As a draft save: no revision, no event; publishing the draft is the change.
+    expect(await versions(table.id, row.id)).toEqual(before.versions);
+    expect(await eventCount(row.id)).toBe(before.events);
+    const published = expectStatus(await t.call('POST', `${contentsPath(w, table.id, row.id)}/draft/publish`, { token: w.writeKey }), 200);
+    expect(published).toMatchObject({ status: 'PUBLISHED', hasDraft: false, data: { title: { en: 'First' } } });
+  });
+
+  it('through /trpc as through REST', async () => {
+    const row = await createRow(w, posts.id, { title: 'Old' }, { status: 'PUBLISHED' });
+    expectStatus(await putRow(w, posts.id, row.id, { data: { title: 'New' } }), 200);
+    const trpc = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${t.url}/trpc`, headers: () => ({ authorization: `Bearer ${w.writeKey}` }) })] });
+    const answered = await trpc.revisions.restore.mutate({ projectId: w.projectId, tableId: posts.id, contentsId: row.id, version: '1', draft: true });
+    expect(answered).toMatchObject({ hasDraft: true, data: { title: 'New' } });
+    expect(await draftData(posts.id, row.id)).toEqual({ title: 'Old' });
+    // `draft: false` is the plain restore, onto the live row.
+    const restored = await trpc.revisions.restore.mutate({ projectId: w.projectId, tableId: posts.id, contentsId: row.id, version: '1', draft: false });
+    expect(restored).toMatchObject({ hasDraft: true, data: { title: 'Old' } });
+    expect(await versions(posts.id, row.id)).toEqual([3, 2, 1]);
+  });
+
+  it('is refused as a draft save is: 409 for a row that is not PUBLISHED, 422 for data invalid now, 400 for a draft flag that is no boolean; nothing is written', async () => {
+    const items = await createTable(w, [
+      { name: 'name', type: 'text' },
+      { name: 'note', type: 'text' },
+    ]);
+    const unpublished = await createRow(w, items.id, { name: 'a' }, { status: 'DRAFT' });
+    expectStatus(await putRow(w, items.id, unpublished.id, { data: { name: 'b' } }), 200);
+    expectError(await restore(items.id, unpublished.id, 1, { draft: true }), 409, 'INVALID_TRANSITION');
+    expect(expectStatus(await getRow(w, items.id, unpublished.id), 200)).toMatchObject({ hasDraft: false, data: { name: 'b' } });
+
+    const row = await createRow(w, items.id, { name: 'x' }, { status: 'PUBLISHED' });
+    expectStatus(await putRow(w, items.id, row.id, { data: { name: 'y', note: 'n' } }), 200);
+    expectStatus(await putRow(w, items.id, row.id, { data: { name: 'z' }, draft: true }), 200);
+    // `note` becomes required once every row has one; revision 1 has none.
+    expectStatus(await putRow(w, items.id, unpublished.id, { data: { note: 'n' } }), 200);
+    const columns = expectStatus(await t.call('GET', `/v1/${w.projectId}/tables/${items.id}/columns`), 200).list as { id: string; name: string }[];
+    const note = columns.find((c) => c.name === 'note')!;
+    expectStatus(await t.call('PUT', `/v1/${w.projectId}/tables/${items.id}/columns/${note.id}`, { body: { settings: { required: true } } }), 200);
+    expect(expectError(await restore(items.id, row.id, 1, { draft: true }), 422, 'VALIDATION_ERROR').details!.map((d: { field: string }) => d.field)).toEqual(['data.note']);
+    expectBadRequest(await restore(items.id, row.id, 2, { draft: 'true' }), 'draft');
+    expectError(await restore(items.id, row.id, 9, { draft: true }), 404, 'NOT_FOUND');
+    expectError(await restore(items.id, row.id, 2, { draft: true }, w.readKey), 403, 'FORBIDDEN');
+    // The draft in progress is the one saved before the refusals.
+    expect(await draftData(items.id, row.id)).toEqual({ name: 'z', note: 'n' });
+    expect(await versions(items.id, row.id)).toEqual([2, 1]);
   });
 });
 

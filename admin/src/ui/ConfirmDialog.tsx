@@ -12,6 +12,7 @@ export function ConfirmDialog({
   title,
   isOpen,
   confirmLabel,
+  cancelLabel = 'Cancel',
   pendingLabel = confirmLabel,
   confirmVariant = 'danger',
   role,
@@ -24,6 +25,8 @@ export function ConfirmDialog({
   title: string;
   isOpen: boolean;
   confirmLabel: string;
+  /** The button that changes nothing (and has the focus first). */
+  cancelLabel?: string;
   /** The confirm button's text while the change is pending. */
   pendingLabel?: string;
   /** `primary` for a change that can be undone. */
@@ -41,7 +44,7 @@ export function ConfirmDialog({
       <ErrorBanner error={error} />
       <div className="dialog-actions">
         <Button autoFocus onPress={onClose}>
-          Cancel
+          {cancelLabel}
         </Button>
         <Button variant={confirmVariant} isDisabled={isPending} onPress={onConfirm}>
           {isPending ? pendingLabel : confirmLabel}

@@ -145,7 +145,7 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
 }
 
 /** The data of a row's revision, its since-deleted columns left out; 404 when there is no such version. */
-async function revisionData(sql: Sql, table: TableDef, rowId: string, version: number): Promise<Record<string, unknown>> {
+export async function revisionData(sql: Sql, table: TableDef, rowId: string, version: number): Promise<Record<string, unknown>> {
   const [revision] = await sql<{ data: Record<string, unknown> }>(revisionOf(rowId, version));
   if (!revision) throw notFound('Revision');
   const live = new Set(table.columns.map((c) => c.name));

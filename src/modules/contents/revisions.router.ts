@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sqlOn } from '../../db/sql.js';
-import { isoDate } from '../../shared/schemas.js';
+import { isoDate, jsonBoolean } from '../../shared/schemas.js';
 import { listOf, pageParams } from '../../shared/pagination.js';
 import { tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
@@ -10,7 +10,7 @@ import { toContentsOutput } from './contents.row.js';
 import { contentsOutput, contentsPath } from './contents.schema.js';
 import { findRow, updateContents } from './contents.write.js';
 import { REVISION_ACTIONS } from './revision-types.js';
-import { assertMaySeeRevisions, getRevision, listRevisions } from './revisions.js';
+import { assertMaySeeRevisions, getRevision, listRevisions, restoreIntoDraft } from './revisions.js';
 
 const TAG = 'Contents';
 const revisions = '/{projectId}/tables/{tableId}/contents/{contentsId}/revisions' as const;
@@ -71,13 +71,20 @@ export const revisionsRouter = router({
         tags: [TAG],
         summary: 'Restore a revision',
         description:
-          'The row takes the revision’s data (columns deleted since are left out), validated and unique-checked now as an update is (422, 409); its status stays. Records a `restored` revision and fires `contents.updated`.',
+          'The row takes the revision’s data (columns deleted since are left out), validated and unique-checked now as an update is (422, 409); its status stays. Records a `restored` revision and fires `contents.updated`. With `{ "draft": true }` the revision’s data becomes the pending draft of a PUBLISHED row instead (replacing any draft; publish it with POST .../draft/publish): validated as a draft save is (422), 409 INVALID_TRANSITION for a row that is not PUBLISHED, the live row untouched, no revision recorded and no event fired.',
         protect: true,
       },
     })
-    .input(z.object({ ...contentsPath, version }))
+    .input(
+      z.object({
+        ...contentsPath,
+        version,
+        draft: jsonBoolean.optional().describe('true: restore into the pending draft of a PUBLISHED row, leaving the live values as they are. Default: false, onto the live row.'),
+      }),
+    )
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
+      if (input.draft) return toContentsOutput(ctx.table, await restoreIntoDraft(writeScope(ctx), input.contentsId, Number(input.version)));
       const row = await updateContents(writeScope(ctx), { projectId: input.projectId, tableId: input.tableId, contentsId: input.contentsId }, { kind: 'revision', version: Number(input.version) });
       return toContentsOutput(ctx.table, row);
     }),

@@ -1,12 +1,16 @@
-import type { Sql } from '../../db/sql.js';
-import { forbidden, notFound } from '../../errors/app-error.js';
+import { transaction, type Sql } from '../../db/sql.js';
+import { forbidden, invalidTransition, notFound, validationError } from '../../errors/app-error.js';
 import { paginationOf, wantsCount, type PageParams } from '../../shared/pagination.js';
 import type { ContentStatus } from '../tables/table.entity.js';
 import type { TableDef } from '../tables/table-def.js';
-import { visibleData } from './contents.row.js';
+import { visibleData, type ContentsRow } from './contents.row.js';
 import type { Principal } from '../../auth/principal.js';
 import { isUuid } from '../../shared/ids.js';
-import { findRow } from './contents.write.js';
+import { checkLookups, findRow, mapWriteFailures, revisionData, type WriteScope } from './contents.write.js';
+import { draftToStored } from './draft-data.js';
+import { setDraft } from './drafts.sql.js';
+import { isLocalized } from '../tables/table-def.js';
+import { validateData } from './validate.js';
 import { purgeOldRevisions, revisionHead, revisionOf, revisionsOf, type RevisionRow } from './revisions.sql.js';
 
 /** SPEC §13: read_write keys and accounts read revisions; read keys get 403. */
@@ -56,4 +60,38 @@ export async function getRevision(sql: Sql, table: TableDef, rowId: string, vers
   const [row] = await sql<RevisionRow>(revisionOf(rowId, version));
   if (!row) throw notFound('Revision');
   return toRevisionOutput(table, row);
+}
+
+/**
+ * Restore with `"draft": true` (docs/contents.md, Revisions): the revision's data becomes the
+ * pending draft of a PUBLISHED row, replacing any draft in progress, while the live row stays as
+ * it is. Checked as a draft save is (422, then 409 INVALID_TRANSITION for a row that is not
+ * PUBLISHED) and, like one, it records no revision and fires no event: publishing the draft does.
+ */
+export async function restoreIntoDraft(scope: WriteScope, contentsId: string, version: number): Promise<ContentsRow> {
+  const { pool, table, project } = scope;
+  return mapWriteFailures(table, () =>
+    transaction(pool, async (sql) => {
+      const current = await findRow(sql, table, contentsId, true);
+      // The data a restore onto the live row would write (it replaces the row's data, not merged).
+      const validated = validateData(table, project, await revisionData(sql, table, current.id, version), null);
+      const details = [...validated.details];
+      await checkLookups(sql, validated, details);
+      if (details.length > 0) throw validationError(details);
+      if (current.status !== 'PUBLISHED') {
+        throw invalidTransition(`draft: only PUBLISHED contents keep a draft; this row is ${current.status}, restore it without "draft"`);
+      }
+      // A draft is applied over the live values: every column is named (null clears it), and a
+      // localized value names every locale (null drops it), so the draft reads as the revision.
+      const draft = Object.fromEntries(
+        table.columns.map((column) => {
+          const value = validated.data[column.name] ?? null;
+          if (value === null || !isLocalized(column)) return [column.name, value];
+          return [column.name, { ...Object.fromEntries(project.locales.map((locale) => [locale, null])), ...(value as Record<string, unknown>) }];
+        }),
+      );
+      const [row] = await sql<ContentsRow>(setDraft(current.id, draftToStored(table, draft)));
+      return row;
+    }),
+  );
 }

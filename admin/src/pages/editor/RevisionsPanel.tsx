@@ -12,6 +12,8 @@ export interface RevisionsPanelProps {
   tableId: string;
   contentId: string;
   columns: Column[];
+  /** The editor saves into the draft of a published row: restores go there too. */
+  toDraft?: boolean;
   /** Revisions per page of the list. */
   pageSize?: number;
 }
@@ -21,13 +23,13 @@ export interface RevisionsPanelProps {
  * as a diff, with "Restore this version". A restore refreshes every query of the table's
  * contents, so the editor around the panel shows the restored values.
  */
-export function RevisionsPanel({ projectId, tableId, contentId, columns, pageSize = 10 }: RevisionsPanelProps) {
+export function RevisionsPanel({ projectId, tableId, contentId, columns, toDraft = false, pageSize = 10 }: RevisionsPanelProps) {
   const project = useProject();
   const headingId = useId();
   const row = { projectId, tableId, contentId };
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Revision | null>(null);
-  const [restored, setRestored] = useState<number | null>(null);
+  const [restored, setRestored] = useState<{ version: number; toDraft: boolean } | null>(null);
   // Kept while moving from version to version: a person comparing with the current row goes on doing so.
   const [compare, setCompare] = useState<Compare>('previous');
   const revisions = useRevisionPage(row, page, pageSize);
@@ -40,7 +42,9 @@ export function RevisionsPanel({ projectId, tableId, contentId, columns, pageSiz
       <ErrorBanner error={revisions.error} />
       {restored !== null && (
         <p role="status" className="banner banner-ok">
-          Version {restored} restored: the row has its values again, recorded as a new version.
+          {restored.toDraft
+            ? `Version ${restored.version} restored into the draft: the published version stays live until the draft is published.`
+            : `Version ${restored.version} restored: the row has its values again, recorded as a new version.`}
         </p>
       )}
       {revisions.isLoading && <Loading label="Loading revisions…" />}
@@ -70,8 +74,9 @@ export function RevisionsPanel({ projectId, tableId, contentId, columns, pageSiz
               known={list}
               compare={compare}
               onCompare={setCompare}
+              toDraft={toDraft}
               onRestored={(version) => {
-                setRestored(version);
+                setRestored({ version, toDraft });
                 // The restore is the newest version now: show the first page, where it is.
                 setPage(1);
               }}

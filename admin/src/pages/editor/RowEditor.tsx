@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { useUnsavedChanges } from '../../layout/LeaveGuard.js';
 import { useProject } from '../../layout/Shell.js';
 import { fieldErrors, useApi, useApiMutation } from '../../query.js';
 import type { Column, ContentRow, Table } from '../../schema.js';
@@ -62,13 +63,8 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
       return sameValue(value, base[name]) ? rest : { ...rest, [name]: value };
     });
 
-  // Closing or reloading the tab with unsaved edits asks first (the browser's own prompt).
-  useEffect(() => {
-    if (!isDirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [isDirty]);
+  // Leaving the page with unsaved edits asks first, in the app or closing the tab (LeaveGuard).
+  const releaseEdits = useUnsavedChanges(isDirty);
 
   const [error, setError] = useState<unknown>(null);
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
@@ -119,6 +115,8 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
       await attempt(async () => {
         const created = await create.mutateAsync({ data });
         queries.setQueryData(rowKey(projectId, tableId, created.id), created);
+        // Saved: the editor of the new row opens with nothing unsaved.
+        releaseEdits();
         navigate(`${listAddress}/rows/${created.id}`, { replace: true, state: { notice: 'Row created.' } });
       }, 'Row created.');
       return;
@@ -136,6 +134,8 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
   const deleteRow = () =>
     attempt(async () => {
       await remove.mutateAsync(undefined);
+      // Deleted: unsaved edits of a row that is gone are nothing to keep.
+      releaseEdits();
       navigate(listAddress, { replace: true });
       queries.removeQueries({ queryKey: key });
       await queries.invalidateQueries({ queryKey: contentsKey(projectId, tableId) });
@@ -209,7 +209,7 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
                 onDiscard={() => attempt(() => discardDraft.mutateAsync(undefined), 'Draft discarded.')}
               />
             )}
-            <RevisionsPanel projectId={projectId} tableId={tableId} contentId={row.id} columns={columns} />
+            <RevisionsPanel projectId={projectId} tableId={tableId} contentId={row.id} columns={columns} toDraft={toDraft} />
             <section className="card stack" aria-labelledby="delete-heading">
               <h2 id="delete-heading">Delete</h2>
               <ConfirmButton label="Delete row" title="Delete this row?" confirmLabel="Delete" isDisabled={busy} onConfirm={deleteRow}>

@@ -8,6 +8,7 @@ import type { DiffColumn } from './diff.js';
  */
 export function RestoreDialog({
   version,
+  toDraft,
   isOpen,
   isPending,
   error,
@@ -16,6 +17,8 @@ export function RestoreDialog({
   onClose,
 }: {
   version: number;
+  /** Into the pending draft of a published row, the live values left as they are. */
+  toDraft: boolean;
   isOpen: boolean;
   isPending: boolean;
   error: unknown;
@@ -30,7 +33,7 @@ export function RestoreDialog({
   };
   return (
     <ConfirmDialog
-      title={`Restore version ${version}?`}
+      title={toDraft ? `Restore version ${version} into the draft?` : `Restore version ${version}?`}
       isOpen={isOpen}
       confirmLabel={`Restore version ${version}`}
       pendingLabel="Restoring…"
@@ -39,11 +42,19 @@ export function RestoreDialog({
       onConfirm={onConfirm}
       onClose={onClose}
     >
-      <p>
-        All of the row’s values are replaced by those of version {version} (columns removed since are left out), checked
-        against the table’s rules of today. Its status stays as it is. The restore is recorded as a new version, so it can be
-        undone the same way.
-      </p>
+      {toDraft ? (
+        <p>
+          The row’s draft takes the values of version {version} (columns removed since are left out), checked against the
+          table’s rules of today; a draft in progress is replaced. The published version stays live until the draft is
+          published.
+        </p>
+      ) : (
+        <p>
+          All of the row’s values are replaced by those of version {version} (columns removed since are left out), checked
+          against the table’s rules of today. Its status stays as it is. The restore is recorded as a new version, so it can be
+          undone the same way.
+        </p>
+      )}
       {error !== null && error !== undefined && (
         <div role="alert" className="banner banner-error">
           {byField.length > 0 ? (

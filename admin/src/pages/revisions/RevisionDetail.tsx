@@ -6,6 +6,7 @@ import { useApiMutation } from '../../query.js';
 import { Button } from '../../ui/controls.js';
 import { ErrorBanner, Loading } from '../../ui/feedback.js';
 import { diffRows, type DiffColumn, type Snapshot } from './diff.js';
+import { useDiffNames } from './names.js';
 import { DiffView } from './DiffView.js';
 import { contentsKey, useCurrentRow, useRevision, type Revision, type RowRef } from './queries.js';
 import { RestoreDialog } from './RestoreDialog.js';
@@ -24,6 +25,7 @@ export function RevisionDetail({
   known,
   compare,
   onCompare,
+  toDraft,
   onRestored,
 }: {
   row: RowRef;
@@ -33,6 +35,8 @@ export function RevisionDetail({
   known: Revision[];
   compare: Compare;
   onCompare(compare: Compare): void;
+  /** The editor saves into the draft of a published row: a restore goes there too (docs/console.md). */
+  toDraft: boolean;
   onRestored(version: number): void;
 }) {
   const project = useProject();
@@ -41,9 +45,11 @@ export function RevisionDetail({
   const before = revision.version - 1;
   const onPage = known.find((r) => r.version === before);
   const previous = useRevision(row, before, compare === 'previous' && before >= 1 && !onPage);
-  const current = useCurrentRow(row, compare === 'current');
+  // What a restore replaces: the live row, or the draft (the live row with its draft applied).
+  const current = useCurrentRow(row, compare === 'current', toDraft);
   const restore = useApiMutation(
-    (client, version: number) => client.revisions.restore.mutate({ projectId: row.projectId, tableId: row.tableId, contentsId: row.contentId, version: String(version) }),
+    (client, input: { version: number; draft: boolean }) =>
+      client.revisions.restore.mutate({ projectId: row.projectId, tableId: row.tableId, contentsId: row.contentId, version: String(input.version), draft: input.draft || undefined }),
     [contentsKey(row)],
   );
 
@@ -52,8 +58,9 @@ export function RevisionDetail({
     compare === 'previous' ? (before < 1 ? null : (onPage ?? previous.data)) : current.data && { status: current.data.status ?? '', data: current.data.data };
   const baseError = compare === 'previous' ? previous.error : current.error;
   const locales = { locales: project.locales, defaultLocale: project.defaultLocale };
+  const names = useDiffNames(columns, [base, revision]);
   const confirm = () =>
-    restore.mutate(revision.version, {
+    restore.mutate({ version: revision.version, draft: toDraft }, {
       onSuccess: () => {
         setConfirming(false);
         onRestored(revision.version);
@@ -86,7 +93,11 @@ export function RevisionDetail({
         </div>
       </RadioGroup>
       {compare === 'current' && current.data && (
-        <p className="muted">What restoring version {revision.version} would change. The status stays {statusLabel(current.data.status ?? '')}.</p>
+        <p className="muted">
+          {toDraft
+            ? `What restoring version ${revision.version} into the draft would change in it. The published version stays live.`
+            : `What restoring version ${revision.version} would change. The status stays ${statusLabel(current.data.status ?? '')}.`}
+        </p>
       )}
       {baseError ? (
         compare === 'previous' && baseError instanceof TabulaError && baseError.code === 'NOT_FOUND' ? (
@@ -99,14 +110,15 @@ export function RevisionDetail({
         <Loading label="Loading the version to compare…" />
       ) : (
         <DiffView
-          diff={diffRows(columns, base, revision, locales)}
-          beforeLabel={compare === 'current' ? 'Now' : before >= 1 ? `Version ${before}` : 'Before'}
+          diff={diffRows(columns, base, revision, locales, names)}
+          beforeLabel={compare === 'current' ? (toDraft ? 'Draft' : 'Now') : before >= 1 ? `Version ${before}` : 'Before'}
           afterLabel={`Version ${revision.version}`}
           showStatus={compare === 'previous'}
         />
       )}
       <RestoreDialog
         version={revision.version}
+        toDraft={toDraft}
         isOpen={confirming}
         isPending={restore.isPending}
         error={restore.error}

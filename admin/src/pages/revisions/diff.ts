@@ -22,6 +22,11 @@ export interface Locales {
   defaultLocale: string;
 }
 
+/** What a reference or file column's ids read as: the referenced row's label, the file's name. */
+export type Names = ReadonlyMap<string, string>;
+
+const NO_NAMES: Names = new Map();
+
 /** A run of text: kept on both sides, only in the old value, or only in the new one. */
 export interface Segment {
   kind: 'same' | 'removed' | 'added';
@@ -54,13 +59,13 @@ export interface RowDiff {
  * The diff from `before` (null: nothing before, as for a row's first version) to `after`.
  * Columns of the data that the table no longer has are listed after the table's own, by name.
  */
-export function diffRows(columns: DiffColumn[], before: Snapshot | null, after: Snapshot, locales: Locales): RowDiff {
+export function diffRows(columns: DiffColumn[], before: Snapshot | null, after: Snapshot, locales: Locales, names: Names = NO_NAMES): RowDiff {
   const known = new Set(columns.map((column) => column.name));
   const extra = [...new Set([...Object.keys(before?.data ?? {}), ...Object.keys(after.data)])]
     .filter((name) => !known.has(name))
     .sort()
     .map((name): DiffColumn => ({ name, label: name, type: 'json', settings: {} }));
-  const diffs = [...columns, ...extra].map((column) => diffColumn(column, before?.data[column.name], after.data[column.name], locales));
+  const diffs = [...columns, ...extra].map((column) => diffColumn(column, before?.data[column.name], after.data[column.name], locales, names));
   return {
     status: { before: before?.status ?? null, after: after.status, changed: before?.status !== after.status },
     columns: diffs,
@@ -68,9 +73,9 @@ export function diffRows(columns: DiffColumn[], before: Snapshot | null, after: 
   };
 }
 
-function diffColumn(column: DiffColumn, before: unknown, after: unknown, locales: Locales): ColumnDiff {
+function diffColumn(column: DiffColumn, before: unknown, after: unknown, locales: Locales, names: Names): ColumnDiff {
   if (column.settings.localized !== true) {
-    const value = diffValue(column, null, before, after);
+    const value = diffValue(column, null, before, after, names);
     return { name: column.name, label: column.label, changed: value.changed, values: [value] };
   }
   const old = byLocale(before, locales.defaultLocale);
@@ -78,7 +83,7 @@ function diffColumn(column: DiffColumn, before: unknown, after: unknown, locales
   // The project's locales in its order, then any other key a value carries (a locale removed since).
   const present = new Set([...Object.keys(old), ...Object.keys(now)]);
   const order = [...locales.locales.filter((locale) => present.has(locale)), ...[...present].filter((locale) => !locales.locales.includes(locale)).sort()];
-  const values = order.map((locale) => diffValue(column, locale, old[locale], now[locale])).filter((value) => value.before.length > 0 || value.after.length > 0);
+  const values = order.map((locale) => diffValue(column, locale, old[locale], now[locale], names)).filter((value) => value.before.length > 0 || value.after.length > 0);
   return { name: column.name, label: column.label, changed: values.some((value) => value.changed), values };
 }
 
@@ -89,10 +94,11 @@ function byLocale(value: unknown, defaultLocale: string): Record<string, unknown
   return { [defaultLocale]: value };
 }
 
-function diffValue(column: DiffColumn, locale: string | null, before: unknown, after: unknown): ValueDiff {
+function diffValue(column: DiffColumn, locale: string | null, before: unknown, after: unknown, names: Names): ValueDiff {
+  // Compared by value (ids), shown by name: two rows of one label are still a change.
   const changed = canonical(before) !== canonical(after);
-  const old = formatValue(column, before);
-  const now = formatValue(column, after);
+  const old = formatValue(column, before, names);
+  const now = formatValue(column, after, names);
   if (!changed) return { locale, changed, before: old === null ? [] : [{ kind: 'same', text: old }], after: now === null ? [] : [{ kind: 'same', text: now }] };
   if (old === null || now === null) {
     return { locale, changed, before: old === null ? [] : [{ kind: 'removed', text: old }], after: now === null ? [] : [{ kind: 'added', text: now }] };
@@ -113,10 +119,14 @@ function canonical(value: unknown): string {
   );
 }
 
-/** A value as text, or null when there is none. */
-export function formatValue(column: DiffColumn, value: unknown): string | null {
+/** A value as text, or null when there is none. References and files are named by `names`. */
+export function formatValue(column: DiffColumn, value: unknown, names: Names = NO_NAMES): string | null {
   if (isEmpty(value)) return null;
   if (column.type === 'json') return JSON.stringify(value, null, 2);
+  if (column.type === 'reference' || column.type === 'file') {
+    const named = (Array.isArray(value) ? value : [value]).map((id) => (typeof id === 'string' ? (names.get(id) ?? id) : JSON.stringify(id)));
+    return named.join(', ');
+  }
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join(', ');
   if (typeof value === 'object') return JSON.stringify(value, null, 2);

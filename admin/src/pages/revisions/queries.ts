@@ -27,9 +27,16 @@ export function useRevision(row: RowRef, version: number, enabled: boolean) {
   });
 }
 
-/** The live row (not its pending draft): what a restore replaces. */
-export function useCurrentRow(row: RowRef, enabled: boolean) {
-  return useApi([...rowKey(row), 'current'], (client) => client.contents.get.query({ projectId: row.projectId, tableId: row.tableId, contentsId: row.contentId }), { enabled });
+/**
+ * What a restore replaces: the live row, or with `draft` the row with its pending draft applied
+ * (the live row when it has none), where a restore into the draft goes.
+ */
+export function useCurrentRow(row: RowRef, enabled: boolean, draft = false) {
+  return useApi(
+    [...rowKey(row), 'current', draft],
+    (client) => client.contents.get.query({ projectId: row.projectId, tableId: row.tableId, contentsId: row.contentId, version: draft ? 'draft' : undefined }),
+    { enabled },
+  );
 }
 
 /**
