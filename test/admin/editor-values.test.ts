@@ -26,9 +26,9 @@ describe('editor values', () => {
     expect(data).toEqual(stored);
   });
 
-  it('sends empty values as null, a localized column only with its filled locales', () => {
+  it('sends empty values as null, an emptied locale of a localized column as null (updates merge per locale)', () => {
     const { data } = buildData(columns, { title: { en: 'Hi', de: '' }, price: '', author: null, tags: [] }, ['title', 'price', 'author', 'tags']);
-    expect(data).toEqual({ title: { en: 'Hi' }, price: null, author: null, tags: [] });
+    expect(data).toEqual({ title: { en: 'Hi', de: null }, price: null, author: null, tags: [] });
     expect(buildData(columns, { title: { en: '', de: '' } }, ['title']).data).toEqual({ title: null });
   });
 

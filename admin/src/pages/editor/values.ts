@@ -113,11 +113,16 @@ function fieldToScalar(column: Column, value: FieldValue): unknown {
   }
 }
 
-/** The `data` value of a form value: null clears; a localized column sends its filled locales. */
+/**
+ * The `data` value of a form value: null clears. A localized column names every locale of the
+ * form, an emptied one as null: an update merges localized values per locale (docs/contents.md),
+ * so a locale left out would be kept, not removed. With every locale empty, the column is cleared.
+ */
 export function toData(column: Column, value: FieldValue): unknown {
   if (!isLocalized(column)) return fieldToScalar(column, value);
-  const filled = Object.entries((value ?? {}) as Record<string, string>).filter(([, v]) => v !== '');
-  return filled.length > 0 ? Object.fromEntries(filled.map(([locale, v]) => [locale, fieldToScalar(column, v)])) : null;
+  const byLocale = Object.entries((value ?? {}) as Record<string, string>);
+  if (byLocale.every(([, v]) => v === '')) return null;
+  return Object.fromEntries(byLocale.map(([locale, v]) => [locale, fieldToScalar(column, v)]));
 }
 
 export const sameValue = (a: FieldValue | undefined, b: FieldValue | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
