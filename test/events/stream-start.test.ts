@@ -116,6 +116,9 @@ describe('refusals before the stream starts, as the typed client gets them', () 
     for (const input of [
       { projectId, types: 'contents.nope' },
       { projectId, tableIds: 'nope' },
+      // Blank lists name nothing: refused as a blank `fields` is on lists, not taken as "all".
+      { projectId, types: '' },
+      { projectId, tableIds: ' , ' },
     ]) {
       const live = firstError(writer, input);
       await until(async () => live.state.error, 10_000, 'the refusal');
