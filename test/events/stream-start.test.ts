@@ -131,6 +131,22 @@ describe('refusals before the stream starts, as the typed client gets them', () 
     await released();
   });
 
+  it('401 UNAUTHORIZED for an unknown key, 403 FORBIDDEN for a project the key is not of', async () => {
+    const admin = createTabulaClient({ baseUrl: t.url, token: t.adminToken });
+    const workspace = await admin.workspaces.create.mutate({ name: 'Elsewhere' });
+    const other = (await admin.projects.create.mutate({ workspaceId: workspace.id, name: 'Other' })).id;
+    for (const [client, input, expected] of [
+      [createTabulaClient({ baseUrl: t.url, token: 'tak_' + 'x'.repeat(43) }), { projectId }, { code: 'UNAUTHORIZED', status: 401 }],
+      [writer, { projectId: other }, { code: 'FORBIDDEN', status: 403 }],
+    ] as const) {
+      const live = firstError(client, input);
+      await until(async () => live.state.error, 10_000, 'the refusal');
+      live.stop();
+      expect(live.state.error).toMatchObject(expected);
+    }
+    await released();
+  });
+
   it('429 RATE_LIMITED beyond REALTIME_MAX_STREAMS open streams of the credential', async () => {
     const open = Array.from({ length: MAX_STREAMS }, () => firstError(writer, { projectId }));
     // Started means counted: the server claimed each stream's slot before it said so.
