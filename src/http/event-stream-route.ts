@@ -8,7 +8,10 @@ import { eventStreamInput } from '../modules/events/events.schema.js';
 import { accessCheck, endingOf, openStream, parseStreamFilter } from '../modules/events/events.service.js';
 import { principalOf } from './request-facts.js';
 import { sendError } from './send-error.js';
-import { queryString } from './v1-query.js';
+import { queryShapeOf, readQuery } from './v1-query.js';
+
+/** The stream's query parameters, read as the list routes read theirs. */
+const STREAM_QUERY = queryShapeOf(eventStreamInput.shape, ['projectId']);
 
 /** The stream's path under `/v1`. */
 export const EVENT_STREAM_PATH = /^\/[^/]+\/events\/stream\/?$/;
@@ -49,11 +52,14 @@ export function eventStreamRouter(deps: AppDeps): express.Router {
     try {
       const principal = await principalOf(deps.credentials, req, res);
       const scope = await authorizeProject(deps.orm.em.fork(), deps.projects, principal, req.headers, String(req.params.projectId), 'read');
+      // As on lists (v1-query.ts): each parameter once, plain, not empty; 400 INVALID_QUERY otherwise.
+      const query = readQuery(req.query as Record<string, unknown>, STREAM_QUERY);
+      if ('error' in query) throw query.error;
       const parsed = eventStreamInput.safeParse({
         projectId: req.params.projectId,
-        types: queryString(req.query.types),
-        tableIds: queryString(req.query.tableIds),
-        lastEventId: req.get('last-event-id') ?? queryString(req.query.lastEventId),
+        types: query.input.types,
+        tableIds: query.input.tableIds,
+        lastEventId: req.get('last-event-id') ?? query.input.lastEventId,
       });
       if (!parsed.success) throw badRequest(`Invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       const filter = await parseStreamFilter(parsed.data, (idOrKey) => deps.tables.get(scope.project.id, idOrKey));

@@ -33,6 +33,7 @@ const STREAM_DESCRIPTION = [
   '`access_token` in the query instead (it never appears in request logs; allowed hosts apply through `Origin`).',
   '',
   'Errors before the stream starts are JSON (401, 403, 404, 400, 429 beyond REALTIME_MAX_STREAMS open streams of the credential).',
+  'Each parameter is given once, plainly and not empty, as on lists: a repeated, array-shaped (`types[]`) or empty one is 400 INVALID_QUERY.',
   'When the server ends a stream it says why in an `event: error` whose data is the error body: its credential was deleted,',
   'deactivated, expired or rotated out (within REALTIME_RECHECK_MS), or 503 when the server stops (reconnect and resume).',
   'TypeScript clients get the same stream typed from the tRPC subscription `events.subscribe`.',

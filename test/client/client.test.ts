@@ -111,7 +111,7 @@ describe('createTabulaClient', () => {
     expect(lamp.map((row) => row.data?.name)).toEqual(['Lamp']);
     const review = await client.contents.create.mutate({ projectId, tableId: 'reviews', data: { product: lamp[0].id } });
     const expanded = await client.contents.get.query({ projectId, tableId: 'reviews', contentsId: review.id, expand: 'product' });
-    expect(expanded.data.product).toMatchObject({ id: lamp[0].id, data: { name: 'Lamp' } });
+    expect(expanded.data?.product).toMatchObject({ id: lamp[0].id, data: { name: 'Lamp' } });
     const referrers = await client.contents.referrers.query({ projectId, tableId: 'products', contentsId: lamp[0].id });
     expect(referrers).toEqual([{ tableId: expect.stringMatching(UUID_SHAPE), tableKey: 'reviews', column: 'product', count: 1 }]);
     await rejection(() => client.contents.delete.mutate({ projectId, tableId: 'products', contentsId: lamp[0].id }), 409, 'CONFLICT');
@@ -124,7 +124,7 @@ describe('createTabulaClient', () => {
     const id = { ...row, contentsId: kettle.id };
     const saved = await client.contents.update.mutate({ ...id, data: { price: 35 }, draft: true });
     expect({ hasDraft: saved.hasDraft, price: saved.data.price }).toEqual({ hasDraft: true, price: 30 });
-    expect((await client.contents.get.query({ ...id, version: 'draft' })).data.price).toBe(35);
+    expect((await client.contents.get.query({ ...id, version: 'draft' })).data?.price).toBe(35);
     const published = await client.drafts.publish.mutate(id);
     expect({ hasDraft: published.hasDraft, price: published.data.price }).toEqual({ hasDraft: false, price: 35 });
     const history = await client.revisions.list.query(id);

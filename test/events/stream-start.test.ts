@@ -16,8 +16,10 @@ import { until } from '../helpers/until.js';
 /**
  * SPEC §14: when a client hears its stream start (the typed client's `onStarted`, the REST
  * stream's response headers), the stream has joined the live feed, so the event of a write made
- * at that very moment, without waiting for anything else, arrives on it. Each case runs many
- * times, so that a window between the two would show. Then the refusals that come before the
+ * at that very moment, without waiting for anything else, arrives on it. The API runs in the
+ * test's process, so each round also checks that the server's stream was on the feed at the
+ * moment the client heard the start (a generator resolver, which tRPC announces before running
+ * it, fails that at once). Each case runs many times, so that a window between the two would show. Then the refusals that come before the
  * stream starts, as the typed client receives them, and the release of a stream never read.
  */
 let t: TestApi;
@@ -55,12 +57,15 @@ describe('a write at the moment the stream starts', () => {
     for (let round = 0; round < ROUNDS; round++) {
       const received: EventStreamItem[] = [];
       const errors: unknown[] = [];
+      const joinedAtStart: number[] = [];
       const at = { write: undefined as Promise<{ id: string }> | undefined };
       const subscription = writer.events.subscribe.subscribe(
         { projectId, types: 'contents.created', tableIds: 'posts' },
         {
           // No wait for anything on the server: the write goes out as the client hears "started".
           onStarted: () => {
+            // The API runs in this process: whether its stream is on the feed, at this very moment.
+            joinedAtStart.push(t.api.deps.feed.subscriberCount);
             at.write ??= writer.contents.create.mutate({ projectId, tableId: 'posts', data: { title: `tRPC ${round}` }, status: 'DRAFT' });
           },
           onData: (item: EventStreamItem) => received.push(item),
@@ -74,6 +79,7 @@ describe('a write at the moment the stream starts', () => {
         await until(async () => errors.length > 0 || received.some((item) => rowIdOf(item) === row.id), 30_000, `round ${round}: the event of ${row.id}`);
         expect(errors, `round ${round}`).toEqual([]);
         expect(received.map(rowIdOf), `round ${round}`).toEqual([row.id]);
+        expect(joinedAtStart, `round ${round}: streams on the feed when onStarted came`).toEqual([1]);
       } finally {
         subscription.unsubscribe();
       }
@@ -87,6 +93,7 @@ describe('a write at the moment the stream starts', () => {
       const stream = await openSse(`${t.url}/v1/${projectId}/events/stream?types=contents.created&tableIds=posts`, { authorization: `Bearer ${writeKey}` });
       try {
         expect(stream.status).toBe(200);
+        expect(t.api.deps.feed.subscriberCount, `round ${round}: streams on the feed when the headers came`).toBe(1);
         const row = expectStatus(
           await t.call('POST', `/v1/${projectId}/tables/posts/contents`, { token: writeKey, body: { data: { title: `REST ${round}` }, status: 'DRAFT' } }),
           201,
@@ -116,6 +123,9 @@ describe('refusals before the stream starts, as the typed client gets them', () 
     for (const input of [
       { projectId, types: 'contents.nope' },
       { projectId, tableIds: 'nope' },
+      // Blank lists name nothing: refused as a blank `fields` is on lists, not taken as "all".
+      { projectId, types: '' },
+      { projectId, tableIds: ' , ' },
     ]) {
       const live = firstError(writer, input);
       await until(async () => live.state.error, 10_000, 'the refusal');
@@ -125,6 +135,22 @@ describe('refusals before the stream starts, as the typed client gets them', () 
       expect(live.state.started).toBe(true);
     }
     // Nothing of a refused stream stays on the server.
+    await released();
+  });
+
+  it('401 UNAUTHORIZED for an unknown key, 403 FORBIDDEN for a project the key is not of', async () => {
+    const admin = createTabulaClient({ baseUrl: t.url, token: t.adminToken });
+    const workspace = await admin.workspaces.create.mutate({ name: 'Elsewhere' });
+    const other = (await admin.projects.create.mutate({ workspaceId: workspace.id, name: 'Other' })).id;
+    for (const [client, input, expected] of [
+      [createTabulaClient({ baseUrl: t.url, token: 'tak_' + 'x'.repeat(43) }), { projectId }, { code: 'UNAUTHORIZED', status: 401 }],
+      [writer, { projectId: other }, { code: 'FORBIDDEN', status: 403 }],
+    ] as const) {
+      const live = firstError(client, input);
+      await until(async () => live.state.error, 10_000, 'the refusal');
+      live.stop();
+      expect(live.state.error).toMatchObject(expected);
+    }
     await released();
   });
 

@@ -88,6 +88,27 @@ describe('the stream', () => {
     const forbidden = await openSse(`${t.url}/v1/${other.id}/events/stream`, { authorization: `Bearer ${w.readKey}` });
     expect(forbidden.status).toBe(403);
   });
+
+  it('refuses empty, repeated and bracketed parameters with 400 INVALID_QUERY before the stream starts, as lists do', async () => {
+    for (const query of [
+      '?types=',
+      '?types=%20,',
+      '?tableIds=',
+      '?types=contents.created&types=contents.updated',
+      `?tableIds=${posts.key}&tableIds=${posts.key}`,
+      '?lastEventId=a&lastEventId=b',
+      '?lastEventId=',
+      '?types[]=contents.created',
+      '?tableIds[x]=posts',
+    ]) {
+      const refused = await stream(w.writeKey, query);
+      expect({ query, status: refused.status, code: (refused.error as { error?: { code?: string } } | null)?.error?.code }).toEqual({
+        query,
+        status: 400,
+        code: 'INVALID_QUERY',
+      });
+    }
+  });
 });
 
 describe('order', () => {

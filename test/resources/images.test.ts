@@ -244,6 +244,11 @@ describe('image transformations: parameters, defaults and errors', () => {
       const error = expectBadRequest((await content(w, jpeg.id, query)).call, name);
       expect(error.message, query).toMatch(new RegExp(`^${name} `));
     }
+    // Array-shaped parameters are refused, not dropped (which served the original).
+    for (const [query, name] of [['w[]=10', 'w'], ['h[0]=10', 'h'], ['fit[a][b]=cover&w=10&h=10', 'fit'], ['format[]=webp', 'format'], ['q[x]=50&w=10', 'q']] as const) {
+      const error = expectBadRequest((await content(w, jpeg.id, query)).call, name);
+      expect(error.message, query).toMatch(new RegExp(`^${name} `));
+    }
     // The limits themselves are fine.
     expect((await transformed(w, jpeg.id, 'w=4096&h=1&q=1&format=jpeg')).meta.height).toBe(1);
     expect((await transformed(w, jpeg.id, 'w=1&q=100')).meta.width).toBe(1);
@@ -288,6 +293,9 @@ describe('image transformations: parameters, defaults and errors', () => {
       const file = (await upload(w, { bytes, type, filename: 'x' })).json;
       const error = expectError((await content(w, file.id, 'w=50')).call, 422, 'VALIDATION_ERROR');
       expect(error.details).toEqual([{ field: 'file', message: error.message }]);
+      // A clear message of our own, not the decoder's parser text.
+      expect(error.message).toMatch(/^the file is not an image that can be transformed/);
+      expect(error.message).not.toMatch(/vips|sharp|Input buffer|unsupported image format|premature|marker|\(/i);
     }
   });
 });

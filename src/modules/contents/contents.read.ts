@@ -4,10 +4,12 @@ import type { ProjectInfo } from '../projects/project-directory.js';
 import { findRow } from './contents.write.js';
 import { toContentsOutput, type ContentsRow } from './contents.row.js';
 import type { TableDef } from '../tables/table-def.js';
-import type { ContentsOutput } from './contents.schema.js';
+import type { ContentsListItem } from './contents.schema.js';
 import { expandContext, type ListScope } from './contents.list.js';
 import { expandItems } from './expand/expand.js';
 import { parseExpand } from './expand/parse-expand.js';
+import { parseFields } from './query/parse-fields.js';
+import { toListItem, type ListRow } from './query/rows.js';
 import { assertMaySeeDrafts, withDraftApplied } from './drafts.js';
 
 export type ReadScope = ListScope;
@@ -26,20 +28,25 @@ export async function findVisibleRow(sql: Sql, table: TableDef, contentsId: stri
 }
 
 /**
- * One row by id or slug (see findVisibleRow); `expand` as on lists (SPEC §12); `version=draft`
- * with its pending draft applied (SPEC §13).
+ * One row by id or slug (see findVisibleRow); `fields` and `expand` as on lists (docs/contents.md,
+ * the list engine's parsing and projection); `version=draft` with its pending draft applied.
  */
 export async function getContents(
   scope: ReadScope,
-  input: { contentsId: string; locale?: string; expand?: string; version?: 'published' | 'draft' },
-): Promise<ContentsOutput> {
+  input: { contentsId: string; locale?: string; fields?: string; expand?: string; version?: 'published' | 'draft' },
+): Promise<ContentsListItem> {
   const { contentsId, locale } = input;
   if (input.version === 'draft') assertMaySeeDrafts(scope.publicOnly);
   const found = await findVisibleRow(sqlOn(scope.pool), scope.table, contentsId, scope.publicOnly);
   checkLocale(scope.project, locale);
-  const expand = await parseExpand(input.expand, undefined, scope.table, scope.tables);
+  const expand = await parseExpand(input.expand, input.fields, scope.table, scope.tables);
+  // With `expand`, the row's own names (the expanded columns added); the dotted ones are the plan's.
+  const fields = expand ? expand.fields : input.fields;
+  const projection = fields === undefined ? null : parseFields(fields, scope.table);
   const row = input.version === 'draft' ? await withDraftApplied(scope, found) : found;
-  const output = toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale, publicOnly: scope.publicOnly });
+  const whole = toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale, publicOnly: scope.publicOnly });
+  // toContentsOutput leaves hasDraft out for read keys, so the projection cannot bring it back.
+  const output = projection ? (toListItem(whole as ListRow, { projection }) as ContentsListItem) : whole;
   if (!expand) return output;
   const [expanded] = await expandItems([output], expand.nodes, expandContext(scope, locale ?? null));
   return expanded;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { findVisibleRow, getContents } from './contents.read.js';
 import { toContentsOutput } from './contents.row.js';
 import {
+  contentsListItem,
   contentsListResponse,
   contentsOutput,
   createContentsInput,
@@ -85,9 +86,18 @@ export const contentsRouter = router({
     }),
 
   get: tableProcedure('read')
-    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read contents by id or slug', protect: true } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: item,
+        tags: [TAG],
+        summary: 'Read contents by id or slug',
+        description: 'With `fields`, only `id` and the fields asked for, as on lists (`data` is absent when no column is asked for).',
+        protect: true,
+      },
+    })
     .input(getContentsInput)
-    .output(contentsOutput)
+    .output(contentsListItem)
     .query(({ ctx, input }) => getContents(readScope(ctx), input)),
 
   referrers: tableProcedure('read')

@@ -71,10 +71,13 @@ export type UpdateContentsInput = z.infer<typeof updateContentsInput>;
 
 const locale = z.string().max(35).optional().describe('Return localized columns as plain values in this locale (fallback: the default locale)');
 
+const fields = z.string().max(5000).optional().meta({ description: FIELDS_DESCRIPTION, examples: ['title,slug,status'] });
+
 const expand = z.string().max(1000).optional().meta({ description: EXPAND_DESCRIPTION, examples: ['author,cover'] });
 
 export const getContentsInput = z.object({
   ...contentsPath,
+  fields,
   locale,
   expand,
   version: z
@@ -100,7 +103,7 @@ export const listContentsInput = z.object({
   ...tablePath,
   page: pageParams.page,
   size: pageParams.size,
-  fields: z.string().max(5000).optional().meta({ description: FIELDS_DESCRIPTION, examples: ['title,slug,status'] }),
+  fields,
   sort: z.string().max(5000).optional().meta({ description: SORT_DESCRIPTION, examples: [SORT_EXAMPLE] }),
   filter: z.string().max(20_000).optional().meta({ description: FILTER_DESCRIPTION, examples: [FILTER_EXAMPLE] }),
   op: z.string().max(10).optional().describe(OP_DESCRIPTION),

@@ -71,6 +71,13 @@ export class EventFeed {
     await this.reading;
   }
 
+  /** Streams subscribed in this process (each stream once, whatever its tables). */
+  get subscriberCount(): number {
+    let count = 0;
+    for (const project of this.subscribers.values()) count += project.anyTable.size + project.narrowed.size;
+    return count;
+  }
+
   /** The newest position handed to subscribers. */
   get head(): number {
     return this.position;

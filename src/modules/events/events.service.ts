@@ -23,6 +23,10 @@ const list = (raw: string | undefined) =>
 
 /** `types` and `tableIds` as the stream filters on: known types, the project's table ids (400 otherwise). */
 export async function parseStreamFilter(input: EventStreamInput, tables: (idOrKey: string) => Promise<TableDef | null>): Promise<StreamFilter> {
+  // A blank list names nothing (as a blank `fields` on lists): refused, not taken as "every".
+  for (const name of ['types', 'tableIds'] as const) {
+    if (input[name] !== undefined && list(input[name]).length === 0) throw invalidQuery(`${name}: names nothing; leave the parameter out for every one`);
+  }
   const types = list(input.types);
   const unknown = types.filter((type) => type !== '*' && !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown.length > 0) throw invalidQuery(`types: unknown event type(s) ${unknown.join(', ')} (known: ${EVENT_TYPES.join(', ')})`);

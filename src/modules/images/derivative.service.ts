@@ -103,7 +103,11 @@ export class ImageDerivatives {
 
   private async compute(source: SourceImage, request: ImageRequest): Promise<TransformedImage> {
     const load = async () => readAll(await source.store.open(source.projectId, source.storageKey, source.size), source.size);
-    const image = await this.deps.transformer.transform(load, request);
+    const image = await this.deps.transformer.transform(load, request).catch((error: unknown) => {
+      // The client's 422 says it in our words; what libvips said is kept for the operator.
+      if (error instanceof Error && error.cause !== undefined) this.deps.logger.info({ err: error.cause, fileId: source.fileId, params: request.key }, 'image not transformed');
+      throw error;
+    });
     // The image is answered even when it cannot be kept: the next request computes it again.
     await this.record(source, request, image).catch((error: unknown) =>
       this.deps.logger.warn({ err: error, fileId: source.fileId, params: request.key }, 'could not store a derived image'),

@@ -76,6 +76,9 @@ export interface ImageRequest {
   key: string;
 }
 
+/** `w[]`, `w[0]`, `w[a][b]`: the parameter's name before its brackets. */
+const BRACKETED = /^([^[\]]+)\[/;
+
 function single(name: ImageParam, value: unknown): string {
   if (typeof value !== 'string') throw badRequest(`${name} must be given once, as a plain value`);
   return value;
@@ -99,6 +102,14 @@ function oneOf<T extends string>(name: ImageParam, text: string, allowed: readon
  * Other parameters are left alone, as the plain download does.
  */
 export function readImageQuery(query: Record<string, unknown>): ImageQuery | null {
+  // `w[]=10`, `fit[a]=…`: array-shaped, refused as a repeated parameter is (not ignored, which
+  // would serve the original).
+  for (const key of Object.keys(query)) {
+    const base = BRACKETED.exec(key)?.[1];
+    if (base !== undefined && (IMAGE_PARAMS as readonly string[]).includes(base)) {
+      throw badRequest(`${base} must be given once, as a plain value (${JSON.stringify(key.slice(0, 40))} is not accepted)`);
+    }
+  }
   const given = IMAGE_PARAMS.filter((name) => Object.hasOwn(query, name));
   if (given.length === 0) return null;
   const value = (name: ImageParam) => (Object.hasOwn(query, name) ? single(name, query[name]) : undefined);

@@ -40,7 +40,11 @@ const AVIF_EFFORT = 0;
  */
 export const unprocessableImage = (message: string) => new AppError(422, 'VALIDATION_ERROR', message, [{ field: 'file', message }]);
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** What a client is told of bytes libvips cannot read; the decoder's own text stays in the log. */
+const NOT_TRANSFORMABLE = 'the file is not an image that can be transformed';
+
+/** A 422 that keeps what libvips said as its cause, for the log only. */
+const refusedBy = (message: string, cause: unknown) => Object.assign(unprocessableImage(message), { cause });
 
 /** What the decoder found, or 422 when it is not an image we transform or is too large. */
 async function inspect(input: Buffer, maxPixels: number): Promise<Metadata> {
@@ -49,10 +53,10 @@ async function inspect(input: Buffer, maxPixels: number): Promise<Metadata> {
     // (sharp throws at once, not through the promise, for an empty buffer.)
     metadata = await sharp(input).metadata();
   } catch (error) {
-    throw unprocessableImage(`the file is not a readable image (${messageOf(error)})`);
+    throw refusedBy(NOT_TRANSFORMABLE, error);
   }
   if (!DECODERS.has(metadata.format) || (metadata.format === 'heif' && metadata.compression !== 'av1')) {
-    throw unprocessableImage(`the file holds ${metadata.format === 'heif' ? `HEIF/${metadata.compression}` : metadata.format} data, which is not transformed`);
+    throw unprocessableImage(`${NOT_TRANSFORMABLE}: it holds ${metadata.format === 'heif' ? `HEIF/${metadata.compression}` : metadata.format} data`);
   }
   const pixels = metadata.width * metadata.height;
   if (pixels > maxPixels) {
@@ -117,7 +121,7 @@ export class ImageTransformer {
         const { data, info } = await pipelineFor(input, metadata, request, this.options.maxPixels).toBuffer({ resolveWithObject: true });
         return { data, mimeType: OUTPUT_TYPES[request.format], width: info.width, height: info.height };
       } catch (error) {
-        throw unprocessableImage(`the image could not be transformed (${messageOf(error)})`);
+        throw refusedBy(`${NOT_TRANSFORMABLE}: its data could not be decoded`, error);
       }
     });
   }

@@ -55,7 +55,7 @@ export function RevisionDetail({
 
   // The side the revision is compared with: null is "nothing before" (version 1), undefined "not read yet".
   const base: Snapshot | null | undefined =
-    compare === 'previous' ? (before < 1 ? null : (onPage ?? previous.data)) : current.data && { status: current.data.status ?? '', data: current.data.data };
+    compare === 'previous' ? (before < 1 ? null : (onPage ?? previous.data)) : current.data && { status: current.data.status ?? '', data: current.data.data ?? {} };
   const baseError = compare === 'previous' ? previous.error : current.error;
   const locales = { locales: project.locales, defaultLocale: project.defaultLocale };
   const names = useDiffNames(columns, [base, revision]);
