@@ -67,13 +67,25 @@ export function createTabulaClient(options: TabulaClientOptions): TabulaClient {
           url: `${base}/trpc`,
           EventSource,
           eventSourceOptions: () => ({
-            fetch: (input: string | URL | Request, init?: RequestInit) => fetchImpl(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+            fetch: async (input: string | URL | Request, init?: RequestInit) =>
+              refusalAsEvents(await fetchImpl(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } })),
           }),
         }),
         false: httpBatchLink({ url: `${base}/trpc`, headers, fetch: options.fetch, maxURLLength: MAX_URL_LENGTH }),
       }),
     ],
   });
+}
+
+/**
+ * A subscription the server refuses before it starts (401, 403, 404, 429, 400) is answered with
+ * that HTTP status and a stream holding the one error event (docs/realtime.md). An EventSource
+ * drops the body of any answer but a 200, and with it the error's code: the answer is handed to
+ * it as a 200 so that tRPC reads the error event and the caller gets its TabulaError.
+ */
+function refusalAsEvents(response: Response): Response {
+  if (response.status === 200 || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+  return new Response(response.body, { status: 200, headers: response.headers });
 }
 
 function parseBaseUrl(value: string): string {

@@ -75,6 +75,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use('/v1', chain([observe, limiter, filesHttpRouter(deps), contentsIoRouter(deps), eventStreamRouter(deps), createV1Handler(deps, appRouter, routes)]));
 
   const createContext = createContextFactory(deps);
+  const subscriptionRefusals = new WeakMap<object, unknown>();
   app.use(
     '/trpc',
     chain([
@@ -84,8 +85,19 @@ export function createApp(deps: AppDeps): express.Express {
         router: appRouter,
         createContext: ({ req, res }) => createContext({ req, res, facts: factsOf(res) }),
         maxBodySize: deps.config.BODY_MAX_BYTES,
-        onError: ({ error, path }) => {
+        onError: ({ error, path, type, ctx }) => {
+          if (type === 'subscription' && ctx) subscriptionRefusals.set(ctx, error);
           if (describeError(error).internal) deps.logger.error({ err: error, path }, 'trpc request failed');
+        },
+        // A subscription refused before it starts (401, 403, 429...) is answered with a stream of
+        // its one error event, as tRPC sends it, under the error's HTTP status, so that proxies,
+        // the request log and metrics see the refusal (docs/realtime.md). Errors after the start
+        // come too late for this: the stream's status is sent by then.
+        responseMeta: ({ ctx, type }) => {
+          const refusal = type === 'subscription' && ctx ? subscriptionRefusals.get(ctx) : undefined;
+          if (!refusal) return {};
+          const { status, headers } = describeError(refusal);
+          return { status, headers };
         },
       }),
     ]),

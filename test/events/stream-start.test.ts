@@ -168,6 +168,48 @@ describe('refusals before the stream starts, as the typed client gets them', () 
   });
 });
 
+describe('refusals before the stream starts, as HTTP answers', () => {
+  /** `GET /trpc/events.subscribe` as an EventSource asks for it, read whole. */
+  const subscribe = async (token: string, input: Record<string, unknown>) => {
+    const url = `${t.url}/trpc/events.subscribe?input=${encodeURIComponent(JSON.stringify(input))}`;
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
+    return { status: res.status, type: res.headers.get('content-type'), retryAfter: res.headers.get('retry-after'), body: await res.text() };
+  };
+
+  it('carry the refusal’s status, with the error event that the typed client reads', async () => {
+    for (const [token, input, status, code] of [
+      ['tak_' + 'x'.repeat(43), { projectId }, 401, 'UNAUTHORIZED'],
+      [writeKey, { projectId, types: '' }, 400, 'INVALID_QUERY'],
+    ] as const) {
+      const answer = await subscribe(token, input);
+      expect(answer.status).toBe(status);
+      expect(answer.type).toMatch(/^text\/event-stream/);
+      expect(answer.body).toContain('event: serialized-error');
+      expect(answer.body).toContain(`"code":"${code}"`);
+    }
+    await released();
+  });
+
+  it('429 with Retry-After beyond REALTIME_MAX_STREAMS; an accepted stream is a 200', async () => {
+    const open = Array.from({ length: MAX_STREAMS }, () => firstError(writer, { projectId }));
+    await until(async () => open.every((live) => live.state.started), 10_000, 'the streams to start');
+    const answer = await subscribe(writeKey, { projectId });
+    expect(answer.status).toBe(429);
+    expect(answer.retryAfter).toBe('5');
+    expect(answer.body).toContain('"code":"RATE_LIMITED"');
+    for (const live of open) live.stop();
+    await released();
+    const accepted = new AbortController();
+    const res = await fetch(`${t.url}/trpc/events.subscribe?input=${encodeURIComponent(JSON.stringify({ projectId }))}`, {
+      headers: { authorization: `Bearer ${writeKey}`, accept: 'text/event-stream' },
+      signal: accepted.signal,
+    });
+    expect(res.status).toBe(200);
+    accepted.abort();
+    await released();
+  });
+});
+
 describe('a stream that is not read', () => {
   /** A stream opened as the routes open it, for a caller that is not reading it yet. */
   async function unread(signal: AbortSignal) {

@@ -22,6 +22,9 @@ interface OpenStream {
   recheckKey: string;
 }
 
+/** The pause a client refused for too many open streams is asked for (Retry-After). */
+const STREAM_LIMIT_RETRY_SECONDS = 5;
+
 /** Aborts a stream whose credential was refused on a recheck; `reason.error` is that refusal. */
 export class StreamRefused extends Error {
   constructor(readonly error: unknown) {
@@ -82,7 +85,11 @@ export class EventStreams {
       await sql(lockCredentialStreams(credentialId));
       const [{ open }] = await sql<{ open: number }>(countCredentialStreams(credentialId));
       if (open >= this.options.maxPerCredential) {
-        throw new AppError(429, 'RATE_LIMITED', `At most ${this.options.maxPerCredential} open event streams per credential; close one first`);
+        // Every 429 carries Retry-After; a slot frees as soon as one of the credential's streams
+        // closes, which no server can foretell, so the client is asked for a short pause.
+        throw new AppError(429, 'RATE_LIMITED', `At most ${this.options.maxPerCredential} open event streams per credential; close one first`, null, {
+          'Retry-After': String(STREAM_LIMIT_RETRY_SECONDS),
+        });
       }
       await sql(insertStream(id, credentialId, STREAM_TTL_SECONDS));
     });
