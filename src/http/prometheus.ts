@@ -4,7 +4,7 @@ import client from 'prom-client';
 import type { AppDeps } from '../app-deps.js';
 import { unauthorized } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
-import type { RequestDone } from './request-facts.js';
+import { answeredStatus, type RequestDone } from './request-facts.js';
 import { sendError } from './send-error.js';
 
 const LABELS = ['face', 'route', 'method', 'status'] as const;
@@ -110,7 +110,7 @@ export function createOperatorMetrics(deps: AppDeps): OperatorMetrics {
 
   const observe: RequestDone = (req, res, facts) => {
     const face = req.originalUrl.startsWith('/trpc') ? 'trpc' : 'v1';
-    const status = String(res.writableFinished ? res.statusCode : 499);
+    const status = String(answeredStatus(res));
     const child = childFor(face, routeOf(req, facts.procedures), req.method, status);
     child.count.inc();
     child.time.observe((performance.now() - facts.started) / 1000);

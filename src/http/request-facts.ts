@@ -24,6 +24,12 @@ function projectInPath(url: string): string | null {
   return first && isUuid(first) ? first : null;
 }
 
+/**
+ * The status the client got: the response's, once its headers went out (a download or stream cut
+ * short, a 408 to a stalled body), else 499 (the client left before any answer).
+ */
+export const answeredStatus = (res: ServerResponse): number => (res.headersSent ? res.statusCode : 499);
+
 /** Runs once a request is over (answered, or abandoned by the client), with what was learnt. */
 export type RequestDone = (req: Request, res: Response, facts: RequestFacts) => void;
 

@@ -1,7 +1,7 @@
 import type { RequestLogBuffer } from '../modules/logs/log-buffer.js';
 import { redactCredentials } from '../shared/log-safety.js';
 import { clientIp } from './client-ip.js';
-import type { RequestDone } from './request-facts.js';
+import { answeredStatus, type RequestDone } from './request-facts.js';
 
 /** Longest path and user agent kept; a log row is not the place for a 1 MB query string. */
 const MAX_PATH = 2048;
@@ -13,7 +13,7 @@ const loggable = (text: string, max: number) => redactCredentials(text).slice(0,
 /**
  * SPEC §9: every `/v1` and `/trpc` request that names a project is logged, once per project it
  * names (a tRPC batch may name several). Entries go to the in-memory buffer when the response is
- * done; a request the client abandoned is logged with status 499. No credential a client put in
+ * done, with the status the client got (499: it left before any answer). No credential a client put in
  * the path, the agent or the request id is stored, whatever the path and the answer (a mistyped
  * stream URL with `?access_token=` was refused with 401, and its key then shown in the logs).
  */
@@ -26,7 +26,7 @@ export function logRequests(buffer: RequestLogBuffer): RequestDone {
       requestId: loggable(String(res.getHeader('x-request-id') ?? ''), MAX_USER_AGENT),
       method: req.method,
       path: loggable(req.originalUrl, MAX_PATH),
-      status: res.writableFinished ? res.statusCode : 499,
+      status: answeredStatus(res),
       durationMs: Math.round((performance.now() - facts.started) * 100) / 100,
       apiKeyId: principal?.kind === 'apiKey' ? principal.apiKeyId : null,
       accountId: principal?.kind === 'account' ? principal.accountId : null,

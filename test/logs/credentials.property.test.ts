@@ -2,11 +2,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
-import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.js';
-import { startApi } from '../../src/server.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
-import { clientFor, type TestApi } from '../helpers/api.js';
-import { createTestDatabase } from '../helpers/database.js';
+import { startTestApi, type TestApi } from '../helpers/api.js';
 import { logCapture } from '../helpers/log-capture.js';
 import { until } from '../helpers/until.js';
 import { buildWorld, randomSecret, type World } from '../auth/fixture.js';
@@ -93,32 +90,10 @@ describe('requests with credentials in the query, the path and the headers', () 
   const capture = logCapture();
 
   beforeAll(async () => {
-    const db = await createTestDatabase();
-    const adminToken = generateSecret(ACCOUNT_TOKEN_PREFIX);
-    const config = loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ADMIN_EMAIL: 'admin@example.com',
-      ADMIN_TOKEN: adminToken,
-      RATE_LIMIT_PER_SECOND: '10000',
-      RATE_LIMIT_BURST: '20000',
-    });
-    const api = await startApi(config, db.url, createLogger('debug', 'tabula', { destination: capture.stream }));
-    t = {
-      url: api.url,
-      api,
-      db,
-      adminToken,
-      adminEmail: 'admin@example.com',
-      call: clientFor(api.url, adminToken),
-      close: async () => {
-        await api.close(1000);
-        await db.drop();
-      },
-    };
+    t = await startTestApi({}, { logger: createLogger('debug', 'tabula', { destination: capture.stream }) });
     w = await buildWorld(t);
-    pool = createPool(db.url, 2, createLogger('silent'));
-    workers = await startWorkers(loadConfig({ LOG_LEVEL: 'silent' }), db.url, createLogger('silent'), ['request-logs']);
+    pool = createPool(t.db.url, 2, createLogger('silent'));
+    workers = await startWorkers(loadConfig({ LOG_LEVEL: 'silent' }), t.db.url, createLogger('silent'), ['request-logs']);
   });
   afterAll(async () => {
     await workers?.stop(2_000);
