@@ -1,7 +1,7 @@
 import type { RequestLogBuffer } from '../modules/logs/log-buffer.js';
 import { redactCredentials } from '../shared/log-safety.js';
 import { clientIp } from './client-ip.js';
-import { answeredStatus, type RequestDone } from './request-facts.js';
+import { answeredStatus, wasStream, type RequestDone } from './request-facts.js';
 
 /** Longest path and user agent kept; a log row is not the place for a 1 MB query string. */
 const MAX_PATH = 2048;
@@ -33,6 +33,7 @@ export function logRequests(buffer: RequestLogBuffer): RequestDone {
       ip: clientIp(req),
       userAgent: req.headers['user-agent'] === undefined ? null : loggable(req.headers['user-agent'], MAX_USER_AGENT),
       createdAt: facts.arrivedAt,
+      ...(wasStream(res) ? { stream: true as const } : {}),
     };
     for (const projectId of facts.projects) buffer.push({ projectId, ...request });
   };

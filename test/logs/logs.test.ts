@@ -47,6 +47,7 @@ describe('request logging', () => {
       accountId: null,
       ip: expect.stringMatching(/127\.0\.0\.1/),
       userAgent: 'burst-test/1.0',
+      stream: false,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     const byAccount = mine.find((e) => e.requestId === ids[1])!;
