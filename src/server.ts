@@ -11,6 +11,7 @@ import { createPool } from './db/pool.js';
 import { createApp } from './http/app.js';
 import { answerClientError } from './http/client-error.js';
 import { drainable } from './http/drain.js';
+import { answerStalledBody, watchStalledBodies } from './http/stalled-bodies.js';
 import { startBoss } from './jobs/boss.js';
 import { QUEUES } from './jobs/queues.js';
 import { RequestLogBuffer } from './modules/logs/log-buffer.js';
@@ -71,10 +72,11 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   const server = createServer(
     {
       maxHeaderSize: config.HEADER_MAX_BYTES,
-      // Slow clients may not hold a connection forever (slowloris): headers, then the whole
-      // request, must arrive in time (408 and closed otherwise).
+      // Slow clients may not hold a connection forever (slowloris): headers must arrive in time
+      // (408 and closed otherwise). A body is bounded by its pauses, not its length: node's
+      // requestTimeout (the whole request) is off, watchStalledBodies below ends stalled ones.
       headersTimeout: config.HEADERS_TIMEOUT_MS,
-      requestTimeout: config.REQUEST_TIMEOUT_MS,
+      requestTimeout: 0,
       keepAliveTimeout: 5_000,
       // node only looks for expired requests this often (default 30 s, which would let a
       // slowloris client stay half a minute past HEADERS_TIMEOUT_MS).
@@ -83,6 +85,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     createApp(deps),
   );
   server.on('clientError', answerClientError);
+  const stopWatchingBodies = watchStalledBodies(server, config.REQUEST_TIMEOUT_MS, answerStalledBody(logger));
   const drain = drainable(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -97,6 +100,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
       // Open streams end first (their clients reconnect elsewhere and resume), so draining waits for none.
       deps.streams.stop();
       await drain(drainMs);
+      stopWatchingBodies();
       await within(deps.feed.stop(), closeMs, 'event feed', logger);
       // Every request has finished: its log entry is in the buffer, and goes out before the queue closes.
       if (deps.requestLogs) await within(deps.requestLogs.close(), closeMs, 'request log buffer', logger);

@@ -13,13 +13,15 @@ import { projectRoleAtLeast } from '../modules/projects/project-roles.js';
 /**
  * What a `/{projectId}/...` procedure needs (SPEC §4 table):
  * - `read`: GET of project data — any key of the project, VIEWER+;
+ * - `logs`: GET of request logs — read_write keys (the logs hold other callers' addresses, and
+ *   read keys live in browsers), VIEWER+;
  * - `write`: POST/PUT/DELETE of project data — read_write key, EDITOR+;
  * - `schema`: changes to tables and columns — read_write key, project ADMIN;
  * - `admin`: api-keys and webhooks — account tokens with project ADMIN only.
  */
-export type ProjectAccessLevel = 'read' | 'write' | 'schema' | 'admin';
+export type ProjectAccessLevel = 'read' | 'logs' | 'write' | 'schema' | 'admin';
 
-const MIN_ROLE: Record<ProjectAccessLevel, ProjectRole> = { read: 'VIEWER', write: 'EDITOR', schema: 'ADMIN', admin: 'ADMIN' };
+const MIN_ROLE: Record<ProjectAccessLevel, ProjectRole> = { read: 'VIEWER', logs: 'VIEWER', write: 'EDITOR', schema: 'ADMIN', admin: 'ADMIN' };
 
 export interface ProjectScope {
   project: ProjectInfo;
@@ -43,6 +45,7 @@ export async function authorizeProject(
     if (principal.projectId.toLowerCase() !== projectId.toLowerCase()) throw forbidden("This key belongs to another project");
     const refusal = originRefusal(headers, principal.allowedHosts);
     if (refusal) throw forbidden(refusal);
+    if (level === 'logs' && principal.permission !== 'read_write') throw forbidden('Read keys cannot read request logs');
     if (level !== 'read' && principal.permission !== 'read_write') throw forbidden('This key is read-only');
     const project = await projects.get(principal.projectId);
     // The key's project was deleted after the key was cached: the key is as good as deleted.

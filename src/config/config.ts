@@ -34,11 +34,12 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: flag.default(false),
   /**
    * Staged uploads older than this are leftovers of a process that died mid-upload, removed at
-   * start-up. It must exceed REQUEST_TIMEOUT_MS, which ends every upload in flight before.
+   * start-up. It must exceed REQUEST_TIMEOUT_MS (a stalled upload ends within it), and should
+   * exceed the longest upload expected: one that keeps arriving is never cut off.
    */
   STAGED_UPLOADS_MAX_AGE_MS: positiveInt.default(60 * 60 * 1000),
   FILES_MAX_BYTES: positiveInt.default(50 * 1024 * 1024),
-  /** Largest contents import body (SPEC §15); it streams, so this bounds time, not memory. */
+  /** Largest contents import body (SPEC §15); it streams, so this bounds time, not memory (see REQUEST_TIMEOUT_MS). */
   IMPORT_MAX_BYTES: positiveInt.default(1024 * 1024 * 1024),
   BODY_MAX_BYTES: positiveInt.default(1024 * 1024),
   /** Largest image (width × height) a transformation decodes (SPEC §16); larger is 422. */
@@ -47,9 +48,12 @@ const envSchema = z.object({
   IMAGE_CONCURRENCY: positiveInt.default(2),
   // Request line plus headers; larger is 431 (node's own default, 16 KiB).
   HEADER_MAX_BYTES: positiveInt.default(16 * 1024),
-  // A client must send its headers within this time (slowloris), and the whole request
-  // (a 50 MiB upload at ~3.5 Mbit/s) within REQUEST_TIMEOUT_MS; else 408 and the socket closes.
+  // A client must send its headers within this time (slowloris); else 408 and the socket closes.
   HEADERS_TIMEOUT_MS: positiveInt.default(20_000),
+  // How long a request body may stop arriving while the server waits for it: then 408 and the
+  // socket closes (http/stalled-bodies.ts). A body that keeps arriving is never cut off, however
+  // long it takes (an import reads only as fast as it writes rows); the server's own time does
+  // not count.
   REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
   RATE_LIMIT_PER_SECOND: positiveInt.default(50),
   RATE_LIMIT_BURST: positiveInt.default(100),
@@ -91,7 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${String(issue.path[0])}: ${issue.message}`);
   }
   if (parsed.data.HEADERS_TIMEOUT_MS > parsed.data.REQUEST_TIMEOUT_MS) {
-    // node refuses to start the server otherwise, with a less helpful message.
+    // A stalled body would get longer than headers that stall: a setting that is surely a slip.
     throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
   }
   if (parsed.data.ADMIN_TOKEN && !parsed.data.ADMIN_EMAIL) {

@@ -32,6 +32,7 @@ const TRPC_CODE_BY_STATUS = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
+  408: 'TIMEOUT',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
@@ -79,6 +80,8 @@ export const methodNotAllowed = (method: string, allowed: string[]) =>
   new AppError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allowed.join(', ')}`, null, {
     Allow: allowed.join(', '),
   });
+/** A request body that stopped arriving for REQUEST_TIMEOUT_MS (http/stalled-bodies.ts). */
+export const requestTimeout = () => new AppError(408, 'REQUEST_TIMEOUT', 'The request body stopped arriving (REQUEST_TIMEOUT_MS)');
 export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
 export const unsupportedMediaType = (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
 export const rateLimited = (retryAfterSeconds: number) =>

@@ -45,6 +45,16 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message);
 }
 
+/**
+ * node's error for a request whose client closed the connection before sending all of it: the
+ * client left (or its connection broke), which is no fault of ours and answers no one. A
+ * database connection reset has the same code but comes from a system call (`syscall`).
+ */
+function isClientGone(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown; syscall?: unknown } | null;
+  return e?.code === 'ECONNRESET' && e.message === 'aborted' && e.syscall === undefined;
+}
+
 function unwrapCause(error: unknown): unknown {
   let current = error;
   for (let depth = 0; depth < 5 && current instanceof Error && current.cause; depth++) {
@@ -97,6 +107,7 @@ export function describeError(error: unknown, procedureType?: 'query' | 'mutatio
         break;
     }
   }
+  if (isClientGone(cause)) return make(400, 'BAD_REQUEST', 'The client closed the connection before the request was complete');
   if (isDatabaseUnavailable(cause)) {
     return make(503, 'SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly');
   }

@@ -4,7 +4,7 @@ import client from 'prom-client';
 import type { AppDeps } from '../app-deps.js';
 import { unauthorized } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
-import type { RequestDone } from './request-facts.js';
+import { answeredStatus, wasStream, type RequestDone } from './request-facts.js';
 import { sendError } from './send-error.js';
 
 const LABELS = ['face', 'route', 'method', 'status'] as const;
@@ -30,7 +30,8 @@ export interface OperatorMetrics {
 }
 
 /**
- * Process metrics for operators (Prometheus): requests and latency by route and status, queue
+ * Process metrics for operators (Prometheus): requests and latency by route and status (event
+ * streams apart, in their own counter), queue
  * depths and failed jobs, the request-log buffer, and Node's own (memory, CPU, event loop).
  * One registry per app, so that several APIs in one process (tests) do not share counters.
  */
@@ -39,6 +40,13 @@ export function createOperatorMetrics(deps: AppDeps): OperatorMetrics {
   const [registry] = registers;
   client.collectDefaultMetrics({ register: registry, prefix: 'tabula_' });
   const requests = new client.Counter({ name: 'tabula_http_requests_total', help: 'API requests by face (v1, trpc), route and status', labelNames: LABELS, registers });
+  // Event streams last as long as their client stays: counted apart, never a request latency.
+  const streams = new client.Counter({
+    name: 'tabula_http_streams_total',
+    help: 'Event streams (events/stream, events.subscribe) that ended, by face, route and the status they started with; not in the request figures',
+    labelNames: LABELS,
+    registers,
+  });
   const duration = new client.Histogram({
     name: 'tabula_http_request_duration_seconds',
     help: 'API request latency by face, route and status',
@@ -110,7 +118,11 @@ export function createOperatorMetrics(deps: AppDeps): OperatorMetrics {
 
   const observe: RequestDone = (req, res, facts) => {
     const face = req.originalUrl.startsWith('/trpc') ? 'trpc' : 'v1';
-    const status = String(res.writableFinished ? res.statusCode : 499);
+    const status = String(answeredStatus(res));
+    if (wasStream(res)) {
+      streams.labels(face, routeOf(req, facts.procedures), req.method, status).inc();
+      return;
+    }
     const child = childFor(face, routeOf(req, facts.procedures), req.method, status);
     child.count.inc();
     child.time.observe((performance.now() - facts.started) / 1000);

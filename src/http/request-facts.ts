@@ -24,6 +24,20 @@ function projectInPath(url: string): string | null {
   return first && isUuid(first) ? first : null;
 }
 
+/**
+ * The status the client got: the response's, once its headers went out (a download or stream cut
+ * short, a 408 to a stalled body), else 499 (the client left before any answer).
+ */
+export const answeredStatus = (res: ServerResponse): number => (res.headersSent ? res.statusCode : 499);
+
+/**
+ * Whether the request became an event stream (`GET /v1/{projectId}/events/stream`, the tRPC
+ * subscription `events.subscribe`): its answer is `text/event-stream`. A stream lasts as long as
+ * its client stays and ends when the client leaves; it is counted apart from requests
+ * (docs/logs-and-metrics.md "Streams"). One refused before it started is a request.
+ */
+export const wasStream = (res: ServerResponse): boolean => res.headersSent && String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
+
 /** Runs once a request is over (answered, or abandoned by the client), with what was learnt. */
 export type RequestDone = (req: Request, res: Response, facts: RequestFacts) => void;
 

@@ -1,15 +1,21 @@
 import type { RequestLogBuffer } from '../modules/logs/log-buffer.js';
+import { redactCredentials } from '../shared/log-safety.js';
 import { clientIp } from './client-ip.js';
-import type { RequestDone } from './request-facts.js';
+import { answeredStatus, wasStream, type RequestDone } from './request-facts.js';
 
 /** Longest path and user agent kept; a log row is not the place for a 1 MB query string. */
 const MAX_PATH = 2048;
 const MAX_USER_AGENT = 512;
 
+/** What a client wrote, as it may be logged: without credentials (log-safety.ts), at most `max` characters. */
+const loggable = (text: string, max: number) => redactCredentials(text).slice(0, max);
+
 /**
  * SPEC §9: every `/v1` and `/trpc` request that names a project is logged, once per project it
  * names (a tRPC batch may name several). Entries go to the in-memory buffer when the response is
- * done; a request the client abandoned is logged with status 499.
+ * done, with the status the client got (499: it left before any answer). No credential a client put in
+ * the path, the agent or the request id is stored, whatever the path and the answer (a mistyped
+ * stream URL with `?access_token=` was refused with 401, and its key then shown in the logs).
  */
 export function logRequests(buffer: RequestLogBuffer): RequestDone {
   return (req, res, facts) => {
@@ -17,16 +23,17 @@ export function logRequests(buffer: RequestLogBuffer): RequestDone {
     const { principal } = facts;
     // The same request, once per project it names.
     const request = {
-      requestId: String(res.getHeader('x-request-id') ?? ''),
+      requestId: loggable(String(res.getHeader('x-request-id') ?? ''), MAX_USER_AGENT),
       method: req.method,
-      path: req.originalUrl.slice(0, MAX_PATH),
-      status: res.writableFinished ? res.statusCode : 499,
+      path: loggable(req.originalUrl, MAX_PATH),
+      status: answeredStatus(res),
       durationMs: Math.round((performance.now() - facts.started) * 100) / 100,
       apiKeyId: principal?.kind === 'apiKey' ? principal.apiKeyId : null,
       accountId: principal?.kind === 'account' ? principal.accountId : null,
       ip: clientIp(req),
-      userAgent: req.headers['user-agent']?.slice(0, MAX_USER_AGENT) ?? null,
+      userAgent: req.headers['user-agent'] === undefined ? null : loggable(req.headers['user-agent'], MAX_USER_AGENT),
       createdAt: facts.arrivedAt,
+      ...(wasStream(res) ? { stream: true as const } : {}),
     };
     for (const projectId of facts.projects) buffer.push({ projectId, ...request });
   };

@@ -19,6 +19,7 @@ import { Migration20261125040000_drafts } from './Migration20261125040000_drafts
 import { Migration20261126000000_event_feed } from './Migration20261126000000_event_feed.js';
 import { Migration20261126010000_s3_storage } from './Migration20261126010000_s3_storage.js';
 import { Migration20261126020000_file_derivatives } from './Migration20261126020000_file_derivatives.js';
+import { Migration20261127160000_rollup_streams } from './Migration20261127160000_rollup_streams.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the folder) so that the
@@ -46,4 +47,5 @@ export const migrations = [
   { name: 'Migration20261126000000_event_feed', class: Migration20261126000000_event_feed },
   { name: 'Migration20261126010000_s3_storage', class: Migration20261126010000_s3_storage },
   { name: 'Migration20261126020000_file_derivatives', class: Migration20261126020000_file_derivatives },
+  { name: 'Migration20261127160000_rollup_streams', class: Migration20261127160000_rollup_streams },
 ];

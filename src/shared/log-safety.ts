@@ -18,6 +18,25 @@ export function maskPasswords(text: string): string {
     .replace(/(password\s*=\s*)('[^']*'|[^\s&;]+)/gi, '$1***');
 }
 
+/** A character as a URL may spell it: itself, or percent-encoded once or twice (`%74`, `%2574`). */
+const spelt = (c: string) => `(?:${c === '_' ? '_' : `[${c}]`}|%(?:25)?${c.charCodeAt(0).toString(16)})`;
+/** A base62 character, or one percent-encoded once or twice. */
+const BASE62_SPELT = '(?:[A-Za-z0-9]|%(?:25)?(?:3[0-9]|4[1-9a-f]|5[0-9a]|6[1-9a-f]|7[0-9a]))';
+/** An API key (`tak_`) or account token (`tat_`) of 43 base62 characters, however spelt. */
+const CREDENTIAL = new RegExp(`${spelt('t')}${spelt('a')}(?:[kt]|%(?:25)?(?:6b|74))${spelt('_')}${BASE62_SPELT}{43}`, 'gi');
+/** `access_token=<value>` (name spelt in any way) up to the next separator of a URL or log line. */
+const ACCESS_TOKEN = new RegExp(`(${[...'access_token'].map(spelt).join('')}(?:=|%(?:25)?3d))[^&#\\s"'\\\\]*`, 'gi');
+export const REDACTED = '[redacted]';
+
+/**
+ * Takes credentials out of text that is about to be logged (a URL, a header, a whole log line):
+ * the value of any `access_token` parameter, and anything shaped like an API key or an account
+ * token, plain or percent-encoded, wherever it stands (docs/logs-and-metrics.md).
+ */
+export function redactCredentials(text: string): string {
+  return text.replace(CREDENTIAL, REDACTED).replace(ACCESS_TOKEN, `$1${REDACTED}`);
+}
+
 function clip(text: string, chars = TEXT_CHARS): string {
   return text.length <= chars ? text : `${text.slice(0, chars)}…[${text.length - chars} more chars]`;
 }

@@ -1,6 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
-import { boundLine, serializeError } from './log-safety.js';
+import { boundLine, redactCredentials, serializeError } from './log-safety.js';
 
 export type { Logger };
 
@@ -23,7 +23,8 @@ export function logFormat(config: { LOG_FORMAT?: LogFormat; NODE_ENV: string }, 
 
 /**
  * Structured logs (pino). Secrets never reach a log line: the authorization header and
- * anything named like a secret are redacted wherever they appear, errors are logged as a few
+ * anything named like a secret are redacted wherever they appear, so are keys and tokens (and
+ * `access_token=` values) inside any text of the line, errors are logged as a few
  * fields (never the driver's client or socket), and a line stays under 2 KB (log-safety.ts).
  */
 export function createLogger(level: string, name = 'tabula', options: LoggerOptions = {}): Logger {
@@ -39,7 +40,8 @@ export function createLogger(level: string, name = 'tabula', options: LoggerOpti
       censor: '[redacted]',
     },
     serializers: { err: serializeError, error: serializeError },
-    hooks: { streamWrite: boundLine },
+    // Every line, whatever put a URL or header in it: no credential is written (log-safety.ts).
+    hooks: { streamWrite: (line: string) => boundLine(redactCredentials(line)) },
   };
   const destination = options.destination ?? 1;
   if (options.format === 'pretty') {

@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { generateSecret, ACCOUNT_TOKEN_PREFIX } from '../../src/shared/secrets.js';
-import { createLogger } from '../../src/shared/logger.js';
+import { createLogger, type Logger } from '../../src/shared/logger.js';
 import { startApi, type RunningApi } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -65,9 +65,10 @@ export async function toCallResult(res: Response): Promise<CallResult> {
 
 /**
  * Starts the real API on an ephemeral port against a fresh database and returns a small fetch
- * client for it. `env` overrides configuration variables.
+ * client for it. `env` overrides configuration variables; `logger` (e.g. one writing to a
+ * logCapture) replaces the default one.
  */
-export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+export async function startTestApi(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestApi> {
   const db = await createTestDatabase();
   const adminToken = generateSecret(ACCOUNT_TOKEN_PREFIX);
   const adminEmail = 'admin@example.com';
@@ -81,7 +82,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     RATE_LIMIT_BURST: '20000',
     ...env,
   });
-  const api = await startApi(config, db.url, createLogger(config.LOG_LEVEL));
+  const api = await startApi(config, db.url, options.logger ?? createLogger(config.LOG_LEVEL));
   const call = clientFor(api.url, adminToken);
   return {
     url: api.url,

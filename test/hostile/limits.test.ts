@@ -64,7 +64,7 @@ describe('request size', () => {
 });
 
 describe('slow clients (HEADERS_TIMEOUT_MS=1000, REQUEST_TIMEOUT_MS=2000)', () => {
-  it('headers sent one byte per second: 408 and the socket is closed within ~2 s; a trickled body within ~3 s', async () => {
+  it('headers sent one byte per second: 408 and the socket is closed within ~2 s; a stalled body within ~3 s', async () => {
     const headerDrip = await connect(t.url);
     const bodyDrip = await connect(t.url);
     let stop = false;
@@ -76,23 +76,19 @@ describe('slow clients (HEADERS_TIMEOUT_MS=1000, REQUEST_TIMEOUT_MS=2000)', () =
         await nextBeat(dripStart, 1000, () => stop || headerDrip.socket.destroyed);
       }
     })();
-    // Headers at once, then a body that never completes.
+    // Headers at once, then a body that stops arriving (one that keeps arriving, however slowly,
+    // is never cut off: test/http/request-timeout.test.ts).
     await bodyDrip.write(`POST /v1/workspaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":"`);
-    const dripBody = (async () => {
-      while (!stop && !bodyDrip.socket.destroyed) {
-        await bodyDrip.write('a').catch(() => {});
-        await nextBeat(dripStart, 1000, () => stop || bodyDrip.socket.destroyed);
-      }
-    })();
     const [headersClosedAfter, bodyClosedAfter] = await Promise.all([headerDrip.closed, bodyDrip.closed]);
     stop = true;
-    await Promise.all([dripHeaders, dripBody]);
+    await dripHeaders;
     // The timeout plus node's 1 s check interval, plus scheduling slack on a loaded machine.
     expect(headersClosedAfter).toBeLessThan(3_500);
     expect(bodyClosedAfter).toBeLessThan(4_500);
     const answer = parseResponse(headerDrip.received());
     expect(answer.status).toBe(408);
     expect(answer.json).toMatchObject({ error: { code: 'REQUEST_TIMEOUT', details: null } });
+    expect(parseResponse(bodyDrip.received()).status).toBe(408);
     expect((await callWithin(t, 'GET', '/v1/workspaces')).status).toBe(200);
   });
 

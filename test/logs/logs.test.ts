@@ -47,6 +47,7 @@ describe('request logging', () => {
       accountId: null,
       ip: expect.stringMatching(/127\.0\.0\.1/),
       userAgent: 'burst-test/1.0',
+      stream: false,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     const byAccount = mine.find((e) => e.requestId === ids[1])!;
@@ -141,9 +142,15 @@ describe('GET /{projectId}/logs', () => {
     }
   });
 
-  it('is readable by keys and members of the project, not by others', async () => {
+  it('is readable by read_write keys and members of the project; read keys and others get 403', async () => {
     const { t, w } = env;
-    expect((await t.call('GET', logsPath(w.projectId), { token: w.readKey.key })).status).toBe(200);
+    expect((await t.call('GET', logsPath(w.projectId), { token: w.writeKey.key })).status).toBe(200);
+    // Request logs hold other callers' addresses and agents; read keys live in browsers.
+    expectError(await t.call('GET', logsPath(w.projectId), { token: w.readKey.key }), 403, 'FORBIDDEN');
+    const input = encodeURIComponent(JSON.stringify({ projectId: w.projectId }));
+    const trpc = await t.call('GET', `/trpc/logs.list?input=${input}`, { token: w.readKey.key });
+    expect({ status: trpc.status, code: trpc.json?.error?.data?.error?.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
+    expect((await t.call('GET', `/trpc/logs.list?input=${input}`, { token: w.writeKey.key })).status).toBe(200);
     const viewer = await person(t, w.workspaceId, w.projectId, 'VIEWER');
     expect((await t.call('GET', logsPath(w.projectId), { token: viewer.token })).status).toBe(200);
     expectError(await t.call('GET', logsPath(w.otherProjectId), { token: w.readKey.key }), 403, 'FORBIDDEN');

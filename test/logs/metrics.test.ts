@@ -43,12 +43,12 @@ describe('GET /workspaces/{workspaceId}/metrics', () => {
       totals: { requests: 14, errors: 6, contents: 3, files: 1, storageBytes: 1234 },
     });
     expect(body.projects).toEqual([
-      { projectId: w.projectId, name: 'A', requests: 10, errors: 2, contents: 3, files: 1, storageBytes: 1234 },
-      { projectId: w.otherProjectId, name: 'B', requests: 4, errors: 4, contents: 0, files: 0, storageBytes: 0 },
+      { projectId: w.projectId, name: 'A', requests: 10, errors: 2, streams: 0, contents: 3, files: 1, storageBytes: 1234 },
+      { projectId: w.otherProjectId, name: 'B', requests: 4, errors: 4, streams: 0, contents: 0, files: 0, storageBytes: 0 },
     ]);
-    expect(body.keys).toEqual([{ apiKeyId: w.readKey.id, projectId: w.projectId, name: w.readKey.name, requests: 10, errors: 2 }]);
+    expect(body.keys).toEqual([{ apiKeyId: w.readKey.id, projectId: w.projectId, name: w.readKey.name, requests: 10, errors: 2, streams: 0 }]);
     expect(body.series).toHaveLength(24);
-    expect(body.series[0]).toEqual({ bucket: new Date(DAY).toISOString(), requests: 10, errors: 2, p50Ms: expect.any(Number), p95Ms: expect.any(Number) });
+    expect(body.series[0]).toEqual({ bucket: new Date(DAY).toISOString(), requests: 10, errors: 2, streams: 0, p50Ms: expect.any(Number), p95Ms: expect.any(Number) });
     // Half the requests took 10 ms, half 100 ms: quantiles land in those histogram buckets.
     // (Exact to the histogram bucket: 10 ms lies in [10, 12.5), 100 ms in [100, 125).)
     expect(body.series[0].p50Ms).toBeGreaterThanOrEqual(10);
@@ -56,7 +56,7 @@ describe('GET /workspaces/{workspaceId}/metrics', () => {
     expect(body.series[0].p95Ms).toBeGreaterThanOrEqual(100);
     expect(body.series[0].p95Ms).toBeLessThanOrEqual(125);
     expect(body.series[5]).toMatchObject({ requests: 4, errors: 4 });
-    expect(body.series[1]).toEqual({ bucket: new Date(DAY + HOUR).toISOString(), requests: 0, errors: 0, p50Ms: null, p95Ms: null });
+    expect(body.series[1]).toEqual({ bucket: new Date(DAY + HOUR).toISOString(), requests: 0, errors: 0, streams: 0, p50Ms: null, p95Ms: null });
   });
 
   it('sums hours into days, and matches a direct count over the raw logs', async () => {
@@ -79,7 +79,7 @@ describe('GET /workspaces/{workspaceId}/metrics', () => {
     expect(project.status, project.text).toBe(200);
     expect(project.json.totals).toMatchObject({ requests: 10, errors: 2 });
     expect(project.json.projects.map((p: { projectId: string }) => p.projectId)).toEqual([w.projectId]);
-    expect(project.json.keys).toEqual([{ apiKeyId: w.readKey.id, projectId: w.projectId, name: w.readKey.name, requests: 10, errors: 2 }]);
+    expect(project.json.keys).toEqual([{ apiKeyId: w.readKey.id, projectId: w.projectId, name: w.readKey.name, requests: 10, errors: 2, streams: 0 }]);
     // Project B's hour-5 requests are not in project A's series.
     expect(project.json.series[0]).toMatchObject({ requests: 10, errors: 2 });
     expect(project.json.series[5]).toMatchObject({ requests: 0, errors: 0, p95Ms: null });

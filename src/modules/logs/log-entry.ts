@@ -12,4 +12,6 @@ export interface RequestLogEntry {
   userAgent: string | null;
   /** Arrival, epoch milliseconds. The row's id (UUID v7 of this instant) is made on insert. */
   createdAt: number;
+  /** An event stream (docs/logs-and-metrics.md "Streams"): counted apart from requests. Absent: a request. */
+  stream?: true;
 }

@@ -23,6 +23,8 @@ export interface Facet {
   d: number;
   /** Latency histogram: bucket index (LATENCY_BOUNDS_MS) → entries. */
   b: Histogram;
+  /** 1: these entries are event streams (counted apart from requests); absent: requests. */
+  t?: 1;
 }
 
 /** A segment as it travels in a request-logs job and is inserted by the worker. */
@@ -41,8 +43,11 @@ export interface LogSegment {
 /** An entry on its way into a segment; with an `id` when it has one already (merged, converted). */
 type EntryToStore = RequestLogEntry & { id?: string };
 
-/** One entry as stored, without its project (the segment's); `id` only where it was given. */
-type Row = [string, string, string, number, number, string | null, string | null, string | null, string | null, number, string?];
+/**
+ * One entry as stored, without its project (the segment's); `id` only where it was given (null
+ * when only `stream` follows), `stream` 1 for an event stream.
+ */
+type Row = [string, string, string, number, number, string | null, string | null, string | null, string | null, number, (string | null)?, 1?];
 
 /** A stored log entry, as listed. */
 export interface StoredLogEntry extends Omit<RequestLogEntry, 'projectId'> {
@@ -66,10 +71,10 @@ function facetsOf(entries: readonly RequestLogEntry[]): Facet[] {
   let facet: Facet | undefined;
   for (const e of entries) {
     // Runs of entries alike (one client's traffic) skip the lookup.
-    if (!facet || facet.s !== e.status || facet.m !== e.method || facet.k !== e.apiKeyId) {
-      const key = `${e.status} ${e.method} ${e.apiKeyId}`;
+    if (!facet || facet.s !== e.status || facet.m !== e.method || facet.k !== e.apiKeyId || (facet.t === 1) !== (e.stream === true)) {
+      const key = `${e.status} ${e.method} ${e.apiKeyId}${e.stream ? ' stream' : ''}`;
       facet = facets.get(key);
-      if (!facet) facets.set(key, (facet = { s: e.status, m: e.method, k: e.apiKeyId, n: 0, d: 0, b: {} }));
+      if (!facet) facets.set(key, (facet = { s: e.status, m: e.method, k: e.apiKeyId, n: 0, d: 0, b: {}, ...(e.stream ? { t: 1 as const } : {}) }));
     }
     facet.n++;
     facet.d += e.durationMs;
@@ -124,7 +129,8 @@ async function segmentOf(id: string, projectId: string, entries: EntryToStore[])
     if (e.createdAt < firstAt) firstAt = e.createdAt;
     if (e.createdAt > lastAt) lastAt = e.createdAt;
     const row: Row = [e.requestId, e.method, e.path, e.status, e.durationMs, e.apiKeyId, e.accountId, e.ip, e.userAgent, e.createdAt];
-    if (e.id) row.push(e.id);
+    if (e.id || e.stream) row.push(e.id ?? null);
+    if (e.stream) row.push(1);
     return row;
   });
   const z = (await compress(JSON.stringify(rows), ZSTD_FAST)).toString('base64');
@@ -160,9 +166,11 @@ export async function readSegment(segmentId: string, payload: Buffer, keep?: Ent
   const tail = segmentId.slice(19);
   const entries: StoredLogEntry[] = [];
   for (let index = 0; index < rows.length; index++) {
-    const [requestId, method, path, status, durationMs, apiKeyId, accountId, ip, userAgent, createdAt, id] = rows[index];
+    const [requestId, method, path, status, durationMs, apiKeyId, accountId, ip, userAgent, createdAt, id, stream] = rows[index];
     if (keep && !keep(createdAt, status, method, apiKeyId)) continue;
-    entries.push({ id: id ?? entryId(createdAt, index, tail), requestId, method, path, status, durationMs, apiKeyId, accountId, ip, userAgent, createdAt });
+    const entry: StoredLogEntry = { id: id ?? entryId(createdAt, index, tail), requestId, method, path, status, durationMs, apiKeyId, accountId, ip, userAgent, createdAt };
+    if (stream === 1) entry.stream = true;
+    entries.push(entry);
   }
   return entries;
 }

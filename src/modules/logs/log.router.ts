@@ -4,7 +4,7 @@ import { listLogsInput, logListOutput } from './log.schema.js';
 import { listLogs } from './log.service.js';
 
 export const logRouter = router({
-  list: projectProcedure('read')
+  list: projectProcedure('logs')
     .meta({
       openapi: {
         method: 'GET',
@@ -12,7 +12,8 @@ export const logRouter = router({
         tags: ['Logs'],
         summary: 'List API request logs, newest first (filters: status, method, apiKeyId, from, to)',
         description:
-          'Every /v1 and /trpc request that names the project, refused ones included. Entries appear within 2 s ' +
+          'Every /v1 and /trpc request that names the project, refused ones included. Read keys get 403 (read_write keys and ' +
+          'project members may). Entries appear within 2 s ' +
           '(they are written in batches by a worker); logs older than LOG_RETENTION_DAYS are removed.',
         protect: true,
       },

@@ -15,6 +15,7 @@ export const requestLogOutput = z.object({
   accountId: z.uuid().nullable(),
   ip: z.string().nullable(),
   userAgent: z.string().nullable(),
+  stream: z.boolean().describe('An event stream (events/stream, events.subscribe): its status is the one it started with, its duration how long it stayed open'),
   createdAt: isoDate,
 });
 export type RequestLogOutput = z.infer<typeof requestLogOutput>;

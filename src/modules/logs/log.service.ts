@@ -14,6 +14,7 @@ const SEGMENTS_PER_READ = 16;
 
 const toOutput = (entry: StoredLogEntry): RequestLogOutput => ({
   ...entry,
+  stream: entry.stream === true,
   durationMs: Math.round(entry.durationMs * 100) / 100,
   createdAt: new Date(entry.createdAt).toISOString(),
 });

@@ -8,7 +8,7 @@ import type { ListLogsInput } from './log.schema.js';
  */
 
 /** The facets of segment `s` as rows `f`. */
-const FACET_ROWS = `jsonb_to_recordset(s.facets) as f(s smallint, m text, k uuid, n int, d float8, b jsonb)`;
+const FACET_ROWS = `jsonb_to_recordset(s.facets) as f(s smallint, m text, k uuid, n int, d float8, b jsonb, t int)`;
 /** Segments `s` joined with their facets `f`. */
 const FACETS = `cross join lateral ${FACET_ROWS}`;
 
@@ -46,36 +46,45 @@ export const lockSegmentInserts = (): SqlQuery => ({ text: 'lock table request_l
 
 export const currentXactId = (): SqlQuery => ({ text: 'select pg_current_xact_id()::text as upto', values: [] });
 
-/** Folds the facets of segments with `watermark <= tx < upto` into `request_rollup`; returns the requests folded. */
+/**
+ * Folds the facets of segments with `watermark <= tx < upto` into `request_rollup`; returns the
+ * entries folded. Streams (facets with `t = 1`) count in `streams` only: neither in `requests`
+ * nor in the durations and latency histogram (docs/logs-and-metrics.md "Streams").
+ */
 export const foldSegments = (watermark: string, upto: string): SqlQuery => ({
   text: `with raw as (
            select s.project_id, date_trunc('hour', s.first_at, 'UTC') as bucket, f.k as api_key_id,
-                  f.m as method, f.s as status, f.n, f.d, f.b
+                  f.m as method, f.s as status, f.n, f.d, f.b, coalesce(f.t, 0) = 1 as stream
              from request_log_segment s ${FACETS}
             where s.tx >= $1 and s.tx < $2
          ), counts as (
-           select project_id, bucket, api_key_id, method, status, sum(n) as requests, sum(d) as duration_ms_sum
+           select project_id, bucket, api_key_id, method, status,
+                  coalesce(sum(n) filter (where not stream), 0) as requests,
+                  coalesce(sum(n) filter (where stream), 0) as streams,
+                  coalesce(sum(d) filter (where not stream), 0) as duration_ms_sum
              from raw group by 1, 2, 3, 4, 5
          ), slots as (
            select project_id, bucket, api_key_id, method, status, slot.key, sum(slot.value::bigint) as n
-             from raw, jsonb_each_text(raw.b) as slot group by 1, 2, 3, 4, 5, 6
+             from raw, jsonb_each_text(raw.b) as slot where not raw.stream group by 1, 2, 3, 4, 5, 6
          ), histograms as (
            select project_id, bucket, api_key_id, method, status, jsonb_object_agg(key, n) as histogram
              from slots group by 1, 2, 3, 4, 5
          ), grouped as (
-           select c.project_id, c.bucket, c.api_key_id, c.method, c.status, c.requests, c.duration_ms_sum, h.histogram
-             from counts c join histograms h on h.project_id = c.project_id and h.bucket = c.bucket
+           select c.project_id, c.bucket, c.api_key_id, c.method, c.status, c.requests, c.streams, c.duration_ms_sum,
+                  coalesce(h.histogram, '{}'::jsonb) as histogram
+             from counts c left join histograms h on h.project_id = c.project_id and h.bucket = c.bucket
               and h.api_key_id is not distinct from c.api_key_id and h.method = c.method and h.status = c.status
          ), upserted as (
-           insert into request_rollup as r (project_id, bucket, api_key_id, method, status, requests, duration_ms_sum, histogram)
-           select * from grouped
+           insert into request_rollup as r (project_id, bucket, api_key_id, method, status, requests, streams, duration_ms_sum, histogram)
+           select project_id, bucket, api_key_id, method, status, requests, streams, duration_ms_sum, histogram from grouped
            on conflict on constraint request_rollup_key do update set
              requests = r.requests + excluded.requests,
+             streams = r.streams + excluded.streams,
              duration_ms_sum = r.duration_ms_sum + excluded.duration_ms_sum,
-             histogram = (select jsonb_object_agg(k, coalesce((r.histogram ->> k)::bigint, 0) + coalesce((excluded.histogram ->> k)::bigint, 0))
-                            from jsonb_object_keys(r.histogram || excluded.histogram) as k)
+             histogram = coalesce((select jsonb_object_agg(k, coalesce((r.histogram ->> k)::bigint, 0) + coalesce((excluded.histogram ->> k)::bigint, 0))
+                                     from jsonb_object_keys(r.histogram || excluded.histogram) as k), '{}'::jsonb)
          )
-         select coalesce(sum(requests), 0) as folded from grouped`,
+         select coalesce(sum(requests + streams), 0) as folded from grouped`,
   values: [watermark, upto],
 });
 
@@ -184,7 +193,7 @@ export const countWholeHours = (w: TimeWindow, lo: string, hi: string, watermark
   const rollupFilters = filterSql(w.input, 4, 'r');
   const facetFilters = filterSql(w.input, 4, 'f');
   return {
-    text: `select (select coalesce(sum(requests), 0) from request_rollup r
+    text: `select (select coalesce(sum(requests + streams), 0) from request_rollup r
                     where project_id = $1 and bucket >= $2 and bucket < $3 ${rollupFilters.where})
                 + (select coalesce(sum(f.n), 0) from request_log_segment s ${FACETS}
                     where s.project_id = $1 and s.last_at >= $2 and s.last_at < $3 and s.tx >= $4 ${facetFilters.where})

@@ -15,7 +15,14 @@ export const metricsInput = z
   });
 export type MetricsInput = z.infer<typeof metricsInput>;
 
-const requestCounts = { requests: z.number().int(), errors: z.number().int().describe('Responses with status 400 or above') };
+const requestCounts = {
+  requests: z.number().int().describe('Requests, event streams not included'),
+  errors: z.number().int().describe('Requests answered with status 400 or above'),
+  streams: z
+    .number()
+    .int()
+    .describe('Event streams (events/stream, events.subscribe), counted apart: a stream is not a request, its end not an error, its length not a latency'),
+};
 const liveCounts = {
   contents: z.number().int().describe('Contents rows now (all statuses)'),
   files: z.number().int().describe('Files now'),
@@ -34,7 +41,7 @@ export const metricsOutput = z.object({
     z.object({
       bucket: isoDate,
       ...requestCounts,
-      p50Ms: z.number().nullable().describe('Median latency (from a histogram: exact to its bucket width, about 25 %)'),
+      p50Ms: z.number().nullable().describe('Median latency of requests (event streams not included; from a histogram: exact to its bucket width, about 25 %)'),
       p95Ms: z.number().nullable(),
     }),
   ),

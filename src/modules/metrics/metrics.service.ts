@@ -22,10 +22,18 @@ function rangeOf(input: MetricsInput): { from: Date; to: Date } {
   return { from, to };
 }
 
-const counts = (row: { requests: string; errors: string } | undefined) => ({
+interface CountsRow {
+  requests: string;
+  errors: string;
+  streams: string;
+}
+
+const counts = (row: CountsRow | undefined) => ({
   requests: Number(row?.requests ?? 0),
   errors: Number(row?.errors ?? 0),
+  streams: Number(row?.streams ?? 0),
 });
+const NO_COUNTS = counts(undefined);
 
 /**
  * SPEC §9 workspace metrics: request figures from the hourly rollups (never a scan of raw logs),
@@ -38,9 +46,9 @@ export async function workspaceMetrics(pool: pg.Pool, workspaceId: string, input
   const range: RollupRange = { workspaceId, from: from.toISOString(), to: to.toISOString(), projectId: input.projectId ?? null, apiKeyId: input.apiKeyId ?? null };
   const [projects, byProject, byKey, series, slots] = await Promise.all([
     sql<{ id: string; name: string; contents: string; files: string; bytes: string }>(projectFigures(workspaceId, range.projectId)),
-    sql<{ project_id: string; requests: string; errors: string }>(requestsByProject(range)),
-    sql<{ api_key_id: string; project_id: string; name: string | null; requests: string; errors: string }>(requestsByKey(range)),
-    sql<{ bucket: string; requests: string; errors: string }>(requestSeries(range, input.granularity)),
+    sql<CountsRow & { project_id: string }>(requestsByProject(range)),
+    sql<CountsRow & { api_key_id: string; project_id: string; name: string | null }>(requestsByKey(range)),
+    sql<CountsRow & { bucket: string }>(requestSeries(range, input.granularity)),
     sql<{ bucket: string; slot: string; count: string }>(latencySlots(range, input.granularity)),
   ]);
 
@@ -48,7 +56,7 @@ export async function workspaceMetrics(pool: pg.Pool, workspaceId: string, input
   const projectList = projects.map((p) => ({
     projectId: p.id,
     name: p.name,
-    ...(projectCounts.get(p.id) ?? { requests: 0, errors: 0 }),
+    ...(projectCounts.get(p.id) ?? NO_COUNTS),
     contents: Number(p.contents),
     files: Number(p.files),
     storageBytes: Number(p.bytes),
@@ -63,6 +71,7 @@ export async function workspaceMetrics(pool: pg.Pool, workspaceId: string, input
     totals: {
       requests: sum((p) => p.requests),
       errors: sum((p) => p.errors),
+      streams: sum((p) => p.streams),
       contents: sum((p) => p.contents),
       files: sum((p) => p.files),
       storageBytes: sum((p) => p.storageBytes),
@@ -78,7 +87,7 @@ function seriesOf(
   from: Date,
   to: Date,
   granularity: MetricsInput['granularity'],
-  rows: { bucket: string; requests: string; errors: string }[],
+  rows: (CountsRow & { bucket: string })[],
   slots: { bucket: string; slot: string; count: string }[],
 ): MetricsOutput['series'] {
   const byBucket = new Map(rows.map((row) => [new Date(row.bucket).getTime(), counts(row)]));
@@ -92,7 +101,7 @@ function seriesOf(
     const histogram = histograms.get(t) ?? {};
     series.push({
       bucket: new Date(t).toISOString(),
-      ...(byBucket.get(t) ?? { requests: 0, errors: 0 }),
+      ...(byBucket.get(t) ?? NO_COUNTS),
       p50Ms: quantile(histogram, 0.5),
       p95Ms: quantile(histogram, 0.95),
     });

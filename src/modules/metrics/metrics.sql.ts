@@ -18,6 +18,9 @@ const SCOPE = `r.project_id in (select id from project where workspace_id = $1 a
                  and r.bucket >= $2 and r.bucket < $3 and ($5::uuid is null or r.api_key_id = $5)`;
 const rangeValues = (range: RollupRange) => [range.workspaceId, range.from, range.to, range.projectId, range.apiKeyId];
 
+/** Requests, errors (status 400 and above) and event streams of rollups `r` (streams are never requests: see foldSegments). */
+const COUNTS = `sum(r.requests) as requests, coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors, sum(r.streams) as streams`;
+
 /** Live projects of a workspace (or the one asked for) with their contents, file and storage counts. */
 export const projectFigures = (workspaceId: string, projectId: string | null): SqlQuery => ({
   text: `select p.id, p.name,
@@ -31,15 +34,13 @@ export const projectFigures = (workspaceId: string, projectId: string | null): S
 });
 
 export const requestsByProject = (range: RollupRange): SqlQuery => ({
-  text: `select r.project_id, sum(r.requests) as requests, coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors
-           from request_rollup r where ${SCOPE} group by r.project_id`,
+  text: `select r.project_id, ${COUNTS} from request_rollup r where ${SCOPE} group by r.project_id`,
   values: rangeValues(range),
 });
 
-/** Requests per API key (with its name, while the key exists), busiest first. */
+/** Requests and streams per API key (with its name, while the key exists), busiest first. */
 export const requestsByKey = (range: RollupRange): SqlQuery => ({
-  text: `select r.api_key_id, r.project_id, k.name, sum(r.requests) as requests,
-                coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors
+  text: `select r.api_key_id, r.project_id, k.name, ${COUNTS}
            from request_rollup r left join api_key k on k.id = r.api_key_id
           where ${SCOPE} and r.api_key_id is not null
           group by r.api_key_id, r.project_id, k.name order by requests desc, r.api_key_id`,
@@ -48,8 +49,7 @@ export const requestsByKey = (range: RollupRange): SqlQuery => ({
 
 /** Requests per bucket of `granularity` (a validated enum, so safe to inline). */
 export const requestSeries = (range: RollupRange, granularity: MetricsInput['granularity']): SqlQuery => ({
-  text: `select date_trunc('${granularity}', r.bucket) as bucket, sum(r.requests) as requests,
-                coalesce(sum(r.requests) filter (where r.status >= 400), 0) as errors
+  text: `select date_trunc('${granularity}', r.bucket) as bucket, ${COUNTS}
            from request_rollup r where ${SCOPE} group by 1`,
   values: rangeValues(range),
 });
