@@ -34,9 +34,11 @@ export const answeredStatus = (res: ServerResponse): number => (res.headersSent 
  * Whether the request became an event stream (`GET /v1/{projectId}/events/stream`, the tRPC
  * subscription `events.subscribe`): its answer is `text/event-stream`. A stream lasts as long as
  * its client stays and ends when the client leaves; it is counted apart from requests
- * (docs/logs-and-metrics.md "Streams"). One refused before it started is a request.
+ * (docs/logs-and-metrics.md "Streams"). One refused before it started is a request: a refused
+ * tRPC subscription is answered under the refusal's status, its error event in the body.
  */
-export const wasStream = (res: ServerResponse): boolean => res.headersSent && String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
+export const wasStream = (res: ServerResponse): boolean =>
+  res.headersSent && res.statusCode === 200 && String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
 
 /** Runs once a request is over (answered, or abandoned by the client), with what was learnt. */
 export type RequestDone = (req: Request, res: Response, facts: RequestFacts) => void;

@@ -69,6 +69,22 @@ describe('event streams in logs and metrics', () => {
     expect(prometheus).not.toMatch(/^tabula_http_request_duration_seconds_count\{face="trpc",route="events.subscribe"/m);
     expect(prometheus).not.toMatch(/^tabula_http_requests_total\{[^}]*route="events.subscribe"/m);
   });
+
+  it('a subscription refused before it starts is a request, logged with the refusal’s status', async () => {
+    const { t, w } = env;
+    const key = await createKey(t, w.projectId, 'read_write');
+    const requestId = `refused-${process.pid}`;
+    // A blank `types` names nothing: 400 before the stream starts.
+    const input = encodeURIComponent(JSON.stringify({ projectId: w.projectId, types: '' }));
+    const res = await fetch(`${t.url}/trpc/events.subscribe?input=${input}`, {
+      headers: { authorization: `Bearer ${key.key}`, accept: 'text/event-stream', 'x-request-id': requestId },
+    });
+    expect(res.status).toBe(400);
+    await res.text();
+    await until(async () => (await rowsFor(env.pool, [requestId])).length === 1, 15_000, 'the log entry');
+    const logs = await t.call('GET', `/v1/${w.projectId}/logs?apiKeyId=${key.id}`);
+    expect(logs.json.list).toEqual([expect.objectContaining({ requestId, status: 400, stream: false })]);
+  });
 });
 
 describe('stream entries in segments', () => {
