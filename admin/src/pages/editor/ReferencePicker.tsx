@@ -46,6 +46,7 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
   const title = targetColumns.data ? titleColumn(targetColumns.data) : undefined;
   const fields = [...new Set([title?.name, 'slug'].filter((f): f is string => !!f))].join(',');
   const multiple = Array.isArray(value);
+  const tableName = target.data?.name ?? 'the table';
   const ids = multiple ? value : value ? [value] : [];
 
   const [input, setInput] = useState('');
@@ -56,13 +57,17 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
   useEffect(() => {
     if (round > 0) inputRef.current?.focus();
   }, [round]);
-  const search = useDebounced(input.trim());
+  const typed = input.trim();
+  const search = useDebounced(typed);
   const ready = targetColumns.data !== undefined;
   const contentsKey = ['project', projectId, 'contents', targetId];
+  // No `keepPrevious`: while the search for the typed text is out, there is no answer to offer,
+  // and each text's answer is kept under its own key, so a late answer to older text never shows
+  // for newer text.
   const results = useApi(
     [...contentsKey, 'pick', search, fields],
     (client) => client.contents.list.query({ projectId, tableId: targetId, search: search || undefined, size: RESULTS, withCount: 'false', locale: project.defaultLocale, fields }),
-    { enabled: ready, keepPrevious: true },
+    { enabled: ready },
   );
   const chosen = useApi(
     [...contentsKey, 'labels', ids, fields],
@@ -74,17 +79,35 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
     const row = chosen.data?.list.find((r) => r.id === id);
     return row ? rowLabel(row, title, project.defaultLocale) : chosen.isFetching ? 'Loading…' : 'Missing row';
   };
-  const items = (results.data?.list ?? []).filter((row) => !ids.includes(row.id)).map((row): Choice => ({ id: row.id, label: rowLabel(row, title, project.defaultLocale) }));
+  // Options are only ever the answer for the text as typed (docs/console.md, "The reference
+  // picker"): while the typing settles or its search is out, the list offers nothing to select.
+  const current = search === typed && results.data !== undefined && !results.isPlaceholderData;
+  const items = current ? results.data!.list.filter((row) => !ids.includes(row.id)).map((row): Choice => ({ id: row.id, label: rowLabel(row, title, project.defaultLocale) })) : [];
+  // What Enter without a highlighted option did, said under the field until the text changes.
+  const [hint, setHint] = useState<string | null>(null);
 
   const pick = (key: Key | null) => {
     if (key === null) return;
     const id = String(key);
     onChange(multiple ? [...ids, id] : id);
     setInput('');
+    setHint(null);
     setRound((r) => r + 1);
   };
+  const type = (text: string) => {
+    setInput(text);
+    setHint(null);
+  };
+  // Enter with no option highlighted keeps the text; it picks only the one row the text names
+  // exactly, once the search for that text has answered.
+  const enterWithoutOption = () => {
+    if (typed === '') return;
+    if (!current) return setHint('No row chosen yet: the search is still running.');
+    const exact = items.filter((item) => item.label.trim().toLowerCase() === typed.toLowerCase());
+    if (exact.length === 1) return pick(exact[0].id);
+    setHint(items.length === 0 ? `No row chosen: no row of ${tableName} matches.` : 'No row chosen: pick one from the list (↓, then Enter).');
+  };
   const remove = (id: string) => onChange(multiple ? ids.filter((x) => x !== id) : null);
-  const tableName = target.data?.name ?? 'the table';
 
   return (
     <div className="editor-reference">
@@ -93,26 +116,34 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
         className="field"
         items={items}
         inputValue={input}
-        onInputChange={setInput}
+        onInputChange={type}
         selectedKey={null}
         onSelectionChange={pick}
+        allowsCustomValue
         allowsEmptyCollection
         isInvalid={!!error}
         validationBehavior="aria"
       >
         <Label>{label}</Label>
         <div className="editor-combo">
-          <Input ref={inputRef} placeholder={`Search ${tableName}…`} />
+          <Input
+            ref={inputRef}
+            placeholder={`Search ${tableName}…`}
+            onKeyDown={(event) => {
+              // The combobox has handled the key first: an option it highlighted is picked by it.
+              if (event.key === 'Enter' && !event.currentTarget.getAttribute('aria-activedescendant')) enterWithoutOption();
+            }}
+          />
           <AriaButton className="editor-combo-button" aria-label={`Show ${tableName}`}>
             <span aria-hidden="true">▾</span>
           </AriaButton>
         </div>
-        <Text slot="description" className="field-description">
-          {multiple ? `Rows of ${tableName}; pick to add.` : `A row of ${tableName}.`}
+        <Text slot="description" className={hint ? 'field-description editor-pick-hint' : 'field-description'} aria-live="polite">
+          {hint ?? (multiple ? `Rows of ${tableName}; pick to add.` : `A row of ${tableName}.`)}
         </Text>
         <FieldError className="field-error">{error}</FieldError>
         <Popover className="popover">
-          <ListBox className="listbox" renderEmptyState={() => <p className="editor-empty-choice">{results.isFetching ? 'Searching…' : 'No matching rows'}</p>}>
+          <ListBox className="listbox" renderEmptyState={() => <p className="editor-empty-choice">{results.error ? 'The search failed.' : current ? 'No matching rows' : 'Searching…'}</p>}>
             {(item: Choice) => (
               <ListBoxItem className="listbox-item" id={item.id} textValue={item.label}>
                 {item.label}
