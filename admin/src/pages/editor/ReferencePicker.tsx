@@ -12,6 +12,7 @@ interface Choice {
 }
 
 const RESULTS = 20;
+const STILL_SEARCHING = 'No row chosen yet: the search is still running.';
 /** Typing pauses this long before a search goes out, so that each keystroke is not a request. */
 const SEARCH_DELAY_MS = 250;
 
@@ -61,13 +62,12 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
   const search = useDebounced(typed);
   const ready = targetColumns.data !== undefined;
   const contentsKey = ['project', projectId, 'contents', targetId];
-  // No `keepPrevious`: while the search for the typed text is out, there is no answer to offer,
-  // and each text's answer is kept under its own key, so a late answer to older text never shows
-  // for newer text.
+  // Each text's answer is kept under its own key, so a late answer to older text never shows for
+  // newer text; the previous answer stays listed, not selectable, while the next one is out.
   const results = useApi(
     [...contentsKey, 'pick', search, fields],
     (client) => client.contents.list.query({ projectId, tableId: targetId, search: search || undefined, size: RESULTS, withCount: 'false', locale: project.defaultLocale, fields }),
-    { enabled: ready },
+    { enabled: ready, keepPrevious: true },
   );
   const chosen = useApi(
     [...contentsKey, 'labels', ids, fields],
@@ -79,12 +79,16 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
     const row = chosen.data?.list.find((r) => r.id === id);
     return row ? rowLabel(row, title, project.defaultLocale) : chosen.isFetching ? 'Loading…' : 'Missing row';
   };
-  // Options are only ever the answer for the text as typed (docs/console.md, "The reference
-  // picker"): while the typing settles or its search is out, the list offers nothing to select.
+  // Options can be picked only from the answer for the text as typed (docs/console.md, "The
+  // reference picker"): while the typing settles or its search is out, the list shown is the last
+  // answer, dimmed, and none of its options can be picked.
   const current = search === typed && results.data !== undefined && !results.isPlaceholderData;
-  const items = current ? results.data!.list.filter((row) => !ids.includes(row.id)).map((row): Choice => ({ id: row.id, label: rowLabel(row, title, project.defaultLocale) })) : [];
+  const items = (results.data?.list ?? []).filter((row) => !ids.includes(row.id)).map((row): Choice => ({ id: row.id, label: rowLabel(row, title, project.defaultLocale) }));
+  const searching = ready && !current && !results.error;
   // What Enter without a highlighted option did, said under the field until the text changes.
   const [hint, setHint] = useState<string | null>(null);
+  // "Still searching" holds only until the answer is in.
+  const shownHint = hint === STILL_SEARCHING && current ? null : hint;
 
   const pick = (key: Key | null) => {
     if (key === null) return;
@@ -102,7 +106,7 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
   // exactly, once the search for that text has answered.
   const enterWithoutOption = () => {
     if (typed === '') return;
-    if (!current) return setHint('No row chosen yet: the search is still running.');
+    if (!current) return setHint(STILL_SEARCHING);
     const exact = items.filter((item) => item.label.trim().toLowerCase() === typed.toLowerCase());
     if (exact.length === 1) return pick(exact[0].id);
     setHint(items.length === 0 ? `No row chosen: no row of ${tableName} matches.` : 'No row chosen: pick one from the list (↓, then Enter).');
@@ -121,6 +125,7 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
         onSelectionChange={pick}
         allowsCustomValue
         allowsEmptyCollection
+        disabledKeys={current ? [] : items.map((item) => item.id)}
         isInvalid={!!error}
         validationBehavior="aria"
       >
@@ -138,12 +143,12 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
             <span aria-hidden="true">▾</span>
           </AriaButton>
         </div>
-        <Text slot="description" className={hint ? 'field-description editor-pick-hint' : 'field-description'} aria-live="polite">
-          {hint ?? (multiple ? `Rows of ${tableName}; pick to add.` : `A row of ${tableName}.`)}
+        <Text slot="description" className={shownHint ? 'field-description editor-pick-hint' : 'field-description'} aria-live="polite">
+          {shownHint ?? (searching && typed !== '' ? 'Searching…' : multiple ? `Rows of ${tableName}; pick to add.` : `A row of ${tableName}.`)}
         </Text>
         <FieldError className="field-error">{error}</FieldError>
         <Popover className="popover">
-          <ListBox className="listbox" renderEmptyState={() => <p className="editor-empty-choice">{results.error ? 'The search failed.' : current ? 'No matching rows' : 'Searching…'}</p>}>
+          <ListBox className="listbox" renderEmptyState={() => <p className="editor-empty-choice">{results.error ? 'The search failed.' : searching ? 'Searching…' : 'No matching rows'}</p>}>
             {(item: Choice) => (
               <ListBoxItem className="listbox-item" id={item.id} textValue={item.label}>
                 {item.label}
