@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { Button as AriaButton, ComboBox, FieldError, Input, Label, ListBox, ListBoxItem, Popover, Text, type Key } from 'react-aria-components';
+import { useContext, useEffect, useRef, useState } from 'react';
+import { Button as AriaButton, ComboBox, ComboBoxStateContext, FieldError, Input, Label, ListBox, ListBoxItem, Popover, Text, type Key } from 'react-aria-components';
 import { useProject } from '../../layout/Shell.js';
 import { useApi } from '../../query.js';
 import { useColumns, useTable, type Column } from '../../schema.js';
@@ -23,6 +23,19 @@ function useDebounced(value: string): string {
     return () => clearTimeout(timer);
   }, [value]);
   return settled;
+}
+
+/**
+ * Shows the list when the answer for the typed text arrives while the field has focus: the list may
+ * have closed meanwhile (Enter while searching, or the page scrolled, which closes a popover).
+ */
+function OpenOnAnswer({ answer }: { answer: string | null }) {
+  const state = useContext(ComboBoxStateContext);
+  useEffect(() => {
+    if (answer !== null && state && state.isFocused && !state.isOpen) state.open(null, 'manual');
+    // Once per answer, not on each render of the combobox's state.
+  }, [answer]);
+  return null;
 }
 
 interface PickerProps {
@@ -84,7 +97,7 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
   // answer, dimmed, and none of its options can be picked.
   const current = search === typed && results.data !== undefined && !results.isPlaceholderData;
   const items = (results.data?.list ?? []).filter((row) => !ids.includes(row.id)).map((row): Choice => ({ id: row.id, label: rowLabel(row, title, project.defaultLocale) }));
-  const searching = ready && !current && !results.error;
+  const searching = !current && !results.error;
   // What Enter without a highlighted option did, said under the field until the text changes.
   const [hint, setHint] = useState<string | null>(null);
   // "Still searching" holds only until the answer is in.
@@ -129,6 +142,7 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
         isInvalid={!!error}
         validationBehavior="aria"
       >
+        <OpenOnAnswer answer={current && typed !== '' ? search : null} />
         <Label>{label}</Label>
         <div className="editor-combo">
           <Input
