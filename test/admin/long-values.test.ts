@@ -25,6 +25,7 @@ const PREVIEW_CHARS = 80;
 interface PageGlobals {
   document: { querySelector(selector: string): unknown; querySelectorAll(selector: string): ArrayLike<{ getBoundingClientRect(): { height: number; width: number }; textContent: string | null }>; documentElement: { scrollWidth: number; clientWidth: number } };
   innerWidth: number;
+  requestAnimationFrame(callback: () => void): void;
   longTasks: { startTime: number; duration: number }[];
   PerformanceObserver: new (callback: (list: { getEntries(): { startTime: number; duration: number }[] }) => void) => { observe(options: object): void };
 }
@@ -89,7 +90,10 @@ afterAll(async () => {
 });
 
 async function settle(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.evaluate(() => {
+    const g = globalThis as unknown as PageGlobals;
+    return new Promise<void>((resolve) => g.requestAnimationFrame(() => g.requestAnimationFrame(resolve)));
+  });
   await page.waitForTimeout(1000);
 }
 
@@ -105,7 +109,7 @@ async function measureList(page: Page, tableId: string, size: number, rows: numb
   await settle(page);
   return page.evaluate(() => {
     const g = globalThis as unknown as PageGlobals;
-    const calls = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('contents.list')) as PerformanceResourceTiming[];
+    const calls = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('contents.list')) as unknown as { responseEnd: number; encodedBodySize: number }[];
     const answeredAt = Math.min(...calls.map((call) => call.responseEnd));
     const after = g.longTasks.filter((task) => task.startTime + task.duration >= answeredAt);
     return {

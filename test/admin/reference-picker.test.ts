@@ -152,7 +152,10 @@ describe('the reference picker', () => {
       held.release();
       await late;
       // The late answer is kept for its own text, not shown for this one.
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await page.evaluate(() => {
+        const frame = (globalThis as unknown as { requestAnimationFrame(callback: () => void): void }).requestAnimationFrame.bind(globalThis);
+        return new Promise<void>((resolve) => frame(() => frame(resolve)));
+      });
       expect(await options(page)).toEqual(['Ada Lovelace']);
       await held.stop();
     },
