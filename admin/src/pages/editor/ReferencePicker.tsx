@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { Button as AriaButton, ComboBox, FieldError, Input, Label, ListBox, ListBoxItem, Popover, Text, type Key } from 'react-aria-components';
+import { useContext, useEffect, useRef, useState } from 'react';
+import { Button as AriaButton, ComboBox, ComboBoxStateContext, FieldError, Input, Label, ListBox, ListBoxItem, Popover, Text, type Key } from 'react-aria-components';
 import { useProject } from '../../layout/Shell.js';
 import { useApi } from '../../query.js';
 import { useColumns, useTable, type Column } from '../../schema.js';
@@ -12,6 +12,7 @@ interface Choice {
 }
 
 const RESULTS = 20;
+const STILL_SEARCHING = 'No row chosen yet: the search is still running.';
 /** Typing pauses this long before a search goes out, so that each keystroke is not a request. */
 const SEARCH_DELAY_MS = 250;
 
@@ -22,6 +23,19 @@ function useDebounced(value: string): string {
     return () => clearTimeout(timer);
   }, [value]);
   return settled;
+}
+
+/**
+ * Shows the list when the answer for the typed text arrives while the field has focus: the list may
+ * have closed meanwhile (Enter while searching, or the page scrolled, which closes a popover).
+ */
+function OpenOnAnswer({ answer }: { answer: string | null }) {
+  const state = useContext(ComboBoxStateContext);
+  useEffect(() => {
+    if (answer !== null && state && state.isFocused && !state.isOpen) state.open(null, 'manual');
+    // Once per answer, not on each render of the combobox's state.
+  }, [answer]);
+  return null;
 }
 
 interface PickerProps {
@@ -46,6 +60,7 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
   const title = targetColumns.data ? titleColumn(targetColumns.data) : undefined;
   const fields = [...new Set([title?.name, 'slug'].filter((f): f is string => !!f))].join(',');
   const multiple = Array.isArray(value);
+  const tableName = target.data?.name ?? 'the table';
   const ids = multiple ? value : value ? [value] : [];
 
   const [input, setInput] = useState('');
@@ -56,9 +71,12 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
   useEffect(() => {
     if (round > 0) inputRef.current?.focus();
   }, [round]);
-  const search = useDebounced(input.trim());
+  const typed = input.trim();
+  const search = useDebounced(typed);
   const ready = targetColumns.data !== undefined;
   const contentsKey = ['project', projectId, 'contents', targetId];
+  // Each text's answer is kept under its own key, so a late answer to older text never shows for
+  // newer text; the previous answer stays listed, not selectable, while the next one is out.
   const results = useApi(
     [...contentsKey, 'pick', search, fields],
     (client) => client.contents.list.query({ projectId, tableId: targetId, search: search || undefined, size: RESULTS, withCount: 'false', locale: project.defaultLocale, fields }),
@@ -74,17 +92,39 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
     const row = chosen.data?.list.find((r) => r.id === id);
     return row ? rowLabel(row, title, project.defaultLocale) : chosen.isFetching ? 'Loading…' : 'Missing row';
   };
+  // Options can be picked only from the answer for the text as typed (docs/console.md, "The
+  // reference picker"): while the typing settles or its search is out, the list shown is the last
+  // answer, dimmed, and none of its options can be picked.
+  const current = search === typed && results.data !== undefined && !results.isPlaceholderData;
   const items = (results.data?.list ?? []).filter((row) => !ids.includes(row.id)).map((row): Choice => ({ id: row.id, label: rowLabel(row, title, project.defaultLocale) }));
+  const searching = !current && !results.error;
+  // What Enter without a highlighted option did, said under the field until the text changes.
+  const [hint, setHint] = useState<string | null>(null);
+  // "Still searching" holds only until the answer is in.
+  const shownHint = hint === STILL_SEARCHING && current ? null : hint;
 
   const pick = (key: Key | null) => {
     if (key === null) return;
     const id = String(key);
     onChange(multiple ? [...ids, id] : id);
     setInput('');
+    setHint(null);
     setRound((r) => r + 1);
   };
+  const type = (text: string) => {
+    setInput(text);
+    setHint(null);
+  };
+  // Enter with no option highlighted keeps the text; it picks only the one row the text names
+  // exactly, once the search for that text has answered.
+  const enterWithoutOption = () => {
+    if (typed === '') return;
+    if (!current) return setHint(STILL_SEARCHING);
+    const exact = items.filter((item) => item.label.trim().toLowerCase() === typed.toLowerCase());
+    if (exact.length === 1) return pick(exact[0].id);
+    setHint(items.length === 0 ? `No row chosen: no row of ${tableName} matches.` : 'No row chosen: pick one from the list (↓, then Enter).');
+  };
   const remove = (id: string) => onChange(multiple ? ids.filter((x) => x !== id) : null);
-  const tableName = target.data?.name ?? 'the table';
 
   return (
     <div className="editor-reference">
@@ -93,26 +133,36 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
         className="field"
         items={items}
         inputValue={input}
-        onInputChange={setInput}
+        onInputChange={type}
         selectedKey={null}
         onSelectionChange={pick}
+        allowsCustomValue
         allowsEmptyCollection
+        disabledKeys={current ? [] : items.map((item) => item.id)}
         isInvalid={!!error}
         validationBehavior="aria"
       >
+        <OpenOnAnswer answer={current && typed !== '' ? search : null} />
         <Label>{label}</Label>
         <div className="editor-combo">
-          <Input ref={inputRef} placeholder={`Search ${tableName}…`} />
+          <Input
+            ref={inputRef}
+            placeholder={`Search ${tableName}…`}
+            onKeyDown={(event) => {
+              // The combobox has handled the key first: an option it highlighted is picked by it.
+              if (event.key === 'Enter' && !event.currentTarget.getAttribute('aria-activedescendant')) enterWithoutOption();
+            }}
+          />
           <AriaButton className="editor-combo-button" aria-label={`Show ${tableName}`}>
             <span aria-hidden="true">▾</span>
           </AriaButton>
         </div>
-        <Text slot="description" className="field-description">
-          {multiple ? `Rows of ${tableName}; pick to add.` : `A row of ${tableName}.`}
+        <Text slot="description" className={shownHint ? 'field-description editor-pick-hint' : 'field-description'} aria-live="polite">
+          {shownHint ?? (searching && typed !== '' ? 'Searching…' : multiple ? `Rows of ${tableName}; pick to add.` : `A row of ${tableName}.`)}
         </Text>
         <FieldError className="field-error">{error}</FieldError>
         <Popover className="popover">
-          <ListBox className="listbox" renderEmptyState={() => <p className="editor-empty-choice">{results.isFetching ? 'Searching…' : 'No matching rows'}</p>}>
+          <ListBox className="listbox" renderEmptyState={() => <p className="editor-empty-choice">{results.error ? 'The search failed.' : searching ? 'Searching…' : 'No matching rows'}</p>}>
             {(item: Choice) => (
               <ListBoxItem className="listbox-item" id={item.id} textValue={item.label}>
                 {item.label}

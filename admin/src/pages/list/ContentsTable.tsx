@@ -82,7 +82,7 @@ function shownColumns(columns: Column[], sortPaths: Map<string, string>, locale:
     id: labelColumn?.name ?? 'row',
     name: labelColumn ? labelColumn.label || labelColumn.name : 'Row',
     sortable: labelColumn ? isSortable(columnField(labelColumn)) : false,
-    render: (item) => <span className="list-row-label">{rowLabel(item, labelColumn, locale, locale)}</span>,
+    render: (item) => <span className="list-row-label list-preview">{rowLabel(item, labelColumn, locale, locale)}</span>,
   };
   const shown: Shown[] = [
     title,

@@ -4,9 +4,11 @@ import { useColumns, type Column } from '../../schema.js';
 /**
  * A row's values as people read them: a localized value in the project's default locale (or the
  * first locale that has one), references by their label, files by name, booleans in words, dates
- * and numbers in the reader's conventions. Long text is cut; the editor shows it whole.
+ * and numbers in the reader's conventions. Long text is a one-line preview (docs/console.md, "Long
+ * values in the list"): at most PREVIEW_CHARS characters, line breaks as spaces, cut with an
+ * ellipsis; the cell's CSS ends it with an ellipsis where it is narrower. The editor shows it whole.
  */
-const MAX_CHARS = 120;
+export const PREVIEW_CHARS = 80;
 
 type Localized = Record<string, unknown>;
 
@@ -18,7 +20,11 @@ export function inLocale(value: unknown, locale: string, fallback: string): unkn
   return Object.values(byLocale).find((v) => v !== null && v !== undefined) ?? null;
 }
 
-const cut = (text: string) => (text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text);
+/** Only the start of a long text is looked at: a body of several KB costs no more than a word. */
+function cut(text: string): string {
+  const start = text.slice(0, PREVIEW_CHARS * 2).replace(/\s+/g, ' ').trim();
+  return start.length > PREVIEW_CHARS || text.length > PREVIEW_CHARS * 2 ? `${start.slice(0, PREVIEW_CHARS - 1).trimEnd()}…` : start;
+}
 
 const numberFormat = new Intl.NumberFormat();
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
@@ -29,7 +35,7 @@ export const formatInstant = (iso: string): string => dateTimeFormat.format(new 
 /** The plain text of a value of `column` (localized values already resolved). */
 export function textOf(column: Column, value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
-  if (Array.isArray(value)) return value.map((v) => textOf(column, v)).join(', ');
+  if (Array.isArray(value)) return cut(value.map((v) => textOf(column, v)).join(', '));
   switch (column.type) {
     case 'boolean':
       return value ? 'Yes' : 'No';
@@ -82,7 +88,7 @@ function ReferenceValue({ column, value }: { column: Column; value: unknown }) {
   if (values.some((v) => typeof v === 'string')) return <span className="list-none">…</span>;
   const rows = values.filter((v): v is RowLike => typeof v === 'object' && v !== null && 'id' in v);
   const label = columns.data ? labelColumnOf(columns.data) : undefined;
-  return <>{rows.map((row) => rowLabel(row, label, project.defaultLocale, project.defaultLocale)).join(', ')}</>;
+  return <span className="list-preview">{cut(rows.map((row) => rowLabel(row, label, project.defaultLocale, project.defaultLocale)).join(', '))}</span>;
 }
 
 export function CellValue({ column, value }: { column: Column; value: unknown }) {
@@ -98,7 +104,7 @@ export function CellValue({ column, value }: { column: Column; value: unknown })
       </>
     );
   if (column.type === 'boolean') return <span className={resolved ? 'list-yes' : 'list-no'}>{text}</span>;
-  return <>{text}</>;
+  return <span className="list-preview">{text}</span>;
 }
 
 const STATUS_WORDS: Record<string, string> = { DRAFT: 'Draft', SCHEDULED: 'Scheduled', PUBLISHED: 'Published', ARCHIVED: 'Archived' };
