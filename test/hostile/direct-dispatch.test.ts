@@ -144,9 +144,12 @@ describe('direct dispatch answers exactly as the trpc-to-openapi adapter', () =>
       `/${projectId}/logs?status=2e2`,
     ];
     for (const path of cases) {
+      // Read keys may not read request logs at all: their 403 comes before the query's 400.
+      const readsLogs = path.startsWith(`/${projectId}/logs`);
       for (const who of ['ownerA', 'readKeyA'] as const) {
         const ours = await direct('GET', `/v1${path}`, { token: world.creds[who] });
-        expect([ours.status, ours.json?.error?.code], `${who} ${path}`).toEqual([400, 'INVALID_QUERY']);
+        const expected = who === 'readKeyA' && readsLogs ? [403, 'FORBIDDEN'] : [400, 'INVALID_QUERY'];
+        expect([ours.status, ours.json?.error?.code], `${who} ${path}`).toEqual(expected);
       }
       // 401 and 403 still come first (SPEC §3), as on every other refusal.
       expect((await direct('GET', `/v1${path}`, { token: null })).status, path).toBe(401);

@@ -39,12 +39,12 @@ function expectation(op: Operation, who: Who): Expected {
   if (who === 'writeKeyB' || who === 'ownerB') return 403;
   const admin = /^\/\{projectId\}\/(api-keys|webhooks)(\/|$)/.test(op.path);
   const schema = !read && /^\/\{projectId\}\/tables(\/\{tableId\}(\/columns(\/\{columnId\})?)?)?$/.test(op.path);
-  // SPEC §13: revisions are read by members and read_write keys, not by read keys.
-  const revisions = read && /\/revisions(\/|$)/.test(op.path);
-  const level = admin ? 'admin' : revisions ? 'revisions' : read ? 'read' : schema ? 'schema' : 'write';
+  // Revisions and request logs are read by members and read_write keys, not by read keys.
+  const notForReadKeys = read && (/\/revisions(\/|$)/.test(op.path) || /^\/\{projectId\}\/logs$/.test(op.path));
+  const level = admin ? 'admin' : notForReadKeys ? 'notForReadKeys' : read ? 'read' : schema ? 'schema' : 'write';
   const allowedBy: Record<string, Who[]> = {
     admin: ['ownerA'],
-    revisions: ['ownerA', 'viewerA', 'editorA', 'writeKeyA'],
+    notForReadKeys: ['ownerA', 'viewerA', 'editorA', 'writeKeyA'],
     read: ['ownerA', 'viewerA', 'editorA', 'readKeyA', 'writeKeyA'],
     write: ['ownerA', 'editorA', 'writeKeyA'],
     schema: ['ownerA', 'writeKeyA'],
