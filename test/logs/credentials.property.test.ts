@@ -157,10 +157,13 @@ describe('requests with credentials in the query, the path and the headers', () 
         }
         const token = { none: null, read: w.readKey.key, write: w.writeKey.key, admin: t.adminToken, bogus: randomSecret('tak_') }[r.auth];
         if (token && !headers.authorization) headers.authorization = `Bearer ${token}`;
-        const res = await fetch(`${t.url}${path}`, { method: r.method, headers, signal: AbortSignal.timeout(10_000) });
+        // An admin's DELETE of the project would end the run's world (every later entry a 404
+        // of no project): that one is sent as a GET.
+        const method = r.method === 'DELETE' && base.includes('/projects/') ? 'GET' : r.method;
+        const res = await fetch(`${t.url}${path}`, { method, headers, signal: AbortSignal.timeout(10_000) });
         // An event stream that opened is closed at once; anything else is read to its end.
         await (res.headers.get('content-type')?.startsWith('text/event-stream') ? res.body?.cancel() : res.arrayBuffer());
-        expect(leaked(capture.lines.join('\n'), secrets), `log lines after ${r.method} ${path}`).toEqual([]);
+        expect(leaked(capture.lines.join('\n'), secrets), `log lines after ${method} ${path}`).toEqual([]);
       }),
       { numRuns: runs(40), seed },
     );
