@@ -39,7 +39,7 @@ const envSchema = z.object({
    */
   STAGED_UPLOADS_MAX_AGE_MS: positiveInt.default(60 * 60 * 1000),
   FILES_MAX_BYTES: positiveInt.default(50 * 1024 * 1024),
-  /** Largest contents import body (SPEC §15); it streams, so this bounds time, not memory (see REQUEST_TIMEOUT_MS). */
+  /** Largest contents import body (docs/import-export.md); it streams, so this bounds time, not memory (see REQUEST_TIMEOUT_MS). */
   IMPORT_MAX_BYTES: positiveInt.default(1024 * 1024 * 1024),
   BODY_MAX_BYTES: positiveInt.default(1024 * 1024),
   /** Largest image (width × height) a transformation decodes (SPEC §16); larger is 422. */

@@ -58,7 +58,7 @@ export function watchStalledBodies(
 }
 
 /**
- * The answer to a stalled body: 408 REQUEST_TIMEOUT (the SPEC §3 body, the connection closed),
+ * The answer to a stalled body: 408 REQUEST_TIMEOUT (the usual error body, docs/reliability.md "Errors"; the connection closed),
  * then the request is ended with that error, so that whatever waits for the rest of the body
  * fails with it (a 408, no fault of ours: no error-level line). The request log records 408,
  * the status the client got. A response already under way can only be cut short.
