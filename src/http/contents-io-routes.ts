@@ -11,7 +11,7 @@ import { csvLines, ndjsonLines } from '../modules/contents/import/import-lines.j
 import { actorOf } from '../modules/contents/revision-types.js';
 import type { TableDef } from '../modules/tables/table-def.js';
 import { projectRoute } from './project-route.js';
-import { readQuery, type QueryShape } from './v1-query.js';
+import { readQueryOrThrow, type QueryShape } from './v1-query.js';
 
 const NDJSON = /^application\/(x-ndjson|jsonl|x-jsonlines)\s*(;|$)/i;
 const CSV = /^text\/csv\s*(;|$)/i;
@@ -25,11 +25,7 @@ const EXPORT_LIST_PARAMS = ['fields', 'sort', 'filter', 'op', 'locale', 'search'
 const EXPORT_QUERY: QueryShape = new Map([['format', 'text'], ['escapeFormulas', 'boolean'], ...EXPORT_LIST_PARAMS.map((name) => [name, 'text'] as const)]);
 
 /** The route's parameters, or the 400 that refuses them. */
-function queryOf(req: Request, shape: QueryShape): Record<string, unknown> {
-  const read = readQuery(req.query as Record<string, unknown>, shape);
-  if ('error' in read) throw read.error;
-  return read.input;
-}
+const queryOf = (req: Request, shape: QueryShape) => readQueryOrThrow(req.query as Record<string, unknown>, shape);
 
 /** The body as text, refused (413) past `max` bytes and (400) when it is not UTF-8. */
 async function* bodyText(req: Readable, max: number): AsyncGenerator<string> {

@@ -8,7 +8,7 @@ import { eventStreamInput } from '../modules/events/events.schema.js';
 import { accessCheck, endingOf, openStream, parseStreamFilter } from '../modules/events/events.service.js';
 import { principalOf } from './request-facts.js';
 import { sendError } from './send-error.js';
-import { queryShapeOf, readQuery } from './v1-query.js';
+import { queryShapeOf, readQueryOrThrow } from './v1-query.js';
 
 /** The stream's query parameters, read as the list routes read theirs. */
 const STREAM_QUERY = queryShapeOf(eventStreamInput.shape, ['projectId']);
@@ -53,13 +53,12 @@ export function eventStreamRouter(deps: AppDeps): express.Router {
       const principal = await principalOf(deps.credentials, req, res);
       const scope = await authorizeProject(deps.orm.em.fork(), deps.projects, principal, req.headers, String(req.params.projectId), 'read');
       // As on lists (v1-query.ts): each parameter once, plain, not empty; 400 INVALID_QUERY otherwise.
-      const query = readQuery(req.query as Record<string, unknown>, STREAM_QUERY);
-      if ('error' in query) throw query.error;
+      const query = readQueryOrThrow(req.query as Record<string, unknown>, STREAM_QUERY);
       const parsed = eventStreamInput.safeParse({
         projectId: req.params.projectId,
-        types: query.input.types,
-        tableIds: query.input.tableIds,
-        lastEventId: req.get('last-event-id') ?? query.input.lastEventId,
+        types: query.types,
+        tableIds: query.tableIds,
+        lastEventId: req.get('last-event-id') ?? query.lastEventId,
       });
       if (!parsed.success) throw badRequest(`Invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       const filter = await parseStreamFilter(parsed.data, (idOrKey) => deps.tables.get(scope.project.id, idOrKey));

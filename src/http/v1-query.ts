@@ -123,3 +123,13 @@ export function readQuery(query: Record<string, unknown>, shape: QueryShape): { 
   }
   return { input };
 }
+
+/**
+ * For express routes that read their query themselves (import, export, the event stream): the
+ * parameters as readQuery reads them, or its 400 thrown, after the route's access checks.
+ */
+export function readQueryOrThrow(query: Record<string, unknown>, shape: QueryShape): Record<string, unknown> {
+  const read = readQuery(query, shape);
+  if ('error' in read) throw read.error;
+  return read.input;
+}
