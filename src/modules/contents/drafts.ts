@@ -7,7 +7,7 @@ import type { UpdateContentsInput } from './contents.schema.js';
 import { checkLookups, findRow, mapWriteFailures, type WriteScope } from './contents.write.js';
 import { draftToStored, readDraft } from './draft-data.js';
 import { discardDraft, setDraft } from './drafts.sql.js';
-import { validateData } from './validate.js';
+import { isPlainObject, validateData } from './validate.js';
 
 /*
  * Drafts of published rows (SPEC §13). A PUBLISHED row keeps serving its live values while an
@@ -53,8 +53,6 @@ export async function saveDraft(scope: WriteScope, input: UpdateContentsInput): 
     }),
   );
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The pending changes once `data` is saved over them (`previous`: the draft so far). A column

@@ -20,7 +20,7 @@ export interface ValidatedData {
 /** A key's own value (a column may be named like `constructor`). */
 const own = (o: Record<string, unknown>, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `Hello, Wörld!` → `hello-world` (lower-case ASCII, dashes; SPEC §6). */
