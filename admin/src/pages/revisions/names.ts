@@ -1,6 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
-import { ALL, useProject } from '../../layout/Shell.js';
-import type { Column } from '../../schema.js';
+import { useProject } from '../../layout/Shell.js';
+import { columnsQuery } from '../../schema.js';
 import { useClient } from '../../session.js';
 import { labelColumnOf, rowLabel } from '../list/cells.js';
 import type { DiffColumn, Snapshot } from './diff.js';
@@ -37,15 +37,7 @@ export function useDiffNames(columns: DiffColumn[], snapshots: (Snapshot | null 
   const tables = [...referenceIds].map(([tableId, ids]) => ({ tableId, ids: [...ids].sort() }));
   const files = [...fileIds].sort();
 
-  const tableColumns = useQueries({
-    queries: tables.map(({ tableId }) => ({
-      queryKey: ['project', projectId, 'tables', tableId, 'columns'],
-      queryFn: async () => {
-        const { list } = await client.columns.list.query({ projectId, tableId, ...ALL });
-        return [...list].sort((a, b) => a.position - b.position) as Column[];
-      },
-    })),
-  });
+  const tableColumns = useQueries({ queries: tables.map(({ tableId }) => columnsQuery(client, projectId, tableId)) });
   const rows = useQueries({
     queries: tables.map(({ tableId, ids }) => ({
       queryKey: ['project', projectId, 'contents', tableId, 'labels', ids],
