@@ -9,8 +9,8 @@ import type { ProjectDirectory } from './modules/projects/project-directory.js';
 import type { ListCache } from './modules/contents/list-cache/list-cache.js';
 import type { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { RequestLogBuffer } from './modules/logs/log-buffer.js';
-import type { EventFeed } from './modules/events/event-feed.js';
-import type { EventStreams } from './modules/events/event-streams.js';
+import type { EventFeed } from './modules/events/feed/feed-reader.js';
+import type { EventStreams } from './modules/events/stream/stream-registry.js';
 import type { ImageDerivatives } from './modules/images/derivative.service.js';
 
 /** The long-lived collaborators of the API process, passed down through the request context. */

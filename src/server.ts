@@ -19,8 +19,8 @@ import { logJob } from './modules/logs/log-wire.js';
 import { bootstrapAdmin } from './modules/accounts/bootstrap.js';
 import type { Logger } from './shared/logger.js';
 import { createStorage } from './storage/storage.js';
-import { EventFeed } from './modules/events/event-feed.js';
-import { EventStreams } from './modules/events/event-streams.js';
+import { EventFeed } from './modules/events/feed/feed-reader.js';
+import { EventStreams } from './modules/events/stream/stream-registry.js';
 import { ImageDerivatives, sweepUnusedDerivatives } from './modules/images/derivative.service.js';
 import { ImageTransformer } from './modules/images/image-transformer.js';
 

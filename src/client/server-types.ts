@@ -5,6 +5,6 @@
  */
 export type { AppRouter } from '../trpc/router.js';
 export type { ErrorCode, ErrorDetail } from '../errors/app-error.js';
-export type { EventEnvelope, StreamReset } from '../modules/events/feed-entry.js';
-export type { EventType } from '../jobs/outbox.js';
+export type { EventEnvelope, StreamReset } from '../modules/events/stream/envelope.js';
+export type { EventType } from '../modules/events/vocabulary.js';
 export type { OperatorsByKind } from '../modules/contents/query/parse-filter.js';

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../jobs/outbox.js';
+import { EVENT_TYPES } from '../modules/events/vocabulary.js';
 
 /*
  * The OpenAPI face of the realtime stream (event-stream-route.ts), which the generator cannot

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { sqlOn } from '../../src/db/sql.js';
-import { trimFeed } from '../../src/modules/events/feed-retention.js';
+import { trimFeed } from '../../src/modules/events/feed/feed-retention.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';

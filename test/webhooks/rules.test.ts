@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import type { DomainEvent } from '../../src/jobs/outbox.js';
+import type { DomainEvent } from '../../src/modules/events/vocabulary.js';
 import { chainKey, matchSubscriptions, payloadOf, planQueue, subjectOf, subscribes, type QueuedPair, type Subscription } from '../../src/modules/webhooks/webhook.fanout.js';
 import { deliveryJobId, uuidv5 } from '../../src/modules/webhooks/webhook.jobs.js';
 import { judgeAttempt, parseRetryAfter } from '../../src/modules/webhooks/webhook.retry.js';

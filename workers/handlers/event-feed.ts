@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { sqlOn } from '../../src/db/sql.js';
-import { trimFeed } from '../../src/modules/events/feed-retention.js';
+import { trimFeed } from '../../src/modules/events/feed/feed-retention.js';
 import type { Logger } from '../../src/shared/logger.js';
 import { startLoop } from '../loop.js';
 

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../jobs/outbox.js';
+import type { DomainEvent } from '../events/vocabulary.js';
 import type { ColumnDef, TableDef } from '../tables/table-def.js';
 import { isLocalized } from '../tables/table-def.js';
 import type { ContentStatus } from '../tables/table.entity.js';

@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import type { Sql } from '../../db/sql.js';
-import { emitEvents, newEvent, outboxOfClient } from '../../jobs/outbox.js';
+import { emitEvents } from '../events/outbox.js';
+import { newEvent } from '../events/vocabulary.js';
+import { outboxOfClient } from '../../jobs/outbox.js';
 import type { TableDefinitions } from '../tables/table-definitions.js';
 import { toContentsOutput, type ContentsRow } from './contents.row.js';
 import { dueScheduledContents, publishScheduledContents } from './contents.sql.js';

@@ -1,9 +1,9 @@
 import { tracked } from '@trpc/server';
 import { projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
-import type { EventEnvelope, StreamReset } from './feed-entry.js';
+import type { EventEnvelope, StreamReset } from './stream/envelope.js';
 import { eventStreamInput } from './events.schema.js';
-import { accessCheck, endingOf, openStream, parseStreamFilter, type OpenedStream } from './events.service.js';
+import { accessCheck, endingOf, openStream, parseStreamFilter, type OpenedStream } from './stream/open-stream.js';
 
 /**
  * SPEC §14 for typed clients: the project's events over SSE (`httpSubscriptionLink`), each

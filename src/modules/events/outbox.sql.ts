@@ -1,4 +1,4 @@
-import type { SqlQuery } from '../db/sql.js';
+import type { SqlQuery } from '../../db/sql.js';
 
 /** A transaction-scoped advisory lock on `key`, taken only if free: `ok` says whether it was. */
 export const tryAdvisoryXactLock = (key: string): SqlQuery => ({
@@ -22,21 +22,4 @@ export const insertOutboxEvents = (ids: string[], payloads: string[]): SqlQuery 
   text: `insert into event_outbox (id, payload)
   select id, payload from unnest($1::uuid[], $2::jsonb[]) with ordinality as e(id, payload, n) order by n`,
   values: [ids, payloads],
-});
-
-/** The channel the relay notifies when it has appended events to the realtime feed (SPEC §14). */
-export const EVENT_FEED_CHANNEL = 'tabula_events';
-
-/**
- * Appends relayed events to the realtime feed in the order given (their commit order) and
- * notifies every listening API process once, at commit.
- */
-export const appendToEventFeed = (ids: string[], projectIds: string[], payloads: string[]): SqlQuery => ({
-  text: `with appended as (
-           insert into event_feed (id, project_id, payload)
-           select id, project_id, payload from unnest($1::uuid[], $2::uuid[], $3::jsonb[]) with ordinality as e(id, project_id, payload, n) order by n
-           returning position
-         )
-         select pg_notify('${EVENT_FEED_CHANNEL}', max(position)::text) from appended`,
-  values: [ids, projectIds, payloads],
 });

@@ -2,7 +2,9 @@ import { UniqueConstraintViolationException, type EntityManager } from '@mikro-o
 import type { PgBoss } from 'pg-boss';
 import { findPage } from '../../db/find-page.js';
 import { conflict, notFound } from '../../errors/app-error.js';
-import { emitEvents, enqueue, newEvent, outboxOfEm, type EventType } from '../../jobs/outbox.js';
+import { emitEvents } from '../events/outbox.js';
+import { enqueue, outboxOfEm } from '../../jobs/outbox.js';
+import { newEvent, type EventType } from '../events/vocabulary.js';
 import { QUEUES } from '../../jobs/queues.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';

@@ -1,4 +1,4 @@
-import { selectsEvent, type DomainEvent } from '../../jobs/outbox.js';
+import { selectsEvent, type DomainEvent } from '../events/vocabulary.js';
 import { isUuid } from '../../shared/ids.js';
 
 /** What fan-out needs to know of an active webhook. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../../jobs/outbox.js';
+import { EVENT_TYPES } from '../events/vocabulary.js';
 import { listOf, pageParams } from '../../shared/pagination.js';
 import { isoDate, jsonBoolean, nameString, pathId } from '../../shared/schemas.js';
 import { isTableRef } from '../tables/table-refs.js';

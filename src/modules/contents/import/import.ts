@@ -1,7 +1,9 @@
 import { savepoint, transaction, type Sql } from '../../../db/sql.js';
 import { JsonbArrayWriter, jsonbArray } from '../../../db/jsonb-param.js';
 import { validationError, type ErrorDetail } from '../../../errors/app-error.js';
-import { emitEvents, newEvent, outboxOfClient } from '../../../jobs/outbox.js';
+import { emitEvents } from '../../events/outbox.js';
+import { newEvent } from '../../events/vocabulary.js';
+import { outboxOfClient } from '../../../jobs/outbox.js';
 import { isUuid, uuidv7 } from '../../../shared/ids.js';
 import type { ContentStatus } from '../../tables/table.entity.js';
 import { slugColumnOf } from '../../tables/table-def.js';

@@ -1,11 +1,11 @@
 import type pg from 'pg';
-import { listen, type Listener } from '../../db/listener.js';
-import { sqlOn } from '../../db/sql.js';
-import type { DomainEvent } from '../../jobs/outbox.js';
-import { EVENT_FEED_CHANNEL } from '../../jobs/outbox.sql.js';
-import type { Logger } from '../../shared/logger.js';
-import { feedAfter, feedHead } from './event-feed.sql.js';
-import { FeedEntry } from './feed-entry.js';
+import { listen, type Listener } from '../../../db/listener.js';
+import { sqlOn } from '../../../db/sql.js';
+import type { DomainEvent } from '../vocabulary.js';
+import { EVENT_FEED_CHANNEL } from './feed.sql.js';
+import type { Logger } from '../../../shared/logger.js';
+import { feedAfter, feedHead } from './feed.sql.js';
+import { FeedEntry } from '../stream/envelope.js';
 
 /** Events read per statement. */
 const READ_BATCH = 1_000;

@@ -1,5 +1,5 @@
-import type { Sql } from '../../db/sql.js';
-import { trimEventFeed } from './event-feed.sql.js';
+import type { Sql } from '../../../db/sql.js';
+import { trimEventFeed } from './feed.sql.js';
 
 /** SPEC §14: the feed keeps at least this long... */
 export const FEED_RETENTION_HOURS = 24;

@@ -1,9 +1,8 @@
-import type { SqlQuery } from '../../db/sql.js';
+import type { SqlQuery } from '../../../db/sql.js';
 
 /*
- * The realtime feed (SPEC §14): `event_feed`, appended to by the outbox relay
- * (jobs/outbox.sql.ts), read by every API process, trimmed by the `event-feed` worker; and
- * `event_stream`, the open streams per credential.
+ * The realtime feed (docs/realtime.md#how-it-works): `event_feed`, appended to by the outbox relay (a
+ * subscriber: feed-append.ts), read by every API process, trimmed by the `event-feed` worker.
  */
 
 /** The newest position (0 for an empty feed). */
@@ -30,7 +29,7 @@ export const feedPositionOf = (projectId: string, eventId: string): SqlQuery => 
 });
 
 /**
- * Deletes events older than `hours` except the newest `keep` of each project (SPEC §14: at
+ * Deletes events older than `hours` except the newest `keep` of each project (docs/realtime.md#resuming: at
  * least a day or 10,000 events, whichever is more), at most `batch` at a time.
  */
 export const trimEventFeed = (hours: number, keep: number, batch: number): SqlQuery => ({
@@ -52,28 +51,19 @@ export const trimEventFeed = (hours: number, keep: number, batch: number): SqlQu
   values: [hours, keep, batch],
 });
 
-/** Serialises the opening of streams of one credential until the transaction ends. */
-export const lockCredentialStreams = (credentialId: string): SqlQuery => ({
-  text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
-  values: [`event-stream:${credentialId}`],
-});
+/** The channel the relay notifies when it has appended events to the realtime feed (docs/realtime.md#how-it-works). */
+export const EVENT_FEED_CHANNEL = 'tabula_events';
 
-/** The credential's open streams on every process (expired rows of dead processes dropped first). */
-export const countCredentialStreams = (credentialId: string): SqlQuery => ({
-  text: `with gone as (delete from event_stream where credential_id = $1 and expires_at <= now())
-         select count(*)::int as open from event_stream where credential_id = $1 and expires_at > now()`,
-  values: [credentialId],
+/**
+ * Appends relayed events to the realtime feed in the order given (their commit order) and
+ * notifies every listening API process once, at commit.
+ */
+export const appendToEventFeed = (ids: string[], projectIds: string[], payloads: string[]): SqlQuery => ({
+  text: `with appended as (
+           insert into event_feed (id, project_id, payload)
+           select id, project_id, payload from unnest($1::uuid[], $2::uuid[], $3::jsonb[]) with ordinality as e(id, project_id, payload, n) order by n
+           returning position
+         )
+         select pg_notify('${EVENT_FEED_CHANNEL}', max(position)::text) from appended`,
+  values: [ids, projectIds, payloads],
 });
-
-export const insertStream = (id: string, credentialId: string, ttlSeconds: number): SqlQuery => ({
-  text: 'insert into event_stream (id, credential_id, expires_at) values ($1, $2, now() + make_interval(secs => $3))',
-  values: [id, credentialId, ttlSeconds],
-});
-
-/** Keeps this process's open streams counted. */
-export const refreshStreams = (ids: string[], ttlSeconds: number): SqlQuery => ({
-  text: 'update event_stream set expires_at = now() + make_interval(secs => $2) where id = any($1::uuid[])',
-  values: [ids, ttlSeconds],
-});
-
-export const deleteStream = (id: string): SqlQuery => ({ text: 'delete from event_stream where id = $1', values: [id] });

@@ -1,4 +1,4 @@
-import type { DomainEvent, EventType } from '../../jobs/outbox.js';
+import type { DomainEvent, EventType } from '../vocabulary.js';
 
 /** What a subscriber receives: the webhook body of SPEC §8 (`sequence`: per row, increasing). */
 export interface EventEnvelope {

@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type pg from 'pg';
-import { sqlOn } from '../../db/sql.js';
-import { AppError, invalidQuery } from '../../errors/app-error.js';
-import { EVENT_TYPES } from '../../jobs/outbox.js';
-import type { Principal } from '../../auth/principal.js';
-import type { CredentialResolver } from '../../auth/credentials.js';
-import { authorizeProject } from '../../auth/project-access.js';
-import type { Orm } from '../../db/orm.js';
-import type { ProjectDirectory } from '../projects/project-directory.js';
-import type { TableDef } from '../tables/table-def.js';
-import type { EventFeed } from './event-feed.js';
-import { joinEventStream, type StreamFilter, type StreamItem } from './event-stream.js';
-import { StreamRefused, StreamShutdown, type EventStreams, type StreamGrant } from './event-streams.js';
-import type { EventStreamInput } from './events.schema.js';
+import { sqlOn } from '../../../db/sql.js';
+import { AppError, invalidQuery } from '../../../errors/app-error.js';
+import { EVENT_TYPES } from '../vocabulary.js';
+import type { Principal } from '../../../auth/principal.js';
+import type { CredentialResolver } from '../../../auth/credentials.js';
+import { authorizeProject } from '../../../auth/project-access.js';
+import type { Orm } from '../../../db/orm.js';
+import type { ProjectDirectory } from '../../projects/project-directory.js';
+import type { TableDef } from '../../tables/table-def.js';
+import type { EventFeed } from '../feed/feed-reader.js';
+import { joinEventStream, type StreamFilter, type StreamItem } from './stream-subscription.js';
+import { StreamRefused, StreamShutdown, type EventStreams, type StreamGrant } from './stream-registry.js';
+import type { EventStreamInput } from '../events.schema.js';
 
 const list = (raw: string | undefined) =>
   (raw ?? '')

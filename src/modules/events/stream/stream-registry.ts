@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import { transaction, sqlOn } from '../../db/sql.js';
-import { AppError } from '../../errors/app-error.js';
-import { uuidv7 } from '../../shared/ids.js';
-import type { Logger } from '../../shared/logger.js';
-import { countCredentialStreams, deleteStream, insertStream, lockCredentialStreams, refreshStreams } from './event-feed.sql.js';
+import { transaction, sqlOn } from '../../../db/sql.js';
+import { AppError } from '../../../errors/app-error.js';
+import { uuidv7 } from '../../../shared/ids.js';
+import type { Logger } from '../../../shared/logger.js';
+import { countCredentialStreams, deleteStream, insertStream, lockCredentialStreams, refreshStreams } from './stream-registry.sql.js';
 
 /** A stream row of a process that stopped refreshing it no longer counts after this. */
 const STREAM_TTL_SECONDS = 30;

@@ -1,10 +1,10 @@
-import type { Sql } from '../../db/sql.js';
-import { AppError } from '../../errors/app-error.js';
-import { selectsEvent, type DomainEvent } from '../../jobs/outbox.js';
-import { isUuid } from '../../shared/ids.js';
-import type { EventFeed } from './event-feed.js';
-import { feedPositionOf, projectFeedAfter } from './event-feed.sql.js';
-import { FeedEntry } from './feed-entry.js';
+import type { Sql } from '../../../db/sql.js';
+import { AppError } from '../../../errors/app-error.js';
+import { selectsEvent, type DomainEvent } from '../vocabulary.js';
+import { isUuid } from '../../../shared/ids.js';
+import type { EventFeed } from '../feed/feed-reader.js';
+import { feedPositionOf, projectFeedAfter } from '../feed/feed.sql.js';
+import { FeedEntry } from './envelope.js';
 
 /** Events read per statement when a stream replays what it missed. */
 const REPLAY_BATCH = 500;
