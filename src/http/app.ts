@@ -11,12 +11,10 @@ import { appRouter } from '../trpc/router.js';
 import { adminConsole } from './admin-console.js';
 import { chain } from './chain.js';
 import { cors } from './cors.js';
-import { filesHttpRouter } from './file-routes.js';
-import { eventStreamRouter, tokenFromQuery } from './event-stream-route.js';
-import { contentsIoRouter } from './contents-io-routes.js';
-import { contentsIoOpenApiPaths, contentsIoRouteEntries } from './contents-io.openapi.js';
-import { eventStreamOpenApiPaths, eventStreamRouteEntries } from './event-stream.openapi.js';
-import { documentFileRoutes, fileOpenApiPaths, fileRouteEntries } from './file-routes.openapi.js';
+import { fileRoutes } from './files/file-routes.js';
+import { eventStreamRoute, tokenFromQuery } from './events/event-stream-route.js';
+import { contentsIoRoutes } from './contents-io/contents-io-routes.js';
+import { documentPlainRoutes, plainOpenApiPaths, plainRouteEntries, plainRouter, type PlainRoute } from './plain-route.js';
 import { buildOpenApiDocument, docsPage } from './openapi.js';
 import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
@@ -56,7 +54,9 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(['/v1', '/trpc'], cors(deps));
   app.use('/v1', tokenFromQuery);
 
-  const openApiDocument = documentFileRoutes(buildOpenApiDocument(appRouter, { ...fileOpenApiPaths, ...contentsIoOpenApiPaths, ...eventStreamOpenApiPaths }));
+  // Routes whose bodies or answers stream: plain express, each one descriptor (plain-route.ts).
+  const plainRoutes: PlainRoute[] = [...fileRoutes(deps), ...contentsIoRoutes(deps), eventStreamRoute(deps)];
+  const openApiDocument = documentPlainRoutes(buildOpenApiDocument(appRouter, plainOpenApiPaths(plainRoutes)), plainRoutes);
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
@@ -66,13 +66,13 @@ export function createApp(deps: AppDeps): express.Express {
     ratePerSecond: deps.config.RATE_LIMIT_PER_SECOND,
     burst: deps.config.RATE_LIMIT_BURST,
   }));
-  const routes = buildV1Routes(appRouter, [{ method: 'GET', path: '/openapi.json' }, ...fileRouteEntries, ...contentsIoRouteEntries, ...eventStreamRouteEntries]);
-  // Multipart uploads and downloads are plain express routes, ahead of the procedures.
+  const routes = buildV1Routes(appRouter, [{ method: 'GET', path: '/openapi.json' }, ...plainRouteEntries(plainRoutes)]);
   const operatorMetrics = createOperatorMetrics(deps);
   app.get('/metrics', operatorMetrics.serve);
   // Observed and logged first, so that refused requests (401, 429) count too.
   const observe = trackRequests([operatorMetrics.observe, ...(deps.requestLogs ? [logRequests(deps.requestLogs)] : [])]);
-  app.use('/v1', chain([observe, limiter, filesHttpRouter(deps), contentsIoRouter(deps), eventStreamRouter(deps), createV1Handler(deps, appRouter, routes)]));
+  // The plain routes go ahead of the procedures.
+  app.use('/v1', chain([observe, limiter, plainRouter(deps, plainRoutes), createV1Handler(deps, appRouter, routes)]));
 
   const createContext = createContextFactory(deps);
   const subscriptionRefusals = new WeakMap<object, unknown>();

@@ -1,4 +1,4 @@
-import { forbidden, notFound } from '../errors/app-error.js';
+import { forbidden } from '../errors/app-error.js';
 import { publicProcedure } from './trpc.js';
 import {
   loadProjectAccess,
@@ -8,7 +8,7 @@ import {
   rawPathParam,
 } from '../auth/access.js';
 import type { AccountPrincipal, Principal } from '../auth/principal.js';
-import { authorizeProject, type ProjectAccessLevel, type ProjectScope } from '../auth/project-access.js';
+import { authorizeProject, type ProjectAccessLevel, type ProjectAccess } from '../auth/project-access.js';
 import type { TableDef } from '../modules/tables/table-def.js';
 import type { Context } from './context.js';
 import { raiseInputErrors } from './input-errors.js';
@@ -38,23 +38,16 @@ interface Arrival {
 const authenticate = async (ctx: Context): Promise<Principal> => ctx.facts.principal ?? ctx.deps.credentials.resolve(ctx.req.headers.authorization);
 
 /**
- * `/{projectId}/...`: the request is noted for the project's logs (refused ones too, SPEC §9),
- * then the credential and its right on the project are checked.
+ * `/{projectId}/...`: the request is noted for the project's logs (refused ones too), then the
+ * credential and its right on the project are checked: the caller's ProjectAccess.
  */
-async function projectScope({ ctx, path }: Arrival, input: unknown, level: ProjectAccessLevel) {
+async function projectAccess({ ctx, path }: Arrival, input: unknown, level: ProjectAccessLevel) {
   ctx.facts.procedures.push(path);
   const projectId = rawPathParam(input, 'projectId');
   noteProject(ctx.facts, projectId);
   const principal = await authenticate(ctx);
-  const scope = await authorizeProject(ctx.em, ctx.deps.projects, principal, ctx.req.headers, projectId, level);
-  return { principal, scope };
-}
-
-/** `/{projectId}/tables/{tableId}/...`: the table (id or key) must exist (404). */
-async function tableOf(ctx: Context, scope: ProjectScope, input: unknown): Promise<TableDef> {
-  const table = await ctx.deps.tables.get(scope.project.id, rawPathParam(input, 'tableId'));
-  if (!table) throw notFound('Table');
-  return table;
+  const access = await authorizeProject(ctx.deps, ctx.em, principal, ctx.req.headers, projectId, level);
+  return { principal, access };
 }
 
 /**
@@ -64,62 +57,65 @@ async function tableOf(ctx: Context, scope: ProjectScope, input: unknown): Promi
 export const projectProcedure = (level: ProjectAccessLevel) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
-    const { principal, scope } = await projectScope(opts, input, level);
+    const { principal, access } = await projectAccess(opts, input, level);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, scope } });
+    return opts.next({ ctx: { principal, access } });
   });
 
-/** What an item loader sees: the request context with its project scope. */
+/** What an item loader sees: the request context with its project access. */
 export interface ProjectItemContext {
   em: Context['em'];
   deps: Context['deps'];
-  scope: ProjectScope;
+  access: ProjectAccess;
 }
 
 /**
  * `/{projectId}/<items>/{id}`: as projectProcedure, and `load` (which throws 404 for an unknown
- * item) runs before a malformed body is reported (SPEC §3: 404 before 400/413/415). The loaded
- * item is `ctx.item`.
+ * item) runs before a malformed body is reported (404 before 400/413/415). The loaded item is
+ * `ctx.item`.
  */
 export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: ProjectItemContext, rawInput: unknown) => Promise<T>) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
-    const { principal, scope } = await projectScope(opts, input, level);
-    const item = await load({ em: opts.ctx.em, deps: opts.ctx.deps, scope }, input);
+    const { principal, access } = await projectAccess(opts, input, level);
+    const item = await load({ em: opts.ctx.em, deps: opts.ctx.deps, access }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, scope, item } });
+    return opts.next({ ctx: { principal, access, item } });
   });
 
-/** `/{projectId}/tables/{tableId}/...`: as projectProcedure, and the table (id or key) must exist (404). */
+/**
+ * `/{projectId}/tables/{tableId}/...`: as projectProcedure, and the table (id or key) must exist
+ * (404). `ctx.tableAccess` hands out the scopes of the table's reads and writes.
+ */
 export const tableProcedure = (level: ProjectAccessLevel) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
-    const { principal, scope } = await projectScope(opts, input, level);
-    const table = await tableOf(opts.ctx, scope, input);
+    const { principal, access } = await projectAccess(opts, input, level);
+    const tableAccess = await access.table(rawPathParam(input, 'tableId'));
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, scope, table } });
+    return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table } });
   });
 
-/** What an item check sees: the request context with its project scope and table. */
+/** What an item check sees: the request context with its project access and table. */
 export interface TableItemContext {
   em: Context['em'];
   deps: Context['deps'];
-  scope: ProjectScope;
+  access: ProjectAccess;
   table: TableDef;
 }
 
 /**
  * `/{projectId}/tables/{tableId}/<items>/{id}`: as tableProcedure, and `exists` (which throws
- * 404 for an unknown item) runs before a malformed body is reported (SPEC §3: 404 before 400).
+ * 404 for an unknown item) runs before a malformed body is reported (404 before 400).
  */
 export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: TableItemContext, rawInput: unknown) => Promise<void>) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
-    const { principal, scope } = await projectScope(opts, input, level);
-    const table = await tableOf(opts.ctx, scope, input);
-    await exists({ em: opts.ctx.em, deps: opts.ctx.deps, scope, table }, input);
+    const { principal, access } = await projectAccess(opts, input, level);
+    const tableAccess = await access.table(rawPathParam(input, 'tableId'));
+    await exists({ em: opts.ctx.em, deps: opts.ctx.deps, access, table: tableAccess.table }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, scope, table } });
+    return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table } });
   });
 
 /** SPEC §4: `/accounts/**` and `/workspaces/**` take account tokens only; API keys get 403. */

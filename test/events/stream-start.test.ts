@@ -4,6 +4,8 @@ import { loadConfig } from '../../src/config/config.js';
 import { sqlOn } from '../../src/db/sql.js';
 import { appendToEventFeed } from '../../src/modules/events/feed/feed.sql.js';
 import { MAX_QUEUED } from '../../src/modules/events/stream/stream-subscription.js';
+import { authorizeProject } from '../../src/auth/project-access.js';
+import { streamOwner } from '../../src/auth/stream-access.js';
 import { openStream } from '../../src/modules/events/stream/open-stream.js';
 import { uuidv7 } from '../../src/shared/ids.js';
 import { createLogger } from '../../src/shared/logger.js';
@@ -216,7 +218,8 @@ describe('a stream that is not read', () => {
     const { deps } = t.api;
     const headers = { authorization: `Bearer ${writeKey}` };
     const principal = await deps.credentials.resolve(headers.authorization);
-    return openStream(deps, { principal, headers, projectId, publicOnly: false, filter: { types: [], tableIds: [] } }, async () => undefined, signal);
+    const access = await authorizeProject(deps, deps.orm.em.fork(), principal, headers, projectId, 'read');
+    return openStream(deps, { owner: { ...streamOwner(deps, access, headers), recheck: async () => undefined }, projectId, publicOnly: false, filter: { types: [], tableIds: [] } }, signal);
   }
 
   it('leaves the feed and frees its slot when its client leaves first, or when it is closed', async () => {

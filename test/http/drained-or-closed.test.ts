@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { drainedOrClosed } from '../../src/http/contents-io-routes.js';
+import { drainedOrClosed } from '../../src/http/contents-io/contents-io-routes.js';
 
 /** The export's backpressure wait (contents-io-routes.ts) on a real HTTP response. */
 describe('drainedOrClosed', () => {

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createPool } from '../../db/pool.js';
 import { notFound } from '../../errors/app-error.js';
+import { operatorAccess, type TableAccess } from '../../auth/project-access.js';
 import { prepareExport, type ExportFormat } from '../../modules/contents/export/export.js';
 import { importContents } from '../../modules/contents/import/import.js';
 import { csvLines, ndjsonLines, type ImportLine } from '../../modules/contents/import/import-lines.js';
@@ -12,9 +13,6 @@ import { createLogger } from '../../shared/logger.js';
 import { defineCommand, printJson } from '../command.js';
 import { withDatabase } from '../database.js';
 import { openMigratedOrm } from '../../db/migrate.js';
-import type { ProjectInfo } from '../../modules/projects/project-directory.js';
-import type { TableDef } from '../../modules/tables/table-def.js';
-import type pg from 'pg';
 import { progress } from '../progress.js';
 import type { Config } from '../../config/config.js';
 
@@ -23,30 +21,22 @@ const formatOf = (file: string, given: string | undefined): ExportFormat | null 
   return format === 'csv' || format === 'ndjson' ? format : null;
 };
 
-/** The project and table the command names (404 otherwise), with a plain pool for the contents statements. */
-async function withTable<T>(config: Config, projectId: string, tableIdOrKey: string, fn: (env: TableEnv) => Promise<T>): Promise<T> {
+/** The operator's access to the table the command names (404 otherwise), with a plain pool for the contents statements. */
+async function withTable<T>(config: Config, projectId: string, tableIdOrKey: string, fn: (table: TableAccess) => Promise<T>): Promise<T> {
   return withDatabase(config, async (url) => {
     const orm = await openMigratedOrm(url, { poolMax: 2 });
     const pool = createPool(url, 2, createLogger('silent'));
     try {
-      const project = await new ProjectDirectory(orm).get(projectId);
+      const projects = new ProjectDirectory(orm);
+      const project = await projects.get(projectId);
       if (!project) throw notFound('Project');
-      const tables = new TableDefinitions(orm);
-      const table = await tables.get(project.id, tableIdOrKey);
-      if (!table) throw notFound('Table');
-      return await fn({ project, table, pool, tables: (id) => tables.get(project.id, id) });
+      const access = operatorAccess(project, { projects, tables: new TableDefinitions(orm), pool, results: null });
+      return await fn(await access.table(tableIdOrKey));
     } finally {
       await pool.end();
       await orm.close(true);
     }
   });
-}
-
-interface TableEnv {
-  project: ProjectInfo;
-  table: TableDef;
-  pool: pg.Pool;
-  tables: (idOrKey: string) => Promise<TableDef | null>;
 }
 
 export const contentsImport = defineCommand({
@@ -67,7 +57,8 @@ stderr; prints { "imported": n } on stdout.`,
     const found = await stat(file).catch(() => null);
     if (!found?.isFile()) throw usage(`${file}: no such file`);
     const size = found.size;
-    const result = await withTable(ctx.config(), projectId, tableIdOrKey, async ({ project, table, pool, tables }) => {
+    const result = await withTable(ctx.config(), projectId, tableIdOrKey, async (tableAccess) => {
+      const { project, table } = tableAccess;
       const source = createReadStream(file, { encoding: 'utf8' });
       const shown = progress(`import ${table.key}`);
       async function* counted(lines: AsyncIterable<ImportLine>) {
@@ -78,7 +69,7 @@ stderr; prints { "imported": n } on stdout.`,
       }
       const lines = format === 'csv' ? csvLines(source, table, project) : ndjsonLines(source);
       try {
-        return await importContents({ pool, table, project, tables, actor: null }, counted(lines), { upsert: values.upsert === true });
+        return await importContents(tableAccess.writeScope(), counted(lines), { upsert: values.upsert === true });
       } finally {
         shown.done();
         source.destroy();
@@ -115,10 +106,11 @@ for a file to import again. Shows progress on stderr.`,
     if (!format) throw usage('--format must be ndjson or csv');
     const escape = values['escape-formulas'] ?? 'true';
     if (escape !== 'true' && escape !== 'false') throw usage('--escape-formulas must be true or false');
-    await withTable(ctx.config(), projectId, tableIdOrKey, async ({ project, table, pool, tables }) => {
+    await withTable(ctx.config(), projectId, tableIdOrKey, async (tableAccess) => {
+      const { project, table } = tableAccess;
       const { format: _f, 'escape-formulas': _e, ...query } = values;
       const options = { format, escapeFormulas: escape === 'true' };
-      const chunks = await prepareExport({ pool, table, project, publicOnly: false, tables }, { projectId: project.id, tableId: table.id, ...query }, options);
+      const chunks = await prepareExport(tableAccess.exportScope(), { projectId: project.id, tableId: table.id, ...query }, options);
       const out = file ? createWriteStream(file) : process.stdout;
       const shown = progress(`export ${table.key}`);
       for await (const chunk of chunks()) {

@@ -22,7 +22,7 @@ const item = '/{projectId}/api-keys/{apiKeyId}' as const;
 const admin = projectProcedure('admin');
 /** One key: an unknown id is 404 before the body is looked at (SPEC §3). The entity stays in the
  * request's identity map, so the service's own lookup costs no second query. */
-const adminItem = projectItemProcedure('admin', (ctx, input) => findApiKey(ctx.em, ctx.scope.project.id, rawPathParam(input, 'apiKeyId')));
+const adminItem = projectItemProcedure('admin', (ctx, input) => findApiKey(ctx.em, ctx.access.project.id, rawPathParam(input, 'apiKeyId')));
 
 /** A changed key must stop (or start) working at once on this process. */
 const forgetCredentials = (ctx: Context) => ctx.deps.credentials.invalidate();
@@ -32,7 +32,7 @@ export const apiKeyRouter = router({
     .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List API keys (values never shown)', protect: true } })
     .input(listApiKeysInput)
     .output(apiKeyListOutput)
-    .query(({ ctx, input }) => listApiKeys(ctx.em, ctx.scope.project.id, input)),
+    .query(({ ctx, input }) => listApiKeys(ctx.em, ctx.access.project.id, input)),
 
   create: admin
     .meta({
@@ -42,7 +42,7 @@ export const apiKeyRouter = router({
     .input(createApiKeyInput)
     .output(apiKeyWithSecretOutput)
     .mutation(async ({ ctx, input }) => {
-      const created = await createApiKey(ctx.em, ctx.scope.project.id, input);
+      const created = await createApiKey(ctx.em, ctx.access.project.id, input);
       markCreated(ctx, created.id);
       return created;
     }),
@@ -52,7 +52,7 @@ export const apiKeyRouter = router({
     .input(updateApiKeyInput)
     .output(apiKeyOutput)
     .mutation(async ({ ctx, input }) => {
-      const updated = await updateApiKey(ctx.em, ctx.scope.project.id, input);
+      const updated = await updateApiKey(ctx.em, ctx.access.project.id, input);
       forgetCredentials(ctx);
       return updated;
     }),
@@ -62,7 +62,7 @@ export const apiKeyRouter = router({
     .input(apiKeyIdInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteApiKey(ctx.em, ctx.scope.project.id, input.apiKeyId);
+      await deleteApiKey(ctx.em, ctx.access.project.id, input.apiKeyId);
       forgetCredentials(ctx);
       markNoContent(ctx);
     }),
@@ -80,7 +80,7 @@ export const apiKeyRouter = router({
     .input(rotateApiKeyInput)
     .output(apiKeyWithSecretOutput)
     .mutation(async ({ ctx, input }) => {
-      const rotated = await rotateApiKey(ctx.em, ctx.scope.project.id, input.apiKeyId, input.graceSeconds);
+      const rotated = await rotateApiKey(ctx.em, ctx.access.project.id, input.apiKeyId, input.graceSeconds);
       forgetCredentials(ctx);
       return rotated;
     }),

@@ -13,14 +13,14 @@ export const categoryRouter = router({
     .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List categories (filter: parentId)', protect: true } })
     .input(listCategoriesInput)
     .output(categoryListOutput)
-    .query(({ ctx, input }) => listCategories(ctx.em, ctx.scope.project.id, input)),
+    .query(({ ctx, input }) => listCategories(ctx.em, ctx.access.project.id, input)),
 
   create: projectProcedure('write')
     .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Create a category', protect: true }, successStatus: 201 })
     .input(createCategoryInput)
     .output(categoryOutput)
     .mutation(async ({ ctx, input }) => {
-      const category = await createCategory(ctx.em, ctx.scope.project.id, input);
+      const category = await createCategory(ctx.em, ctx.access.project.id, input);
       markCreated(ctx, category.id);
       return toCategoryOutput(category);
     }),
@@ -30,5 +30,5 @@ export const categoryRouter = router({
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a category', protect: true } })
     .input(categoryIdInput)
     .output(categoryOutput)
-    .query(async ({ ctx, input }) => toCategoryOutput(await findCategory(ctx.em, ctx.scope.project.id, input.categoryId))),
+    .query(async ({ ctx, input }) => toCategoryOutput(await findCategory(ctx.em, ctx.access.project.id, input.categoryId))),
 });

@@ -33,8 +33,8 @@ export const columnRouter = router({
     .input(createColumnInput)
     .output(columnOutput)
     .mutation(async ({ ctx, input }) => {
-      const column = await createColumn(ctx.em, ctx.scope.project, ctx.table.id, input);
-      forgetSchema(ctx, ctx.scope.project.id);
+      const column = await createColumn(ctx.em, ctx.access.project, ctx.table.id, input);
+      forgetSchema(ctx, ctx.access.project.id);
       markCreated(ctx, column.id);
       return toColumnOutput(column);
     }),
@@ -60,8 +60,8 @@ export const columnRouter = router({
     .input(updateColumnInput)
     .output(columnOutput)
     .mutation(async ({ ctx, input }) => {
-      const column = await updateColumn(ctx.em, ctx.scope.project, ctx.table.id, input);
-      forgetSchema(ctx, ctx.scope.project.id);
+      const column = await updateColumn(ctx.em, ctx.access.project, ctx.table.id, input);
+      forgetSchema(ctx, ctx.access.project.id);
       return toColumnOutput(column);
     }),
 
@@ -70,8 +70,8 @@ export const columnRouter = router({
     .input(columnIdInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteColumn(ctx.em, ctx.deps.boss, ctx.scope.project, ctx.table.id, input.columnId);
-      forgetSchema(ctx, ctx.scope.project.id);
+      await deleteColumn(ctx.em, ctx.deps.boss, ctx.access.project, ctx.table.id, input.columnId);
+      forgetSchema(ctx, ctx.access.project.id);
       markNoContent(ctx);
     }),
 });

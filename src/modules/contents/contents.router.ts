@@ -1,7 +1,7 @@
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { rawPathParam } from '../../auth/access.js';
 import { sqlOn } from '../../db/sql.js';
-import { tableItemProcedure, tableProcedure, type TableItemContext } from '../../trpc/procedures.js';
+import { tableItemProcedure, tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { z } from 'zod';
 import { findVisibleRow, getContents } from './contents.read.js';
@@ -19,35 +19,11 @@ import {
   updateContentsInput,
 } from './contents.schema.js';
 import { createContents, deleteContents, findRow, updateContents } from './contents.write.js';
-import { listContents, type ListScope } from './contents.list.js';
-import type { WriteScope } from './contents.write.js';
-import { actorOf } from './revision-types.js';
-import type { Principal } from '../../auth/principal.js';
-import type { Context } from '../../trpc/context.js';
+import { listContents } from './contents.list.js';
 import { referrersOf } from './references.js';
 import { saveDraft } from './drafts.js';
 
 const TAG = 'Contents';
-
-/** What a write needs: the table, the project's other tables (onDelete) and who writes (revisions). */
-export const writeScope = (ctx: TableItemContext & { principal: Principal }): WriteScope => ({
-  pool: ctx.deps.pool,
-  table: ctx.table,
-  project: ctx.scope.project,
-  tables: (tableId) => ctx.deps.tables.get(ctx.scope.project.id, tableId),
-  actor: actorOf(ctx.principal),
-});
-
-/** What a read needs: the table, the caller's visibility, and for `expand` the project's other tables. */
-export const readScope = (ctx: TableItemContext & { em: Context['em'] }): ListScope => ({
-  pool: ctx.deps.pool,
-  cache: ctx.deps.results,
-  table: ctx.table,
-  project: ctx.scope.project,
-  publicOnly: !ctx.scope.seesNonPublic,
-  tables: (tableId) => ctx.deps.tables.get(ctx.scope.project.id, tableId),
-  em: ctx.em,
-});
 
 const collection = '/{projectId}/tables/{tableId}/contents' as const;
 const item = '/{projectId}/tables/{tableId}/contents/{contentsId}' as const;
@@ -72,7 +48,7 @@ export const contentsRouter = router({
     .input(listContentsInput)
     .output(contentsListResponse)
     .query(({ ctx, input }) =>
-      listContents(readScope(ctx), input),
+      listContents(ctx.tableAccess.readScope(ctx.em), input),
     ),
 
   create: tableProcedure('write')
@@ -80,7 +56,7 @@ export const contentsRouter = router({
     .input(createContentsInput)
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const row = await createContents(writeScope(ctx), input);
+      const row = await createContents(ctx.tableAccess.writeScope(), input);
       markCreated(ctx, row.id);
       return toContentsOutput(ctx.table, row);
     }),
@@ -98,7 +74,7 @@ export const contentsRouter = router({
     })
     .input(getContentsInput)
     .output(contentsListItem)
-    .query(({ ctx, input }) => getContents(readScope(ctx), input)),
+    .query(({ ctx, input }) => getContents(ctx.tableAccess.readScope(ctx.em), input)),
 
   referrers: tableProcedure('read')
     .meta({
@@ -116,9 +92,9 @@ export const contentsRouter = router({
     .output(referrersOutput)
     .query(async ({ ctx, input }) => {
       const sql = sqlOn(ctx.deps.pool);
-      const publicOnly = !ctx.scope.seesNonPublic;
+      const publicOnly = ctx.access.publicOnly;
       const row = await findVisibleRow(sql, ctx.table, input.contentsId, publicOnly);
-      return referrersOf(sql, ctx.scope.project.id, ctx.table.id, row.id, publicOnly);
+      return referrersOf(sql, ctx.access.project.id, ctx.table.id, row.id, publicOnly);
     }),
 
   update: rowWriteProcedure
@@ -126,7 +102,7 @@ export const contentsRouter = router({
     .input(updateContentsInput)
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const row = input.draft ? await saveDraft(writeScope(ctx), input) : await updateContents(writeScope(ctx), input);
+      const row = input.draft ? await saveDraft(ctx.tableAccess.writeScope(), input) : await updateContents(ctx.tableAccess.writeScope(), input);
       return toContentsOutput(ctx.table, row);
     }),
 
@@ -135,7 +111,7 @@ export const contentsRouter = router({
     .input(deleteContentsInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteContents(writeScope(ctx), input.contentsId);
+      await deleteContents(ctx.tableAccess.writeScope(), input.contentsId);
       markNoContent(ctx);
     }),
 });

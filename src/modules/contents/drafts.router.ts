@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { markNoContent } from '../../trpc/context.js';
 import { tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
-import { writeScope } from './contents.router.js';
 import { toContentsOutput } from './contents.row.js';
 import { contentsOutput, contentsPath } from './contents.schema.js';
 import { updateContents } from './contents.write.js';
@@ -29,7 +28,7 @@ export const draftsRouter = router({
     .input(rowPath)
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const row = await updateContents(writeScope(ctx), input, { kind: 'draft' });
+      const row = await updateContents(ctx.tableAccess.writeScope(), input, { kind: 'draft' });
       return toContentsOutput(ctx.table, row);
     }),
 
@@ -48,7 +47,7 @@ export const draftsRouter = router({
     .input(rowPath)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await discardDraftOf(writeScope(ctx), input.contentsId);
+      await discardDraftOf(ctx.tableAccess.writeScope(), input.contentsId);
       markNoContent(ctx);
     }),
 });

@@ -1,4 +1,3 @@
-import type { Principal } from '../../auth/principal.js';
 import type { ContentStatus } from '../tables/table.entity.js';
 
 /** SPEC §13: what a revision records. */
@@ -10,9 +9,6 @@ export interface Actor {
   type: 'account' | 'apiKey';
   id: string;
 }
-
-export const actorOf = (principal: Principal): Actor =>
-  principal.kind === 'account' ? { type: 'account', id: principal.accountId } : { type: 'apiKey', id: principal.apiKeyId };
 
 /**
  * The action of an update from `from` to `to`: a status change names where the row went

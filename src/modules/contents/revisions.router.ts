@@ -5,12 +5,11 @@ import { listOf, pageParams } from '../../shared/pagination.js';
 import { tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { contentStatus } from '../tables/table.schema.js';
-import { writeScope } from './contents.router.js';
 import { toContentsOutput } from './contents.row.js';
 import { contentsOutput, contentsPath } from './contents.schema.js';
 import { findRow, updateContents } from './contents.write.js';
 import { REVISION_ACTIONS } from './revision-types.js';
-import { assertMaySeeRevisions, getRevision, listRevisions, restoreIntoDraft } from './revisions.js';
+import { getRevision, listRevisions, restoreIntoDraft } from './revisions.js';
 
 const TAG = 'Contents';
 const revisions = '/{projectId}/tables/{tableId}/contents/{contentsId}/revisions' as const;
@@ -43,21 +42,19 @@ const version = z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a version number 
 
 /** SPEC §13: a row's revisions. */
 export const revisionsRouter = router({
-  list: tableProcedure('read')
+  list: tableProcedure('revisions')
     .meta({ openapi: { method: 'GET', path: revisions, tags: [TAG], summary: 'Revisions of a row, newest first', description: DESCRIPTION, protect: true } })
     .input(z.object({ ...contentsPath, ...pageParams }))
     .output(revisionListResponse)
     .query(async ({ ctx, input }) => {
-      assertMaySeeRevisions(ctx.principal);
       return listRevisions(sqlOn(ctx.deps.pool), ctx.table, input.contentsId, input);
     }),
 
-  get: tableProcedure('read')
+  get: tableProcedure('revisions')
     .meta({ openapi: { method: 'GET', path: `${revisions}/{version}`, tags: [TAG], summary: 'One revision of a row', description: DESCRIPTION, protect: true } })
     .input(z.object({ ...contentsPath, version }))
     .output(revisionOutput)
     .query(async ({ ctx, input }) => {
-      assertMaySeeRevisions(ctx.principal);
       const sql = sqlOn(ctx.deps.pool);
       const row = await findRow(sql, ctx.table, input.contentsId);
       return getRevision(sql, ctx.table, row.id, Number(input.version));
@@ -84,8 +81,8 @@ export const revisionsRouter = router({
     )
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      if (input.draft) return toContentsOutput(ctx.table, await restoreIntoDraft(writeScope(ctx), input.contentsId, Number(input.version)));
-      const row = await updateContents(writeScope(ctx), { projectId: input.projectId, tableId: input.tableId, contentsId: input.contentsId }, { kind: 'revision', version: Number(input.version) });
+      if (input.draft) return toContentsOutput(ctx.table, await restoreIntoDraft(ctx.tableAccess.writeScope(), input.contentsId, Number(input.version)));
+      const row = await updateContents(ctx.tableAccess.writeScope(), { projectId: input.projectId, tableId: input.tableId, contentsId: input.contentsId }, { kind: 'revision', version: Number(input.version) });
       return toContentsOutput(ctx.table, row);
     }),
 });

@@ -1,9 +1,10 @@
 import { tracked } from '@trpc/server';
+import { streamOwner } from '../../auth/stream-access.js';
 import { projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import type { EventEnvelope, StreamReset } from './stream/envelope.js';
 import { eventStreamInput } from './events.schema.js';
-import { accessCheck, endingOf, openStream, parseStreamFilter, type OpenedStream } from './stream/open-stream.js';
+import { endingOf, openStream, parseStreamFilter, type OpenedStream } from './stream/open-stream.js';
 
 /**
  * SPEC §14 for typed clients: the project's events over SSE (`httpSubscriptionLink`), each
@@ -20,13 +21,12 @@ export const eventsRouter = router({
   subscribe: projectProcedure('read')
     .input(eventStreamInput)
     .subscription(async ({ ctx, input, signal }) => {
-      const { deps, scope, principal, req } = ctx;
-      const filter = await parseStreamFilter(input, (idOrKey) => deps.tables.get(scope.project.id, idOrKey));
-      const publicOnly = !scope.seesNonPublic;
+      const { deps, access, req } = ctx;
+      const filter = await parseStreamFilter(input, access.tables);
+      const { publicOnly } = access;
       const stream = await openStream(
         deps,
-        { principal, headers: req.headers, projectId: scope.project.id, publicOnly, filter, lastEventId: input.lastEventId },
-        accessCheck(deps, req.headers, scope.project.id),
+        { owner: streamOwner(deps, access, req.headers), projectId: access.project.id, publicOnly, filter, lastEventId: input.lastEventId },
         signal ?? new AbortController().signal,
       );
       return trackedItems(stream, publicOnly);

@@ -18,14 +18,14 @@ const item = '/{projectId}/files/{fileId}' as const;
 
 /** `.../files/{fileId}`: the file must exist (404) before the body is checked (400). */
 const fileProcedure = (level: ProjectAccessLevel) =>
-  projectItemProcedure(level, (ctx, input) => findFile(ctx.em, ctx.scope.project.id, rawPathParam(input, 'fileId')));
+  projectItemProcedure(level, (ctx, input) => findFile(ctx.em, ctx.access.project.id, rawPathParam(input, 'fileId')));
 
 export const fileRouter = router({
   list: projectProcedure('read')
     .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List files (filter: mimeType)', protect: true } })
     .input(listFilesInput)
     .output(fileListOutput)
-    .query(({ ctx, input }) => listFiles(ctx.em, ctx.scope.project.id, input)),
+    .query(({ ctx, input }) => listFiles(ctx.em, ctx.access.project.id, input)),
 
   get: fileProcedure('read')
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a file’s metadata', protect: true } })
@@ -55,7 +55,7 @@ export const fileRouter = router({
     .input(fileIdInput)
     .output(z.void())
     .mutation(async ({ ctx }) => {
-      await deleteFile(ctx.em, ctx.deps.storage, ctx.deps.logger, ctx.scope.project.id, ctx.item.id);
+      await deleteFile(ctx.em, ctx.deps.storage, ctx.deps.logger, ctx.access.project.id, ctx.item.id);
       markNoContent(ctx);
     }),
 });

@@ -20,5 +20,5 @@ export const logRouter = router({
     })
     .input(listLogsInput)
     .output(logListOutput)
-    .query(({ ctx, input }) => listLogs(ctx.deps.pool, ctx.scope.project.id, input)),
+    .query(({ ctx, input }) => listLogs(ctx.deps.pool, ctx.access.project.id, input)),
 });

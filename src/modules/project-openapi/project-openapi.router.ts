@@ -27,5 +27,5 @@ export const projectOpenApiRouter = router({
     })
     .input(input)
     .output(output)
-    .query(({ ctx }) => projectOpenApiDocument(ctx.em, ctx.scope.project.id)),
+    .query(({ ctx }) => projectOpenApiDocument(ctx.em, ctx.access.project.id)),
 });

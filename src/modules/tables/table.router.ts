@@ -14,16 +14,16 @@ export const tableRouter = router({
     .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List tables', protect: true } })
     .input(listTablesInput)
     .output(tableListOutput)
-    .query(({ ctx, input }) => listTables(ctx.em, ctx.scope.project.id, input)),
+    .query(({ ctx, input }) => listTables(ctx.em, ctx.access.project.id, input)),
 
   create: projectProcedure('schema')
     .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Create a table', protect: true }, successStatus: 201 })
     .input(createTableInput)
     .output(tableOutput)
     .mutation(async ({ ctx, input }) => {
-      const table = await createTable(ctx.em, ctx.scope.project.id, input);
+      const table = await createTable(ctx.em, ctx.access.project.id, input);
       // A lookup of this key that missed (404) may be cached: forget it so the new table answers at once.
-      ctx.deps.tables.forget(ctx.scope.project.id);
+      ctx.deps.tables.forget(ctx.access.project.id);
       markCreated(ctx, table.id);
       return toTableOutput(table);
     }),
@@ -32,16 +32,16 @@ export const tableRouter = router({
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a table (by id or key)', protect: true } })
     .input(tableIdInput)
     .output(tableOutput)
-    .query(async ({ ctx }) => toTableOutput(await findTable(ctx.em, ctx.scope.project.id, ctx.table.id))),
+    .query(async ({ ctx }) => toTableOutput(await findTable(ctx.em, ctx.access.project.id, ctx.table.id))),
 
   update: tableProcedure('schema')
     .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update a table', protect: true } })
     .input(updateTableInput)
     .output(tableOutput)
     .mutation(async ({ ctx, input }) => {
-      const table = await findTable(ctx.em, ctx.scope.project.id, ctx.table.id);
-      const updated = await updateTable(ctx.em, ctx.scope.project.id, table, input);
-      ctx.deps.tables.forget(ctx.scope.project.id);
+      const table = await findTable(ctx.em, ctx.access.project.id, ctx.table.id);
+      const updated = await updateTable(ctx.em, ctx.access.project.id, table, input);
+      ctx.deps.tables.forget(ctx.access.project.id);
       return toTableOutput(updated);
     }),
 
@@ -50,9 +50,9 @@ export const tableRouter = router({
     .input(tableIdInput)
     .output(z.void())
     .mutation(async ({ ctx }) => {
-      const table = await findTable(ctx.em, ctx.scope.project.id, ctx.table.id);
-      await deleteTable(ctx.em, ctx.deps.boss, ctx.scope.project.id, table);
-      ctx.deps.tables.forget(ctx.scope.project.id);
+      const table = await findTable(ctx.em, ctx.access.project.id, ctx.table.id);
+      await deleteTable(ctx.em, ctx.deps.boss, ctx.access.project.id, table);
+      ctx.deps.tables.forget(ctx.access.project.id);
       markNoContent(ctx);
     }),
 });

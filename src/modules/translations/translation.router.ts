@@ -27,21 +27,21 @@ const item = '/{projectId}/translations/{translationId}' as const;
 
 /** `.../translations/{translationId}`: the translation must exist (404) before the body is checked (400). */
 const translationProcedure = (level: ProjectAccessLevel) =>
-  projectItemProcedure(level, (ctx, input) => findTranslation(ctx.em, ctx.scope.project.id, rawPathParam(input, 'translationId')));
+  projectItemProcedure(level, (ctx, input) => findTranslation(ctx.em, ctx.access.project.id, rawPathParam(input, 'translationId')));
 
 export const translationRouter = router({
   list: projectProcedure('read')
     .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List translations (filters: locale, key)', protect: true } })
     .input(listTranslationsInput)
     .output(translationListOutput)
-    .query(({ ctx, input }) => listTranslations(ctx.em, ctx.scope.project.id, input)),
+    .query(({ ctx, input }) => listTranslations(ctx.em, ctx.access.project.id, input)),
 
   create: projectProcedure('write')
     .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Create a translation', protect: true }, successStatus: 201 })
     .input(createTranslationInput)
     .output(translationOutput)
     .mutation(async ({ ctx, input }) => {
-      const translation = await createTranslation(ctx.em, ctx.scope.project, input);
+      const translation = await createTranslation(ctx.em, ctx.access.project, input);
       markCreated(ctx, translation.id);
       return toTranslationOutput(translation);
     }),
@@ -56,7 +56,7 @@ export const translationRouter = router({
     .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update a translation (key, locale, value)', protect: true } })
     .input(updateTranslationInput)
     .output(translationOutput)
-    .mutation(async ({ ctx, input }) => toTranslationOutput(await updateTranslation(ctx.em, ctx.scope.project, ctx.item, input))),
+    .mutation(async ({ ctx, input }) => toTranslationOutput(await updateTranslation(ctx.em, ctx.access.project, ctx.item, input))),
 
   delete: translationProcedure('write')
     .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a translation', protect: true }, successStatus: 204 })

@@ -13,14 +13,14 @@ export const variableRouter = router({
     .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List variables (filter: key)', protect: true } })
     .input(listVariablesInput)
     .output(variableListOutput)
-    .query(({ ctx, input }) => listVariables(ctx.em, ctx.scope.project.id, input)),
+    .query(({ ctx, input }) => listVariables(ctx.em, ctx.access.project.id, input)),
 
   create: projectProcedure('write')
     .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Create a variable', protect: true }, successStatus: 201 })
     .input(createVariableInput)
     .output(variableOutput)
     .mutation(async ({ ctx, input }) => {
-      const variable = await createVariable(ctx.em, ctx.scope.project.id, input);
+      const variable = await createVariable(ctx.em, ctx.access.project.id, input);
       markCreated(ctx, variable.id);
       return toVariableOutput(variable);
     }),
@@ -30,5 +30,5 @@ export const variableRouter = router({
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a variable', protect: true } })
     .input(variableIdInput)
     .output(variableOutput)
-    .query(async ({ ctx, input }) => toVariableOutput(await findVariable(ctx.em, ctx.scope.project.id, input.variableId))),
+    .query(async ({ ctx, input }) => toVariableOutput(await findVariable(ctx.em, ctx.access.project.id, input.variableId))),
 });

@@ -37,7 +37,7 @@ const item = '/{projectId}/webhooks/{webhookId}' as const;
 const admin = projectProcedure('admin');
 
 /** `.../webhooks/{webhookId}/...`: the webhook must belong to the project (404), checked before the body (SPEC §3). */
-const webhookItem = projectItemProcedure('admin', (ctx, input) => findWebhook(ctx.em, ctx.scope.project.id, rawPathParam(input, 'webhookId')));
+const webhookItem = projectItemProcedure('admin', (ctx, input) => findWebhook(ctx.em, ctx.access.project.id, rawPathParam(input, 'webhookId')));
 
 const webhookDeps = (ctx: Context): WebhookDeps => ({
   boss: ctx.deps.boss,
@@ -50,7 +50,7 @@ export const webhookRouter = router({
     .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List webhooks (secrets never shown)', protect: true } })
     .input(listWebhooksInput)
     .output(webhookListOutput)
-    .query(({ ctx, input }) => listWebhooks(ctx.em, ctx.scope.project.id, input)),
+    .query(({ ctx, input }) => listWebhooks(ctx.em, ctx.access.project.id, input)),
 
   create: admin
     .meta({
@@ -60,7 +60,7 @@ export const webhookRouter = router({
     .input(createWebhookInput)
     .output(webhookWithSecretOutput)
     .mutation(async ({ ctx, input }) => {
-      const created = await createWebhook(ctx.em, webhookDeps(ctx), ctx.scope.project.id, input);
+      const created = await createWebhook(ctx.em, webhookDeps(ctx), ctx.access.project.id, input);
       markCreated(ctx, created.id);
       return created;
     }),

@@ -1,15 +1,7 @@
-import { createHash } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
 import type pg from 'pg';
 import { sqlOn } from '../../../db/sql.js';
 import { AppError, invalidQuery } from '../../../errors/app-error.js';
 import { EVENT_TYPES } from '../vocabulary.js';
-import type { Principal } from '../../../auth/principal.js';
-import type { CredentialResolver } from '../../../auth/credentials.js';
-import { authorizeProject } from '../../../auth/project-access.js';
-import type { Orm } from '../../../db/orm.js';
-import type { ProjectDirectory } from '../../projects/project-directory.js';
-import type { TableDef } from '../../tables/table-def.js';
 import type { EventFeed } from '../feed/feed-reader.js';
 import { joinEventStream, type StreamFilter, type StreamItem } from './stream-subscription.js';
 import { StreamRefused, StreamShutdown, type EventStreams, type StreamGrant } from './stream-registry.js';
@@ -22,7 +14,8 @@ const list = (raw: string | undefined) =>
     .filter((s) => s !== '');
 
 /** `types` and `tableIds` as the stream filters on: known types, the project's table ids (400 otherwise). */
-export async function parseStreamFilter(input: EventStreamInput, tables: (idOrKey: string) => Promise<TableDef | null>): Promise<StreamFilter> {
+/** `tables`: the project's tables by id or key (null when unknown). */
+export async function parseStreamFilter(input: EventStreamInput, tables: (idOrKey: string) => Promise<{ id: string } | null>): Promise<StreamFilter> {
   // A blank list names nothing (as a blank `fields` on lists): refused, not taken as "every".
   for (const name of ['types', 'tableIds'] as const) {
     if (input[name] !== undefined && list(input[name]).length === 0) throw invalidQuery(`${name}: names nothing; leave the parameter out for every one`);
@@ -39,17 +32,16 @@ export async function parseStreamFilter(input: EventStreamInput, tables: (idOrKe
   return { types, tableIds };
 }
 
-/** The credential a stream counts against (REALTIME_MAX_STREAMS): the API key, or the account token. */
-export const credentialIdOf = (principal: Principal): string => (principal.kind === 'apiKey' ? principal.apiKeyId : principal.tokenId);
-
 /**
- * What a recheck of a stream's access depends on: its credential (the Authorization header),
- * where it came from (allowed hosts) and its project. Streams that share them share a recheck.
+ * Who a stream belongs to (auth/stream-access.ts): the credential it counts against
+ * (REALTIME_MAX_STREAMS), the key of its recheck (streams that share it share one), and the
+ * recheck itself, which throws once the credential may no longer read the project.
  */
-export const recheckKeyOf = (headers: IncomingHttpHeaders, projectId: string): string =>
-  createHash('sha256')
-    .update([headers.authorization, headers.origin, headers.referer, projectId].map((v) => String(v ?? '')).join('\n'))
-    .digest('hex');
+export interface StreamOwner {
+  credentialId: string;
+  recheckKey: string;
+  recheck: () => Promise<unknown>;
+}
 
 export interface OpenedStream {
   grant: StreamGrant;
@@ -65,17 +57,16 @@ export interface OpenedStream {
 
 /**
  * Opens a stream for a caller whose access to the project was checked: counts it against the
- * credential's limit (429), and ends it when `recheck` throws (access revoked), when `signal`
+ * credential's limit (429), and ends it when the owner's recheck throws (access revoked), when `signal`
  * aborts (the client left) or when the server stops. The stream has joined the live feed when
  * this resolves: announce it to the client only then, and every later event reaches it.
  */
 export async function openStream(
   deps: { feed: EventFeed; streams: EventStreams; pool: pg.Pool },
-  opened: { principal: Principal; headers: IncomingHttpHeaders; projectId: string; publicOnly: boolean; filter: StreamFilter; lastEventId?: string | null },
-  recheck: () => Promise<unknown>,
+  { owner, ...opened }: { owner: StreamOwner; projectId: string; publicOnly: boolean; filter: StreamFilter; lastEventId?: string | null },
   signal: AbortSignal,
 ): Promise<OpenedStream> {
-  const grant = await deps.streams.claim(credentialIdOf(opened.principal), recheckKeyOf(opened.headers, opened.projectId), recheck);
+  const grant = await deps.streams.claim(owner.credentialId, owner.recheckKey, owner.recheck);
   const ended = AbortSignal.any([signal, grant.signal]);
   const { batches, leave } = joinEventStream(deps.feed, sqlOn(deps.pool), { ...opened, signal: ended });
   const close = async () => {
@@ -100,13 +91,3 @@ export function endingOf(grant: StreamGrant): unknown {
   if (reason instanceof StreamShutdown) return new AppError(503, 'SERVICE_UNAVAILABLE', 'The server is stopping; reconnect to resume');
   return null;
 }
-
-/**
- * Checks again, as on the stream's first request, that its credential may read the project:
- * a deleted, deactivated, expired or rotated-out credential, or a lost membership, throws.
- */
-export const accessCheck =
-  (deps: { credentials: CredentialResolver; orm: Orm; projects: ProjectDirectory }, headers: IncomingHttpHeaders, projectId: string) => async () => {
-    const principal = await deps.credentials.resolve(headers.authorization);
-    return authorizeProject(deps.orm.em.fork(), deps.projects, principal, headers, projectId, 'read');
-  };

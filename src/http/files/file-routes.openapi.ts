@@ -1,23 +1,12 @@
 import { z } from 'zod';
-import type { OpenAPIObject } from 'trpc-to-openapi';
-import { FILE_NAME_MAX, fileOutput } from '../modules/files/file.schema.js';
-import { DEFAULT_QUALITY, FITS, MAX_DIMENSION, OUTPUT_FORMATS } from '../modules/images/image-request.js';
-import { errorResponse } from '../openapi/responses.js';
+import { FILE_NAME_MAX, fileOutput } from '../../modules/files/file.schema.js';
+import { DEFAULT_QUALITY, FITS, MAX_DIMENSION, OUTPUT_FORMATS } from '../../modules/images/image-request.js';
+import { errorResponse } from '../../openapi/responses.js';
 
 /*
  * The OpenAPI face of the plain-express file routes (file-routes.ts), which the generator
  * cannot see: extra path items for upload and download, and the multipart body of PUT.
  */
-
-const collection = '/{projectId}/files';
-const item = '/{projectId}/files/{fileId}';
-const content = '/{projectId}/files/{fileId}/content';
-
-/** For the `/v1` route index (404 vs 405). PUT is a procedure too. */
-export const fileRouteEntries = [
-  { method: 'POST', path: collection },
-  { method: 'GET', path: content },
-];
 
 const { $schema: _ignored, ...fileSchema } = z.toJSONSchema(fileOutput) as Record<string, unknown>;
 
@@ -35,7 +24,7 @@ const imageParams = [
   imageParam('q', `Quality of WebP, AVIF and JPEG output (PNG is lossless and ignores it). Default ${DEFAULT_QUALITY}.`, { type: 'integer', minimum: 1, maximum: 100 }),
 ];
 
-const multipart = (fileRequired: boolean) => ({
+export const multipart = (fileRequired: boolean) => ({
   schema: {
     type: 'object',
     required: fileRequired ? ['file'] : [],
@@ -57,45 +46,40 @@ const downloadHeaders = {
   'Accept-Ranges': header('bytes; none for a derived image'),
 };
 
-export const fileOpenApiPaths = {
-  [collection]: {
-    post: {
-      operationId: 'files-upload',
-      tags: ['Files'],
-      summary: 'Upload a file (multipart/form-data: file, name?); streamed, up to FILES_MAX_BYTES',
-      security: [{ bearerAuth: [] }],
-      parameters: [pathParam('projectId', 'Project id')],
-      requestBody: { required: true, content: { 'multipart/form-data': multipart(true) } },
-      responses: { '201': { description: 'Created; `Location` names the new file', content: fileJson } },
-    },
-  },
-  [content]: {
-    get: {
-      operationId: 'files-content',
-      tags: ['Files'],
-      summary: 'Download a file’s bytes (single byte ranges supported), or a transformed image (w, h, fit, format, q)',
-      description:
-        'Without transformation parameters: the stored bytes, with ranges. With any of `w`, `h`, `fit`, `format`, `q` (image files only): ' +
-        'the derived image, computed on the first request and then served from storage; always whole (200, `Accept-Ranges: none`), ' +
-        '`ETag: "<sha256>-<parameters>"`, `Cache-Control: private, no-cache`.',
-      security: [{ bearerAuth: [] }],
-      parameters: [
-        pathParam('projectId', 'Project id'),
-        pathParam('fileId', 'File id'),
-        ...imageParams,
-        headerParam('Range', 'bytes=<start>-<end>, bytes=<start>- or bytes=-<suffix length> (ignored with transformation parameters)'),
-        headerParam('If-None-Match', 'The ETag of a cached copy: 304 when unchanged'),
-        headerParam('If-Range', 'An ETag: the Range applies only while the file still has it'),
-      ],
-      responses: { '200': { description: 'The bytes, with the stored Content-Type; or the derived image, with its format’s', headers: downloadHeaders, content: bytes } },
-    },
-  },
+export const uploadOperation = {
+  operationId: 'files-upload',
+  tags: ['Files'],
+  summary: 'Upload a file (multipart/form-data: file, name?); streamed, up to FILES_MAX_BYTES',
+  security: [{ bearerAuth: [] }],
+  parameters: [pathParam('projectId', 'Project id')],
+  requestBody: { required: true, content: { 'multipart/form-data': multipart(true) } },
+  responses: { '201': { description: 'Created; `Location` names the new file', content: fileJson } },
+};
+
+export const downloadOperation = {
+  operationId: 'files-content',
+  tags: ['Files'],
+  summary: 'Download a file’s bytes (single byte ranges supported), or a transformed image (w, h, fit, format, q)',
+  description:
+    'Without transformation parameters: the stored bytes, with ranges. With any of `w`, `h`, `fit`, `format`, `q` (image files only): ' +
+    'the derived image, computed on the first request and then served from storage; always whole (200, `Accept-Ranges: none`), ' +
+    '`ETag: "<sha256>-<parameters>"`, `Cache-Control: private, no-cache`.',
+  security: [{ bearerAuth: [] }],
+  parameters: [
+    pathParam('projectId', 'Project id'),
+    pathParam('fileId', 'File id'),
+    ...imageParams,
+    headerParam('Range', 'bytes=<start>-<end>, bytes=<start>- or bytes=-<suffix length> (ignored with transformation parameters)'),
+    headerParam('If-None-Match', 'The ETag of a cached copy: 304 when unchanged'),
+    headerParam('If-Range', 'An ETag: the Range applies only while the file still has it'),
+  ],
+  responses: { '200': { description: 'The bytes, with the stored Content-Type; or the derived image, with its format’s', headers: downloadHeaders, content: bytes } },
 };
 
 const unprocessable = 'the image has 12000×10000 = 120000000 pixels, more than IMAGE_MAX_PIXELS (100000000)';
 
 /** Statuses of the download besides 200 (buildOpenApiDocument keeps one success per operation). */
-const downloadResponses = {
+export const downloadResponses = {
   '400': errorResponse('400', {
     description: '`BAD_REQUEST`: a transformation parameter with a bad value, or on a file that is not an image; the message names the parameter',
     code: 'BAD_REQUEST',
@@ -119,17 +103,3 @@ const downloadResponses = {
     },
   },
 };
-
-/** Adds what the generator leaves out: the multipart face of PUT, and the 206/304/400/416/422 of downloads. */
-export function documentFileRoutes(doc: OpenAPIObject): OpenAPIObject {
-  type Op = { requestBody?: { content?: Record<string, unknown> }; responses?: Record<string, unknown> };
-  const paths = (doc.paths ?? {}) as Record<string, Record<string, Op>>;
-  const put = paths[item]?.put;
-  if (put) {
-    put.requestBody ??= { content: {} };
-    put.requestBody.content = { 'multipart/form-data': multipart(true), ...put.requestBody.content };
-  }
-  const get = paths[content]?.get;
-  if (get?.responses) get.responses = Object.fromEntries(Object.entries({ ...get.responses, ...downloadResponses }).sort(([a], [b]) => a.localeCompare(b)));
-  return doc;
-}

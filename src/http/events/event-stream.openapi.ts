@@ -1,14 +1,9 @@
-import { EVENT_TYPES } from '../modules/events/vocabulary.js';
+import { EVENT_TYPES } from '../../modules/events/vocabulary.js';
 
 /*
  * The OpenAPI face of the realtime stream (event-stream-route.ts), which the generator cannot
  * see: trpc-to-openapi has no subscriptions.
  */
-
-const path = '/{projectId}/events/stream';
-
-/** For the `/v1` route index (404 vs 405). */
-export const eventStreamRouteEntries = [{ method: 'GET', path }];
 
 const query = (name: string, description: string, example?: string) => ({
   name,
@@ -39,32 +34,28 @@ const STREAM_DESCRIPTION = [
   'TypeScript clients get the same stream typed from the tRPC subscription `events.subscribe`.',
 ].join('\n');
 
-export const eventStreamOpenApiPaths = {
-  [path]: {
-    get: {
-      operationId: 'events-stream',
-      tags: ['Events'],
-      summary: 'Stream the project’s events (text/event-stream)',
-      description: STREAM_DESCRIPTION,
-      security: [{ bearerAuth: [] }],
-      parameters: [
-        { name: 'projectId', in: 'path', required: true, description: 'Project id', schema: { type: 'string' } },
-        query('types', `Comma-separated event types (default: all): ${EVENT_TYPES.join(', ')}`, 'contents.published,contents.unpublished'),
-        query('tableIds', 'Comma-separated table ids or keys: contents events of these tables only'),
-        query('lastEventId', 'Resume right after this event (the `Last-Event-ID` header does the same)'),
-        query('access_token', 'The credential, for clients that cannot send `Authorization` (a browser’s EventSource)'),
-        { name: 'Last-Event-ID', in: 'header', required: false, description: 'The id of the last event received: resume after it', schema: { type: 'string' } },
-      ],
-      responses: {
-        '200': {
-          description: 'The stream; it stays open until the client leaves, the credential is revoked or the server stops',
-          content: {
-            'text/event-stream': {
-              schema: { type: 'string' },
-              example:
-                ': connected\n\nid: 0193b5c4-7d1e-7c3a-9f2b-5e8a1d2c3b4a\nevent: contents.published\ndata: {"id":"0193b5c4-7d1e-7c3a-9f2b-5e8a1d2c3b4a","type":"contents.published","projectId":"…","createdAt":"2026-11-26T10:00:00.000Z","sequence":42,"data":{"id":"…","status":"PUBLISHED","data":{"title":"Hello"}}}\n\n',
-            },
-          },
+export const streamOperation = {
+  operationId: 'events-stream',
+  tags: ['Events'],
+  summary: 'Stream the project’s events (text/event-stream)',
+  description: STREAM_DESCRIPTION,
+  security: [{ bearerAuth: [] }],
+  parameters: [
+    { name: 'projectId', in: 'path', required: true, description: 'Project id', schema: { type: 'string' } },
+    query('types', `Comma-separated event types (default: all): ${EVENT_TYPES.join(', ')}`, 'contents.published,contents.unpublished'),
+    query('tableIds', 'Comma-separated table ids or keys: contents events of these tables only'),
+    query('lastEventId', 'Resume right after this event (the `Last-Event-ID` header does the same)'),
+    query('access_token', 'The credential, for clients that cannot send `Authorization` (a browser’s EventSource)'),
+    { name: 'Last-Event-ID', in: 'header', required: false, description: 'The id of the last event received: resume after it', schema: { type: 'string' } },
+  ],
+  responses: {
+    '200': {
+      description: 'The stream; it stays open until the client leaves, the credential is revoked or the server stops',
+      content: {
+        'text/event-stream': {
+          schema: { type: 'string' },
+          example:
+            ': connected\n\nid: 0193b5c4-7d1e-7c3a-9f2b-5e8a1d2c3b4a\nevent: contents.published\ndata: {"id":"0193b5c4-7d1e-7c3a-9f2b-5e8a1d2c3b4a","type":"contents.published","projectId":"…","createdAt":"2026-11-26T10:00:00.000Z","sequence":42,"data":{"id":"…","status":"PUBLISHED","data":{"title":"Hello"}}}\n\n',
         },
       },
     },

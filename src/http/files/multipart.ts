@@ -6,10 +6,10 @@ import busboy from 'busboy';
 import { badRequest, payloadTooLarge } from '../../errors/app-error.js';
 import { findJsonProblem } from '../../shared/json-guard.js';
 import type { BlobStore } from '../../storage/storage.js';
-import { cleanFileName, FILE_NAME_MAX, nameFromFilename } from './file-name.js';
-import { NO_NAME_LEFT } from './file.schema.js';
-import type { StagedUpload } from './file.service.js';
-import { pickMimeType, SNIFF_BYTES } from './sniff.js';
+import { cleanFileName, FILE_NAME_MAX, nameFromFilename } from '../../modules/files/file-name.js';
+import { NO_NAME_LEFT } from '../../modules/files/file.schema.js';
+import type { StagedUpload } from '../../modules/files/file.service.js';
+import { pickMimeType, SNIFF_BYTES } from '../../modules/files/sniff.js';
 
 export const tooLarge = (limit: number) => payloadTooLarge(`file exceeds the limit of ${limit} bytes (FILES_MAX_BYTES)`);
 

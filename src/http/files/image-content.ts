@@ -1,9 +1,9 @@
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import type { AppDeps } from '../app-deps.js';
-import { contentDisposition, notModified } from '../modules/files/download.js';
-import type { FileRecord } from '../modules/files/file.entity.js';
-import { resolveImageRequest, type ImageQuery } from '../modules/images/image-request.js';
+import type { AppDeps } from '../../app-deps.js';
+import { contentDisposition, notModified } from './download.js';
+import type { FileRecord } from '../../modules/files/file.entity.js';
+import { resolveImageRequest, type ImageQuery } from '../../modules/images/image-request.js';
 
 /**
  * `Cache-Control` of derived images: `private` (the URL needs a credential; no shared cache may

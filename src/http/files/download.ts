@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ByteRange } from '../../storage/storage.js';
-import { cleanFileName } from './file-name.js';
+import { cleanFileName } from '../../modules/files/file-name.js';
 
 /**
  * The one range a `Range` header asks for (RFC 9110 §14): a `ByteRange`, `'unsatisfiable'`

@@ -1,19 +1,18 @@
 import type { IncomingMessage } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps } from '../app-deps.js';
-import type { ProjectAccessLevel, ProjectScope } from '../auth/project-access.js';
-import { unsupportedMediaType } from '../errors/app-error.js';
-import { mediaType } from './media-type.js';
-import { sendError } from './send-error.js';
-import type { BlobStore } from '../storage/storage.js';
-import { contentDisposition, notModified, requestedRange } from '../modules/files/download.js';
-import { createFile, findFile, replaceFile, toFileOutput } from '../modules/files/file.service.js';
-import { receiveUpload, tooLarge, type ReceivedUpload } from '../modules/files/multipart.js';
-import { readImageQuery } from '../modules/images/image-request.js';
+import type { Request } from 'express';
+import type { AppDeps } from '../../app-deps.js';
+import { unsupportedMediaType } from '../../errors/app-error.js';
+import { mediaType } from '../media-type.js';
+import { sendError } from '../send-error.js';
+import type { BlobStore } from '../../storage/storage.js';
+import { contentDisposition, notModified, requestedRange } from './download.js';
+import { createFile, findFile, replaceFile, toFileOutput } from '../../modules/files/file.service.js';
+import { receiveUpload, tooLarge, type ReceivedUpload } from './multipart.js';
+import { readImageQuery } from './image-query.js';
 import { sendDerivedImage } from './image-content.js';
-import { projectRoute } from './project-route.js';
+import type { PlainRoute } from '../plain-route.js';
+import { downloadOperation, downloadResponses, multipart, uploadOperation } from './file-routes.openapi.js';
 
 /**
  * Room for part headers and small fields around the file in a multipart body: a declared
@@ -23,19 +22,11 @@ const MULTIPART_OVERHEAD = 2 * 1024 * 1024;
 
 export const isMultipart = (req: IncomingMessage) => mediaType(req) === 'multipart/form-data';
 
-type Work = (req: Request, res: Response, scope: ProjectScope, em: EntityManager) => Promise<void>;
-
 /**
- * The plain-express file routes (trpc-to-openapi has no multipart): upload, replace and
- * download (of the bytes, or of a derived image: image-content.ts), each a projectRoute
- * (credential, project access, then the resource and the body; every error the SPEC §3 body).
- * Mounted under `/v1` after the rate limiter, before the procedures.
+ * The plain file routes (trpc-to-openapi has no multipart): upload, replace and download (of
+ * the bytes, or of a derived image: image-content.ts).
  */
-export function filesHttpRouter(deps: AppDeps): express.Router {
-  const router = express.Router();
-
-  const handle = (level: ProjectAccessLevel, work: Work): RequestHandler => projectRoute(deps, level, (req, res, { scope, em }) => work(req, res, scope, em));
-
+export function fileRoutes(deps: AppDeps): PlainRoute[] {
   /** 415 unless multipart; 413 at once when the declared length is already too much. */
   const receive = (req: Request, store: BlobStore, projectId: string): Promise<ReceivedUpload> => {
     if (!isMultipart(req)) throw unsupportedMediaType('Content-Type must be multipart/form-data');
@@ -44,31 +35,43 @@ export function filesHttpRouter(deps: AppDeps): express.Router {
     return receiveUpload(req, store, projectId, max);
   };
 
-  router.post(
-    '/:projectId/files',
-    handle('write', async (req, res, scope, em) => {
-      const upload = await receive(req, deps.storage.current, scope.project.id);
-      const file = await createFile(em, scope.project.id, upload);
+  const upload: PlainRoute = {
+    method: 'post',
+    path: '/{projectId}/files',
+    access: 'write',
+    openapi: { operation: uploadOperation },
+    async handle(req, res, { access, em }) {
+      const upload = await receive(req, deps.storage.current, access.project.id);
+      const file = await createFile(em, access.project.id, upload);
       const path = req.originalUrl.split('?')[0].replace(/\/+$/, '');
       res.status(201).location(`${path}/${file.id}`).json(toFileOutput(file));
-    }),
-  );
+    },
+  };
 
-  const replace = handle('write', async (req, res, scope, em) => {
-    const fileId = String(req.params.fileId);
-    // 404 before the body is read (SPEC §3 order); the transaction looks again, under a lock.
-    await findFile(deps.orm.em.fork(), scope.project.id, fileId);
-    const upload = await receive(req, deps.storage.current, scope.project.id);
-    const file = await replaceFile(em, deps.storage, deps.logger, scope.project.id, fileId, upload);
-    res.json(toFileOutput(file));
-  });
-  // A JSON PUT (rename) goes on to the `files.update` procedure.
-  router.put('/:projectId/files/:fileId', (req, res, next) => (isMultipart(req) ? replace(req, res, next) : next()));
+  const replace: PlainRoute = {
+    method: 'put',
+    path: '/{projectId}/files/{fileId}',
+    access: 'write',
+    // A JSON PUT (rename) goes on to the `files.update` procedure.
+    takes: isMultipart,
+    openapi: { requestBodies: { 'multipart/form-data': multipart(true) } },
+    async handle(req, res, { access, em }) {
+      const fileId = String(req.params.fileId);
+      // 404 before the body is read; the transaction looks again, under a lock.
+      await findFile(deps.orm.em.fork(), access.project.id, fileId);
+      const upload = await receive(req, deps.storage.current, access.project.id);
+      const file = await replaceFile(em, deps.storage, deps.logger, access.project.id, fileId, upload);
+      res.json(toFileOutput(file));
+    },
+  };
 
-  router.get(
-    '/:projectId/files/:fileId/content',
-    handle('read', async (req, res, scope, em) => {
-      const file = await findFile(em, scope.project.id, String(req.params.fileId));
+  const download: PlainRoute = {
+    method: 'get',
+    path: '/{projectId}/files/{fileId}/content',
+    access: 'read',
+    openapi: { operation: downloadOperation, responses: downloadResponses },
+    async handle(req, res, { access, em }) {
+      const file = await findFile(em, access.project.id, String(req.params.fileId));
       // With transformation parameters (w, h, fit, format, q): a derived image (SPEC §16).
       const imageQuery = readImageQuery(req.query);
       if (imageQuery) {
@@ -89,7 +92,7 @@ export function filesHttpRouter(deps: AppDeps): express.Router {
         return;
       }
       const store = deps.storage.of(file.storageDriver);
-      const stream = req.method === 'HEAD' ? null : await store.open(scope.project.id, file.storageKey, file.size, range ?? undefined);
+      const stream = req.method === 'HEAD' ? null : await store.open(access.project.id, file.storageKey, file.size, range ?? undefined);
       const headers: Record<string, string> = {
         ...validators,
         // The stored type exactly (express's res.set would append a charset to text types).
@@ -113,8 +116,8 @@ export function filesHttpRouter(deps: AppDeps): express.Router {
           deps.logger.error({ err: error, path: req.originalUrl, requestId: res.locals.requestId }, 'file download failed');
         }
       });
-    }),
-  );
+    },
+  };
 
-  return router;
+  return [upload, replace, download];
 }

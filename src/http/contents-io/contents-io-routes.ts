@@ -1,17 +1,14 @@
 import type { Readable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
-import express, { type Request, type Response } from 'express';
-import type { AppDeps } from '../app-deps.js';
-import type { ProjectAccessLevel, ProjectScope } from '../auth/project-access.js';
-import type { Principal } from '../auth/principal.js';
-import { badRequest, notFound, payloadTooLarge, unsupportedMediaType } from '../errors/app-error.js';
-import { prepareExport, type ExportFormat } from '../modules/contents/export/export.js';
-import { importContents } from '../modules/contents/import/import.js';
-import { csvLines, ndjsonLines } from '../modules/contents/import/import-lines.js';
-import { actorOf } from '../modules/contents/revision-types.js';
-import type { TableDef } from '../modules/tables/table-def.js';
-import { projectRoute } from './project-route.js';
-import { readQueryOrThrow, type QueryShape } from './v1-query.js';
+import type { Request } from 'express';
+import type { AppDeps } from '../../app-deps.js';
+import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../errors/app-error.js';
+import { prepareExport, type ExportFormat } from '../../modules/contents/export/export.js';
+import { importContents } from '../../modules/contents/import/import.js';
+import { csvLines, ndjsonLines } from '../../modules/contents/import/import-lines.js';
+import type { PlainRoute } from '../plain-route.js';
+import { exportOperation, importOperation } from './contents-io.openapi.js';
+import { readQueryOrThrow, type QueryShape } from '../v1-query.js';
 
 const NDJSON = /^application\/(x-ndjson|jsonl|x-jsonlines)\s*(;|$)/i;
 const CSV = /^text\/csv\s*(;|$)/i;
@@ -61,51 +58,47 @@ export function drainedOrClosed(res: ServerResponse): Promise<void> {
 }
 
 /**
- * The plain-express routes of contents import and export (SPEC §15): their bodies stream, which
- * procedures cannot. Same model as the file routes: credential (401), project access (403/404),
- * the table (404), then the input (400/413/415/422). Mounted under `/v1` before the procedures
- * (`.../contents/export` would otherwise read as the row whose id is "export").
+ * The plain routes of contents import and export (docs/import-export.md): their bodies stream,
+ * which procedures cannot. Credential (401), project access (403/404), the table (404), then the
+ * input (400/413/415/422). Mounted before the procedures (`.../contents/export` would otherwise
+ * read as the row whose id is "export").
  */
-export function contentsIoRouter(deps: AppDeps): express.Router {
-  const router = express.Router();
-
-  /** A route of a table of the project: the table must exist (404). */
-  const handle = (level: ProjectAccessLevel, work: (req: Request, res: Response, scope: ProjectScope, table: TableDef, principal: Principal) => Promise<void>) =>
-    projectRoute(deps, level, async (req, res, { scope, principal }) => {
-      const table = await deps.tables.get(scope.project.id, String(req.params.tableId));
-      if (!table) throw notFound('Table');
-      await work(req, res, scope, table, principal);
-    });
-
-  router.post(
-    '/:projectId/tables/:tableId/contents/import',
-    handle('write', async (req, res, scope, table, principal) => {
+export function contentsIoRoutes(deps: AppDeps): PlainRoute[] {
+  const importRoute: PlainRoute = {
+    method: 'post',
+    path: '/{projectId}/tables/{tableId}/contents/import',
+    access: 'write',
+    openapi: { operation: importOperation },
+    async handle(req, res, { access }) {
+      const tableAccess = await access.table(String(req.params.tableId));
       const type = req.headers['content-type'] ?? '';
       if (!NDJSON.test(type) && !CSV.test(type)) throw unsupportedMediaType('Content-Type must be application/x-ndjson or text/csv');
       const mode = queryOf(req, IMPORT_QUERY).mode ?? 'create';
       if (mode !== 'create' && mode !== 'upsert') throw badRequest('mode: must be create or upsert');
       const text = bodyText(req, deps.config.IMPORT_MAX_BYTES);
-      const lines = CSV.test(type) ? csvLines(text, table, scope.project) : ndjsonLines(text);
-      const scopeOfWrite = { pool: deps.pool, table, project: scope.project, tables: (id: string) => deps.tables.get(scope.project.id, id), actor: actorOf(principal) };
-      const result = await importContents(scopeOfWrite, lines, { upsert: mode === 'upsert' });
+      const lines = CSV.test(type) ? csvLines(text, tableAccess.table, access.project) : ndjsonLines(text);
+      const result = await importContents(tableAccess.writeScope(), lines, { upsert: mode === 'upsert' });
       res.status(200).json(result);
-    }),
-  );
+    },
+  };
 
-  router.get(
-    '/:projectId/tables/:tableId/contents/export',
-    handle('read', async (req, res, scope, table) => {
+  const exportRoute: PlainRoute = {
+    method: 'get',
+    path: '/{projectId}/tables/{tableId}/contents/export',
+    access: 'read',
+    openapi: { operation: exportOperation },
+    async handle(req, res, { access }) {
+      const tableAccess = await access.table(String(req.params.tableId));
+      const { table } = tableAccess;
       const query = queryOf(req, EXPORT_QUERY);
       const format = (query.format ?? 'ndjson') as ExportFormat;
       if (format !== 'ndjson' && format !== 'csv') throw badRequest('format: must be ndjson or csv');
       const input = {
-        projectId: scope.project.id,
+        projectId: access.project.id,
         tableId: table.id,
         ...Object.fromEntries(EXPORT_LIST_PARAMS.flatMap((name) => (query[name] === undefined ? [] : [[name, query[name] as string]]))),
       };
-      const publicOnly = !scope.seesNonPublic;
-      const scopeOfExport = { pool: deps.pool, table, project: scope.project, publicOnly, tables: (id: string) => deps.tables.get(scope.project.id, id) };
-      const chunks = await prepareExport(scopeOfExport, input, { format, escapeFormulas: query.escapeFormulas !== false });
+      const chunks = await prepareExport(tableAccess.exportScope(), input, { format, escapeFormulas: query.escapeFormulas !== false });
       res.writeHead(200, {
         'content-type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
         'content-disposition': `attachment; filename="${table.key}.${format}"`,
@@ -118,7 +111,7 @@ export function contentsIoRouter(deps: AppDeps): express.Router {
         if (res.destroyed) return;
       }
       res.end();
-    }),
-  );
-  return router;
+    },
+  };
+  return [importRoute, exportRoute];
 }

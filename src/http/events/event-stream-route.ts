@@ -1,14 +1,14 @@
-import express, { type RequestHandler } from 'express';
-import type { AppDeps } from '../app-deps.js';
-import { authorizeProject } from '../auth/project-access.js';
-import { badRequest } from '../errors/app-error.js';
-import { describeError } from '../errors/describe.js';
-import type { StreamItem } from '../modules/events/stream/stream-subscription.js';
-import { eventStreamInput } from '../modules/events/events.schema.js';
-import { accessCheck, endingOf, openStream, parseStreamFilter } from '../modules/events/stream/open-stream.js';
-import { principalOf } from './request-facts.js';
-import { sendError } from './send-error.js';
-import { queryShapeOf, readQueryOrThrow } from './v1-query.js';
+import type { RequestHandler } from 'express';
+import type { AppDeps } from '../../app-deps.js';
+import { streamOwner } from '../../auth/stream-access.js';
+import { badRequest } from '../../errors/app-error.js';
+import { describeError } from '../../errors/describe.js';
+import type { StreamItem } from '../../modules/events/stream/stream-subscription.js';
+import { eventStreamInput } from '../../modules/events/events.schema.js';
+import { endingOf, openStream, parseStreamFilter } from '../../modules/events/stream/open-stream.js';
+import type { PlainRoute } from '../plain-route.js';
+import { streamOperation } from './event-stream.openapi.js';
+import { queryShapeOf, readQueryOrThrow } from '../v1-query.js';
 
 /** The stream's query parameters, read as the list routes read theirs. */
 const STREAM_QUERY = queryShapeOf(eventStreamInput.shape, ['projectId']);
@@ -41,17 +41,19 @@ const frame = (item: StreamItem, publicOnly: boolean): string =>
 
 
 /**
- * `GET /v1/{projectId}/events/stream` (SPEC §14): the project's events as `text/event-stream`,
- * the same stream as the tRPC subscription `events.subscribe` (modules/events). Errors before
- * the stream starts are the usual JSON errors; a stream that the server ends says why in an
- * `event: error` (its credential was revoked, or 503: the server stops, reconnect and resume).
+ * `GET /v1/{projectId}/events/stream` (docs/realtime.md): the project's events as
+ * `text/event-stream`, the same stream as the tRPC subscription `events.subscribe`
+ * (modules/events). Errors before the stream starts are the usual JSON errors; a stream that the
+ * server ends says why in an `event: error` (its credential was revoked, or 503: the server
+ * stops, reconnect and resume).
  */
-export function eventStreamRouter(deps: AppDeps): express.Router {
-  const router = express.Router();
-  router.get('/:projectId/events/stream', async (req, res) => {
-    try {
-      const principal = await principalOf(deps.credentials, req, res);
-      const scope = await authorizeProject(deps.orm.em.fork(), deps.projects, principal, req.headers, String(req.params.projectId), 'read');
+export function eventStreamRoute(deps: AppDeps): PlainRoute {
+  return {
+    method: 'get',
+    path: '/{projectId}/events/stream',
+    access: 'read',
+    openapi: { operation: streamOperation },
+    async handle(req, res, { access }) {
       // As on lists (v1-query.ts): each parameter once, plain, not empty; 400 INVALID_QUERY otherwise.
       const query = readQueryOrThrow(req.query as Record<string, unknown>, STREAM_QUERY);
       const parsed = eventStreamInput.safeParse({
@@ -61,16 +63,15 @@ export function eventStreamRouter(deps: AppDeps): express.Router {
         lastEventId: req.get('last-event-id') ?? query.lastEventId,
       });
       if (!parsed.success) throw badRequest(`Invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-      const filter = await parseStreamFilter(parsed.data, (idOrKey) => deps.tables.get(scope.project.id, idOrKey));
-      const publicOnly = !scope.seesNonPublic;
+      const filter = await parseStreamFilter(parsed.data, access.tables);
+      const { publicOnly } = access;
       const left = new AbortController();
       res.once('close', () => left.abort());
       // The stream has joined the feed when this resolves: the headers below tell the client it
       // started, and every event written from then on reaches it. Errors until here are JSON.
       const { grant, batches, close } = await openStream(
         deps,
-        { principal, headers: req.headers, projectId: scope.project.id, publicOnly, filter, lastEventId: parsed.data.lastEventId },
-        accessCheck(deps, req.headers, scope.project.id),
+        { owner: streamOwner(deps, access, req.headers), projectId: access.project.id, publicOnly, filter, lastEventId: parsed.data.lastEventId },
         left.signal,
       );
       let heartbeat: NodeJS.Timeout | undefined;
@@ -97,11 +98,6 @@ export function eventStreamRouter(deps: AppDeps): express.Router {
         await close();
         res.end();
       }
-    } catch (error) {
-      const described = describeError(error);
-      if (described.internal) deps.logger.error({ err: error, path: req.originalUrl }, 'request failed');
-      sendError(res, described);
-    }
-  });
-  return router;
+    },
+  };
 }
