@@ -11,7 +11,7 @@ import type { ProjectDirectory, ProjectInfo } from '../modules/projects/project-
 import { projectRoleAtLeast } from '../modules/projects/project-roles.js';
 
 /**
- * What a `/{projectId}/...` procedure needs (SPEC §4 table):
+ * What a `/{projectId}/...` procedure needs (the table of docs/concepts.md#credentials-and-roles):
  * - `read`: GET of project data — any key of the project, VIEWER+;
  * - `logs`: GET of request logs — read_write keys (the logs hold other callers' addresses, and
  *   read keys live in browsers), VIEWER+;
@@ -30,7 +30,7 @@ export interface ProjectScope {
   seesNonPublic: boolean;
 }
 
-/** Checks the principal's right to `level` on the project, in SPEC §3 order (403 before 404). */
+/** Checks the principal's right to `level` on the project, in the order of docs/reliability.md#errors (403 before 404). */
 export async function authorizeProject(
   em: EntityManager,
   projects: ProjectDirectory,

@@ -61,7 +61,7 @@ export function drainedOrClosed(res: ServerResponse): Promise<void> {
 }
 
 /**
- * The plain-express routes of contents import and export (SPEC §15): their bodies stream, which
+ * The plain-express routes of contents import and export (docs/import-export.md): their bodies stream, which
  * procedures cannot. Same model as the file routes: credential (401), project access (403/404),
  * the table (404), then the input (400/413/415/422). Mounted under `/v1` before the procedures
  * (`.../contents/export` would otherwise read as the row whose id is "export").

@@ -41,7 +41,7 @@ const frame = (item: StreamItem, publicOnly: boolean): string =>
 
 
 /**
- * `GET /v1/{projectId}/events/stream` (SPEC §14): the project's events as `text/event-stream`,
+ * `GET /v1/{projectId}/events/stream` (docs/realtime.md#the-stream): the project's events as `text/event-stream`,
  * the same stream as the tRPC subscription `events.subscribe` (modules/events). Errors before
  * the stream starts are the usual JSON errors; a stream that the server ends says why in an
  * `event: error` (its credential was revoked, or 503: the server stops, reconnect and resume).

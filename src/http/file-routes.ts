@@ -28,7 +28,7 @@ type Work = (req: Request, res: Response, scope: ProjectScope, em: EntityManager
 /**
  * The plain-express file routes (trpc-to-openapi has no multipart): upload, replace and
  * download (of the bytes, or of a derived image: image-content.ts), each a projectRoute
- * (credential, project access, then the resource and the body; every error the SPEC §3 body).
+ * (credential, project access, then the resource and the body; every error the body of docs/reliability.md#errors).
  * Mounted under `/v1` after the rate limiter, before the procedures.
  */
 export function filesHttpRouter(deps: AppDeps): express.Router {
@@ -56,7 +56,7 @@ export function filesHttpRouter(deps: AppDeps): express.Router {
 
   const replace = handle('write', async (req, res, scope, em) => {
     const fileId = String(req.params.fileId);
-    // 404 before the body is read (SPEC §3 order); the transaction looks again, under a lock.
+    // 404 before the body is read (docs/reliability.md#errors); the transaction looks again, under a lock.
     await findFile(deps.orm.em.fork(), scope.project.id, fileId);
     const upload = await receive(req, deps.storage.current, scope.project.id);
     const file = await replaceFile(em, deps.storage, deps.logger, scope.project.id, fileId, upload);
@@ -69,7 +69,7 @@ export function filesHttpRouter(deps: AppDeps): express.Router {
     '/:projectId/files/:fileId/content',
     handle('read', async (req, res, scope, em) => {
       const file = await findFile(em, scope.project.id, String(req.params.fileId));
-      // With transformation parameters (w, h, fit, format, q): a derived image (SPEC §16).
+      // With transformation parameters (w, h, fit, format, q): a derived image (docs/resources.md#image-transformations).
       const imageQuery = readImageQuery(req.query);
       if (imageQuery) {
         await sendDerivedImage(deps, req, res, file, imageQuery);
@@ -83,7 +83,7 @@ export function filesHttpRouter(deps: AppDeps): express.Router {
       }
       const range = requestedRange(req.headers, file.size, etag);
       if (range === 'unsatisfiable') {
-        // SPEC §3 has no code for 416; the body keeps its error shape.
+        // 416 has no code of its own: BAD_REQUEST in the usual body (docs/reliability.md#errors).
         const message = `Range not satisfiable: the file has ${file.size} bytes`;
         sendError(res, { status: 416, body: { error: { code: 'BAD_REQUEST', message, details: null } }, headers: { 'Content-Range': `bytes */${file.size}` }, internal: false });
         return;

@@ -17,7 +17,7 @@ export interface ProjectRequest {
 /**
  * A plain-express route under `/{projectId}` (files, imports and exports: bodies that stream,
  * which procedures cannot take). Same model as the procedures: the credential (401), the right
- * on the project (403/404), then `work`. Every failure is the SPEC §3 body; what is left of a
+ * on the project (403/404), then `work`. Every failure is the error body (docs/reliability.md#errors); what is left of a
  * request body is read and dropped so that the answer arrives, on a connection not used again
  * (the client may still be sending). A failure after the headers went out can only cut the
  * response short.

@@ -24,7 +24,7 @@ export const insertOutboxEvents = (ids: string[], payloads: string[]): SqlQuery 
   values: [ids, payloads],
 });
 
-/** The channel the relay notifies when it has appended events to the realtime feed (SPEC §14). */
+/** The channel the relay notifies when it has appended events to the realtime feed (docs/realtime.md#how-it-works). */
 export const EVENT_FEED_CHANNEL = 'tabula_events';
 
 /**

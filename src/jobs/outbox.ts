@@ -24,14 +24,14 @@ export async function enqueue(db: OutboxDb, boss: PgBoss, queue: QueueName, data
   await boss.send(queue, data, { ...options, db });
 }
 
-/** SPEC §8 event types. */
+/** The event types of docs/webhooks.md. */
 export const EVENT_TYPES = [
   'contents.created',
   'contents.updated',
   'contents.deleted',
   'contents.published',
   'contents.unpublished',
-  /** One event for a whole import (SPEC §15): `{ tableId, count }`. */
+  /** One event for a whole import (docs/import-export.md#import): `{ tableId, count }`. */
   'contents.imported',
   'files.created',
   'files.updated',
@@ -42,7 +42,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** One event as it is queued and, without `tableId`, delivered (SPEC §8 payload). */
+/** One event as it is queued and, without `tableId`, delivered (docs/webhooks.md#what-a-delivery-looks-like). */
 export interface DomainEvent {
   id: string;
   type: EventType;
@@ -70,7 +70,7 @@ export async function emitEvents(db: OutboxDb, events: DomainEvent[]): Promise<v
 }
 
 /**
- * SPEC §8 and §14: whether a subscriber of `types` (empty or `*`: every type) and `tableIds`
+ * docs/webhooks.md and docs/realtime.md#the-stream: whether a subscriber of `types` (empty or `*`: every type) and `tableIds`
  * (empty: every table) takes `event`. `tableIds` narrows contents events only.
  */
 export function selectsEvent(filter: { types: readonly string[]; tableIds: readonly string[] }, event: DomainEvent): boolean {

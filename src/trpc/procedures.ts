@@ -18,7 +18,7 @@ import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
 
 /*
  * Authorization is declared on each procedure by picking one of these builders. Each one checks,
- * in SPEC §3 order, the credential (401), the caller's right (403) and the addressed resource
+ * in the order of docs/reliability.md#errors, the credential (401), the caller's right (403) and the addressed resource
  * (404), and only then lets a deferred body failure (400/413/415) through.
  *
  * Each builder is a single tRPC middleware: every middleware layer copies the context, and on
@@ -38,7 +38,7 @@ interface Arrival {
 const authenticate = async (ctx: Context): Promise<Principal> => ctx.facts.principal ?? ctx.deps.credentials.resolve(ctx.req.headers.authorization);
 
 /**
- * `/{projectId}/...`: the request is noted for the project's logs (refused ones too, SPEC §9),
+ * `/{projectId}/...`: the request is noted for the project's logs (refused ones too, docs/logs-and-metrics.md#request-logs),
  * then the credential and its right on the project are checked.
  */
 async function projectScope({ ctx, path }: Arrival, input: unknown, level: ProjectAccessLevel) {
@@ -78,7 +78,7 @@ export interface ProjectItemContext {
 
 /**
  * `/{projectId}/<items>/{id}`: as projectProcedure, and `load` (which throws 404 for an unknown
- * item) runs before a malformed body is reported (SPEC §3: 404 before 400/413/415). The loaded
+ * item) runs before a malformed body is reported (404 before 400/413/415). The loaded
  * item is `ctx.item`.
  */
 export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: ProjectItemContext, rawInput: unknown) => Promise<T>) =>
@@ -110,7 +110,7 @@ export interface TableItemContext {
 
 /**
  * `/{projectId}/tables/{tableId}/<items>/{id}`: as tableProcedure, and `exists` (which throws
- * 404 for an unknown item) runs before a malformed body is reported (SPEC §3: 404 before 400).
+ * 404 for an unknown item) runs before a malformed body is reported (404 before 400).
  */
 export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: TableItemContext, rawInput: unknown) => Promise<void>) =>
   publicProcedure.use(async (opts) => {
@@ -122,7 +122,7 @@ export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: Tabl
     return opts.next({ ctx: { principal, scope, table } });
   });
 
-/** SPEC §4: `/accounts/**` and `/workspaces/**` take account tokens only; API keys get 403. */
+/** `/accounts/**` and `/workspaces/**` take account tokens only; API keys get 403 (docs/concepts.md#credentials-and-roles). */
 async function accountOnly(ctx: Context): Promise<AccountPrincipal> {
   const principal = await authenticate(ctx);
   if (principal.kind !== 'account') throw forbidden('API keys cannot use account-level endpoints');
@@ -143,7 +143,7 @@ export type ItemCheck = (em: Context['em'], parentId: string, rawInput: unknown)
 /**
  * `/workspaces/{workspaceId}/**`: the workspace must exist (404) and the caller must hold at
  * least `minRole` in it (403). `exists` checks an item in the path, so that an unknown one is
- * 404 before a malformed body is 400 (SPEC §3).
+ * 404 before a malformed body is 400.
  */
 export const workspaceProcedure = (minRole: WorkspaceRole, exists?: ItemCheck) =>
   publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
@@ -161,7 +161,7 @@ export const workspaceProcedure = (minRole: WorkspaceRole, exists?: ItemCheck) =
 /**
  * `/workspaces/{workspaceId}/projects/{projectId}/**`: the caller's effective project role
  * (workspace OWNER/ADMIN count as project ADMIN) must be at least `minRole`; `exists` as
- * above. Logged under the project (SPEC §9).
+ * above. Logged under the project (docs/logs-and-metrics.md#request-logs).
  */
 export const workspaceProjectProcedure = (minRole: ProjectRole, exists?: ItemCheck) =>
   publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
