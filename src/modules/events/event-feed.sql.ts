@@ -1,7 +1,7 @@
 import type { SqlQuery } from '../../db/sql.js';
 
 /*
- * The realtime feed (SPEC §14): `event_feed`, appended to by the outbox relay
+ * The realtime feed (docs/realtime.md#how-it-works): `event_feed`, appended to by the outbox relay
  * (jobs/outbox.sql.ts), read by every API process, trimmed by the `event-feed` worker; and
  * `event_stream`, the open streams per credential.
  */
@@ -30,7 +30,7 @@ export const feedPositionOf = (projectId: string, eventId: string): SqlQuery => 
 });
 
 /**
- * Deletes events older than `hours` except the newest `keep` of each project (SPEC §14: at
+ * Deletes events older than `hours` except the newest `keep` of each project (docs/realtime.md#resuming: at
  * least a day or 10,000 events, whichever is more), at most `batch` at a time.
  */
 export const trimEventFeed = (hours: number, keep: number, batch: number): SqlQuery => ({

@@ -77,7 +77,7 @@ export async function relayOutboxBatch(boss: PgBoss, client: pg.PoolClient, batc
   if (rows.length > 0) {
     const events = rows.map(({ seq, payload }) => ({ ...payload, sequence: Number(seq) })).sort((a, b) => a.sequence - b.sequence);
     await fanOut(boss, client, events);
-    // The realtime feed (SPEC §14) takes them in the same transaction and order.
+    // The realtime feed (docs/realtime.md#how-it-works) takes them in the same transaction and order.
     await sql(appendToEventFeed(events.map((e) => e.id), events.map((e) => e.projectId), events.map((e) => JSON.stringify(e))));
   }
   return rows.length;
