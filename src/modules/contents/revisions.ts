@@ -13,7 +13,7 @@ import { isLocalized } from '../tables/table-def.js';
 import { validateData } from './validate.js';
 import { purgeOldRevisions, revisionHead, revisionOf, revisionsOf, type RevisionRow } from './revisions.sql.js';
 
-/** SPEC §13: read_write keys and accounts read revisions; read keys get 403. */
+/** Read_write keys and accounts read revisions; read keys get 403 (docs/contents.md#revisions). */
 export function assertMaySeeRevisions(principal: Principal): void {
   if (principal.kind === 'apiKey' && principal.permission === 'read') throw forbidden('Read keys cannot read revisions');
 }
@@ -33,7 +33,7 @@ function toRevisionOutput(table: TableDef, row: RevisionRow) {
 
 /**
  * Deletes the revisions beyond the newest `keep` of each row that got one since `since`
- * (SPEC §13 retention, run by the `revisions` worker). Answers how many went.
+ * (REVISIONS_PER_ROW, docs/contents.md#revisions; run by the `revisions` worker). Answers how many went.
  */
 export async function purgeRevisions(sql: Sql, keep: number, since: Date): Promise<number> {
   const [{ deleted }] = await sql<{ deleted: number }>(purgeOldRevisions(keep, since));
