@@ -10,7 +10,7 @@ import { FeedEntry } from './feed-entry.js';
 const REPLAY_BATCH = 500;
 /**
  * Events a stream may have waiting for a client that does not read them: beyond, the stream
- * closes, and the client resumes from the feed when it catches up (docs/realtime.md#typed-client).
+ * closes, and the client resumes from the feed when it catches up (docs/realtime.md#who-sees-what).
  */
 export const MAX_QUEUED = 10_000;
 

@@ -32,7 +32,7 @@ export class StreamRefused extends Error {
   }
 }
 
-/** Aborts every stream when the server stops: clients reconnect and resume (docs/realtime.md#resuming). */
+/** Aborts every stream when the server stops: clients reconnect and resume (docs/realtime.md#who-sees-what). */
 export class StreamShutdown extends Error {
   constructor() {
     super('the server is stopping');
