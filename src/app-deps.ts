@@ -28,11 +28,11 @@ export interface AppDeps {
   pool: pg.Pool;
   /** File bytes: the STORAGE_DRIVER for new uploads, and every driver for stored ones. */
   storage: Storage;
-  /** Image transformations of stored files and their cache (SPEC §16). */
+  /** Image transformations of stored files and their cache (docs/resources.md#image-transformations). */
   images: ImageDerivatives;
   /** Request log entries on their way to the queue; null when REQUEST_LOGGING is off. */
   requestLogs: RequestLogBuffer | null;
-  /** The realtime feed as this process reads it, and its open streams (SPEC §14). */
+  /** The realtime feed as this process reads it, and its open streams (docs/realtime.md#how-it-works). */
   feed: EventFeed;
   streams: EventStreams;
 }

@@ -44,25 +44,25 @@ const WORKERS: Record<string, WorkerDefinition> = {
         ),
       ),
   },
-  /** Committed events (event_outbox) → one delivery per subscribed webhook, in batches (SPEC §8). */
+  /** Committed events (event_outbox) → one delivery per subscribed webhook, in batches (docs/webhooks.md#how-it-runs). */
   outbox: { queue: QUEUES.deliveries.name, start: loopWorker(2, (pool, logger, { boss }) => startOutboxRelay(boss, pool, logger.child({ worker: 'outbox' }))) },
-  /** SCHEDULED contents → PUBLISHED at their publishAt (SPEC §7). */
+  /** SCHEDULED contents → PUBLISHED at their publishAt (docs/contents.md#statuses). */
   publisher: {
     queue: 'contents.scheduled',
     start: loopWorker(2, (pool, logger, { orm }) => startScheduledPublisher(pool, new TableDefinitions(orm), logger.child({ worker: 'publisher' }))),
   },
   /** Trims the contents change log that API processes read to keep their list caches exact. */
   'change-log': { queue: 'contents.changes', start: loopWorker(1, (pool, logger) => startChangeLogTrim(pool, logger.child({ worker: 'change-log' }))) },
-  /** Keeps the newest REVISIONS_PER_ROW revisions of each contents row (SPEC §13). */
+  /** Keeps the newest REVISIONS_PER_ROW revisions of each contents row (docs/contents.md#revisions). */
   revisions: {
     queue: 'contents.revisions',
     start: loopWorker(1, (pool, logger, { config }) => startRevisionRetention(pool, config.REVISIONS_PER_ROW, logger.child({ worker: 'revisions' }))),
   },
-  /** Trims the realtime feed to what resuming clients may still ask for (SPEC §14). */
+  /** Trims the realtime feed to what resuming clients may still ask for (docs/realtime.md#resuming). */
   'event-feed': { queue: 'events.feed', start: loopWorker(1, (pool, logger) => startFeedRetention(pool, logger.child({ worker: 'event-feed' }))) },
   'webhook-delivery': { queue: QUEUES.deliveries.name, start: startDeliveryWorker },
   'webhook-retention': { queue: QUEUES.webhookRetention.name, start: startRetentionWorker },
-  /** Request log segments → request_log_segment (SPEC §9). */
+  /** Request log segments → request_log_segment (docs/logs-and-metrics.md#request-logs). */
   'request-logs': {
     queue: QUEUES.requestLogs.name,
     start: (boss, _orm, logger, _config, databaseUrl) => withPool(databaseUrl, logger, (pool) => startLogIngest(boss, pool)),

@@ -31,7 +31,7 @@ export function useApiMutation<I, T>(write: (client: TabulaClient, input: I) => 
   });
 }
 
-/** A failed call as people read it: the SPEC §3 message, with the request id for support. */
+/** A failed call as people read it: the error message (docs/reliability.md#errors), with the request id for support. */
 export function errorText(error: unknown): string {
   if (error instanceof TabulaError) return error.requestId ? `${error.message} (request ${error.requestId})` : error.message;
   return error instanceof Error ? error.message : String(error);

@@ -4,7 +4,7 @@ import { useClient } from './session.js';
 
 /**
  * Keeps what the console shows current while other people (or programs) write: one event
- * subscription per open project (SPEC §14, `events.subscribe` over SSE through the typed client),
+ * subscription per open project (docs/realtime.md#typed-client, `events.subscribe` over SSE through the typed client),
  * and each event refreshes the queries it can change. A contents event refreshes that table's
  * lists and rows; a table event, the tables and their columns; a file event, the files. After a
  * `reset` (the feed lost track), everything of the project is read again, and so it is when the

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-/** The host of `Origin`, or when absent of `Referer` (SPEC §4); null when neither names one. */
+/** The host of `Origin`, or when absent of `Referer` (docs/concepts.md#api-keys); null when neither names one. */
 function requestOriginHost(headers: IncomingHttpHeaders): string | null {
   const source = headers.origin ?? headers.referer;
   if (!source || source === 'null') return null;
@@ -12,7 +12,7 @@ function requestOriginHost(headers: IncomingHttpHeaders): string | null {
 }
 
 /**
- * SPEC §4: the host equals an entry, or matches a `*.example.com` entry (any subdomain, not the
+ * docs/concepts.md#api-keys: the host equals an entry, or matches a `*.example.com` entry (any subdomain, not the
  * apex). Case-insensitive; the port never matters (URL.hostname has none).
  */
 export function hostAllowed(host: string, allowedHosts: string[]): boolean {

@@ -21,7 +21,7 @@ export const CREDENTIAL_CACHE_MS = 500;
 const LAST_USED_INTERVAL_MS = 60_000;
 const CACHE_MAX_ENTRIES = 10_000;
 
-/** Parses `Authorization: Bearer <secret>`; anything else is 401 (seed: Authentication). */
+/** Parses `Authorization: Bearer <secret>`; anything else is 401 (docs/reliability.md#errors). */
 export function bearerSecret(header: string | undefined): string {
   if (!header) throw unauthorized('Missing Authorization header');
   const match = /^Bearer +(\S+)\s*$/.exec(header);

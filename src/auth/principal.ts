@@ -1,4 +1,4 @@
-/** Who is calling: a person (account token) or a project API key (SPEC §4). */
+/** Who is calling: a person (account token) or a project API key (docs/concepts.md#credentials-and-roles). */
 export type Principal = AccountPrincipal | ApiKeyPrincipal;
 
 export interface AccountPrincipal {

@@ -12,7 +12,7 @@ import { contentsExport, contentsImport } from './commands/contents-io.js';
 
 /**
  * `npm run cli -- <command> [options]`: the operator's tools. Exit codes: 0 done, 1 the
- * operation failed (its SPEC §3 code and message on stderr), 2 the command line was wrong
+ * operation failed (its error code and message on stderr), 2 the command line was wrong
  * (usage on stderr).
  */
 const COMMANDS: Command[] = [tokenCreate, workspaceCreate, projectCreate, keyCreate, contentsImport, contentsExport, queues, deliveriesReplay, migrate];

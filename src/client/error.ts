@@ -2,12 +2,12 @@ import { TRPCClientError } from '@trpc/client';
 import type { AppRouter, ErrorCode, ErrorDetail } from './server-types.js';
 
 /**
- * `NETWORK_ERROR` is the client's own code: no SPEC §3 answer reached it (connection refused,
+ * `NETWORK_ERROR` is the client's own code: no Tabula error body reached it (connection refused,
  * DNS failure, or a response that is not Tabula's, such as a proxy's 502 page).
  */
 export type TabulaErrorCode = ErrorCode | 'NETWORK_ERROR';
 
-/** The SPEC §3 error the server puts under `data.error` on the `/trpc` face (see src/trpc/trpc.ts). */
+/** The error body (docs/reliability.md#errors) the server puts under `data.error` on the `/trpc` face (see src/trpc/trpc.ts). */
 interface WireData {
   httpStatus?: number;
   error?: { code: ErrorCode; message: string; details: ErrorDetail[] | null };
@@ -18,7 +18,7 @@ interface WireData {
  * that tRPC tooling (React Query adapters, `isTRPCClientError`) still recognises it.
  */
 export class TabulaError extends TRPCClientError<AppRouter> {
-  /** SPEC §3 code, e.g. `NOT_FOUND`, `VALIDATION_ERROR`. */
+  /** The error code, e.g. `NOT_FOUND`, `VALIDATION_ERROR` (docs/reliability.md#errors). */
   readonly code: TabulaErrorCode;
   /** HTTP status of the answer; 0 when there was none. */
   readonly status: number;

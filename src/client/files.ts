@@ -3,8 +3,8 @@ import type { AppRouter, ErrorCode, ErrorDetail } from './server-types.js';
 
 /**
  * File bytes travel as multipart uploads and binary downloads, which tRPC does not carry: these
- * two calls use the REST face (`POST /v1/{projectId}/files`, `GET .../files/{id}/content`, SPEC
- * §5 and §16) with the same credential and answer the same typed file records and errors as the
+ * two calls use the REST face (`POST /v1/{projectId}/files`, `GET .../files/{id}/content`,
+ * docs/resources.md#files) with the same credential and answer the same typed file records and errors as the
  * procedures.
  */
 export type FileRecord = inferRouterOutputs<AppRouter>['files']['get'];
@@ -15,10 +15,10 @@ export interface FileTransport {
   fetch?: typeof globalThis.fetch;
 }
 
-/** Derived image parameters (SPEC §16), e.g. `{ w: 400, format: 'webp' }`. */
+/** Derived image parameters (docs/resources.md#image-transformations), e.g. `{ w: 400, format: 'webp' }`. */
 export type ImageParams = Partial<Record<'w' | 'h' | 'fit' | 'format' | 'q', string | number>>;
 
-/** A failed file call: the SPEC §3 error of the REST answer. */
+/** A failed file call: the error of the REST answer (docs/reliability.md#errors). */
 export class FileCallError extends Error {
   constructor(
     readonly status: number,

@@ -18,7 +18,7 @@ export type { AppRouter, EventEnvelope, EventType, OperatorsByKind, StreamReset 
 /** Inputs and outputs of every procedure, e.g. `RouterOutputs['contents']['get']`. */
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
-/** What `events.subscribe` delivers: an event tracked by its id, or a reset (SPEC §14). */
+/** What `events.subscribe` delivers: an event tracked by its id, or a reset (docs/realtime.md#resuming). */
 export type EventStreamItem = { id: string; data: EventEnvelope } | StreamReset;
 
 export interface TabulaClientOptions {
@@ -60,7 +60,7 @@ export function createTabulaClient(options: TabulaClientOptions): TabulaClient {
       tabulaErrors,
       splitLink({
         condition: (op) => op.type === 'subscription',
-        // `events.subscribe` (SPEC §14) over SSE. A fetch-based EventSource sends the credential
+        // `events.subscribe` (docs/realtime.md#typed-client) over SSE. A fetch-based EventSource sends the credential
         // as a header, in Node and in browsers alike (the browser's own cannot), and resumes
         // after the last event on reconnect.
         true: httpSubscriptionLink({

@@ -23,7 +23,7 @@ const envSchema = z.object({
     .optional(),
   STORAGE_DRIVER: z.enum(['local', 'postgres', 's3']).default('local'),
   STORAGE_DIR: z.string().min(1).default('./.data/files'),
-  /** STORAGE_DRIVER=s3 (SPEC §16); S3_BUCKET is required then, and reads the bucket's files whatever the driver. */
+  /** STORAGE_DRIVER=s3 (docs/resources.md#storage-drivers); S3_BUCKET is required then, and reads the bucket's files whatever the driver. */
   S3_BUCKET: z.string().min(3, 'at least 3 characters').optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   /** MinIO, Ceph, R2 and the like; unset: AWS. */
@@ -42,7 +42,7 @@ const envSchema = z.object({
   /** Largest contents import body (docs/import-export.md); it streams, so this bounds time, not memory (see REQUEST_TIMEOUT_MS). */
   IMPORT_MAX_BYTES: positiveInt.default(1024 * 1024 * 1024),
   BODY_MAX_BYTES: positiveInt.default(1024 * 1024),
-  /** Largest image (width × height) a transformation decodes (SPEC §16); larger is 422. */
+  /** Largest image (width × height) a transformation decodes (docs/resources.md#image-transformations); larger is 422. */
   IMAGE_MAX_PIXELS: positiveInt.default(100_000_000),
   /** Image transformations run at once per API process; further first requests wait. */
   IMAGE_CONCURRENCY: positiveInt.default(2),
@@ -60,15 +60,15 @@ const envSchema = z.object({
   WEBHOOK_RETRY_DELAYS: delayList.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   WEBHOOKS_ALLOW_PRIVATE: flag.default(false),
   LOG_RETENTION_DAYS: positiveInt.default(30),
-  /** Revisions kept per contents row (SPEC §13); older ones are purged by the `revisions` worker. */
+  /** Revisions kept per contents row (docs/contents.md#revisions); older ones are purged by the `revisions` worker. */
   REVISIONS_PER_ROW: positiveInt.default(100),
-  /** Open realtime streams per credential, across API processes (SPEC §14); 429 beyond. */
+  /** Open realtime streams per credential, across API processes (docs/realtime.md#who-sees-what); 429 beyond. */
   REALTIME_MAX_STREAMS: positiveInt.default(100),
   /** A comment line on every open realtime stream this often, so proxies keep it open. */
   REALTIME_HEARTBEAT_MS: positiveInt.default(15_000),
   /** How often the credential of an open stream is checked again (revoked: the stream closes). */
   REALTIME_RECHECK_MS: positiveInt.default(2_000),
-  /** Request logs (SPEC §9); off only to measure what they cost (npm run bench). */
+  /** Request logs (docs/logs-and-metrics.md#request-logs); off only to measure what they cost (npm run bench). */
   REQUEST_LOGGING: flag.default(true),
   /** When set, `GET /metrics` (Prometheus) requires `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
@@ -85,7 +85,7 @@ export class ConfigError extends Error {}
 
 /**
  * Reads the configuration from the environment. An invalid value stops start-up with one line
- * naming the variable (SPEC §11).
+ * naming the variable (docs/configuration.md).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));

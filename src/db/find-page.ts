@@ -2,7 +2,7 @@ import type { EntityManager, EntityName, FilterQuery, FindOptions, Loaded } from
 import { paginationOf, pageWindow, wantsCount, type PageParams } from '../shared/pagination.js';
 
 /**
- * One page of entities in the SPEC §2 list envelope: the page (one extra row tells `hasNext`)
+ * One page of entities in the list envelope of docs/concepts.md#conventions: the page (one extra row tells `hasNext`)
  * and, unless `withCount=false`, the total of `where`, fetched together.
  */
 export async function findPage<Entity extends object, Hint extends string = never, Out = unknown>(

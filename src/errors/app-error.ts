@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 
-/** The error codes of SPEC §3; nothing else ever reaches a client. */
+/** The error codes of docs/reliability.md#errors; nothing else ever reaches a client. */
 export type ErrorCode =
   | 'INVALID_JSON'
   | 'INVALID_QUERY'
@@ -46,7 +46,7 @@ export type ErrorStatus = keyof typeof TRPC_CODE_BY_STATUS;
 
 /**
  * An error the client is meant to see. It is a TRPCError so that `/trpc` answers the same
- * HTTP status as `/v1`; `describeError` turns it into the SPEC §3 body.
+ * HTTP status as `/v1`; `describeError` turns it into the error body.
  */
 export class AppError extends TRPCError {
   constructor(

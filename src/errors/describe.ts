@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { AppError, type ErrorCode, type ErrorDetail } from './app-error.js';
 
-/** The one error body of SPEC §3. */
+/** The one error body (docs/reliability.md#errors). */
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details: ErrorDetail[] | null };
 }
@@ -65,7 +65,7 @@ function unwrapCause(error: unknown): unknown {
 }
 
 /**
- * Maps anything thrown while serving a request to status + SPEC §3 body. Unknown errors become
+ * Maps anything thrown while serving a request to status + error body. Unknown errors become
  * a generic 500: no message, stack or SQL of ours ever reaches the client.
  * `procedureType` tells query-string failures (INVALID_QUERY) from body failures (BAD_REQUEST).
  */

@@ -37,7 +37,7 @@ export function consoleDirectory(): string | null {
 }
 
 /**
- * `GET /admin/...` (SPEC §17): the built single-page app. Assets are cached for a year (their
+ * `GET /admin/...` (docs/console.md#served-with): the built single-page app. Assets are cached for a year (their
  * names change with their content); index.html is revalidated each time, and answers every
  * other path under /admin so that the app's own addresses survive a reload.
  */

@@ -5,7 +5,7 @@ import { describeClientError } from '../errors/describe.js';
 
 /**
  * The server's `clientError` handler: node's default answers 431/408/400 with an empty body; this
- * one sends the SPEC §3 body and an X-Request-Id, then closes the connection as node does.
+ * one sends the error body (docs/reliability.md#errors) and an X-Request-Id, then closes the connection as node does.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   // Mirrors node's own guard: write only when no response of this connection has begun

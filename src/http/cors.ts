@@ -9,7 +9,7 @@ import type { Principal } from '../auth/principal.js';
  * must already hold, so cross-origin reads are allowed by default, without credentials mode
  * (cookies play no part). The exception is an API key with `allowedHosts`: a response to it
  * names the Origin only when that origin is allowed, so a page elsewhere cannot read it
- * (the request itself is refused with 403 as well, SPEC §4).
+ * (the request itself is refused with 403 as well, docs/concepts.md#api-keys).
  *
  * A browser sends no Authorization header in a preflight, so a preflight cannot tell which key
  * will follow; it permits the request from any web origin and the actual response decides.

@@ -62,7 +62,7 @@ function successResponses(op: Operation, status: number | undefined): NonNullabl
  * The OpenAPI document of `/v1`, generated from the procedures and completed centrally where
  * the generator cannot know the truth, so that a new router needs only a summary and a tag in
  * its meta: success statuses (201/204) and headers, every error the operation can answer
- * (derived from its kind, see error-rules.ts) with the SPEC §3 body, parameter descriptions,
+ * (derived from its kind, see error-rules.ts) with the error body (docs/reliability.md#errors), parameter descriptions,
  * examples, and the resource groups.
  */
 export function buildOpenApiDocument(appRouter: AnyRouter, extraPaths: Record<string, unknown> = {}): OpenAPIObject {

@@ -8,7 +8,7 @@ import { notePrincipal } from './request-facts.js';
 import { sendError } from './send-error.js';
 
 /**
- * SPEC §10: a token bucket per credential (per client IP when the request carries no valid
+ * docs/concepts.md#rate-limits: a token bucket per credential (per client IP when the request carries no valid
  * credential), shared across API processes. Every response carries RateLimit-* headers; past
  * the limit the answer is 429 RATE_LIMITED with Retry-After.
  */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 
-/** A client's id is echoed only when it is a safe token of at most 128 characters (SPEC §2). */
+/** A client's id is echoed only when it is a safe token of at most 128 characters (docs/concepts.md#conventions). */
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export const requestId: RequestHandler = (req, res, next) => {

@@ -11,7 +11,7 @@ const MAX_USER_AGENT = 512;
 const loggable = (text: string, max: number) => redactCredentials(text).slice(0, max);
 
 /**
- * SPEC §9: every `/v1` and `/trpc` request that names a project is logged, once per project it
+ * docs/logs-and-metrics.md#request-logs: every `/v1` and `/trpc` request that names a project is logged, once per project it
  * names (a tRPC batch may name several). Entries go to the in-memory buffer when the response is
  * done, with the status the client got (499: it left before any answer). No credential a client put in
  * the path, the agent or the request id is stored, whatever the path and the answer (a mistyped

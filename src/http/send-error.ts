@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { DescribedError } from '../errors/describe.js';
 
-/** Writes a SPEC §3 error response; the only place an error body is written by express. */
+/** Writes an error response (docs/reliability.md#errors); the only place an error body is written by express. */
 export function sendError(res: ServerResponse, described: DescribedError): void {
   if (res.headersSent) {
     res.destroy();

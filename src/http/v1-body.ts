@@ -24,7 +24,7 @@ const checkBytes = (_req: IncomingMessage, _res: ServerResponse, body: Buffer) =
 
 const EMPTY_JSON_MESSAGE = 'Request body is empty, which is not JSON; send {} for no fields, or no Content-Type and no body';
 
-/** body-parser's failure as the SPEC §3 error. */
+/** body-parser's failure as the error of docs/reliability.md#errors. */
 function parseFailure(error: { type?: string; reason?: string }, limit: number): AppError {
   if (error.type === 'entity.too.large') return payloadTooLarge(`Request body exceeds ${limit} bytes`);
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') return unsupportedMediaType('Unsupported body encoding or charset');
@@ -44,7 +44,7 @@ function judge(value: unknown): BodyRead {
 /**
  * Reads the JSON body of a `/v1` write. A failure (415, 413, 400 INVALID_JSON, a body that is
  * not an object, a value PostgreSQL cannot store) is returned, not answered: the caller hands it
- * to the procedure, which raises it after 401/403/404 (SPEC §3 order). Whatever of a refused
+ * to the procedure, which raises it after 401/403/404 (the order of docs/reliability.md#errors). Whatever of a refused
  * body is still coming is read and dropped, so that the answer arrives.
  *
  * A request with neither body nor Content-Type (an action without options: `POST .../rotate`)

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { invalidQuery, type AppError } from '../errors/app-error.js';
 
 /*
- * How `/v1` reads a query string into a procedure's input (SPEC §2, §3: a bad `page`, `size`,
+ * How `/v1` reads a query string into a procedure's input (docs/contents.md#list-queries: a bad `page`, `size`,
  * `filter`, `op`... is 400 INVALID_QUERY). trpc-to-openapi hands the procedures every value as
  * text and lets zod coerce numbers with `Number()`, which took `page=0x10` as 16, `1e1` as 10,
  * `%201` as 1 and `size=` as absent; it dropped empty values (`op=`) and kept only `page[]`'s

@@ -6,8 +6,8 @@ export const QUEUES = {
   /** Hard-deletes rows below a soft-deleted workspace, project, table or column. */
   purge: { name: 'purge', options: { retryLimit: 10, retryDelay: 5, retryBackoff: true } },
   /**
-   * One webhook delivery attempt each (SPEC §8). HTTP failures are recorded and retried on the
-   * SPEC schedule by sending a new delayed job; these pg-boss retries only cover a worker that
+   * One webhook delivery attempt each. HTTP failures are recorded and retried on the
+   * schedule of docs/webhooks.md#retries-and-disabling by sending a new delayed job; these pg-boss retries only cover a worker that
    * died or shut down mid-attempt (expiry: the 10 s attempt plus its bookkeeping).
    */
   deliveries: {
@@ -18,7 +18,7 @@ export const QUEUES = {
   },
   /** Hourly removal of webhook events and delivery attempts past retention. */
   webhookRetention: { name: 'webhook-retention', options: { retryLimit: 2, retryDelay: 60 } },
-  /** Batches of request log entries from the API processes (SPEC §9), inserted in bulk. */
+  /** Batches of request log entries from the API processes (docs/logs-and-metrics.md#request-logs), inserted in bulk. */
   requestLogs: { name: 'request-logs', options: { retryLimit: 10, retryDelay: 2, retryBackoff: true, deleteAfterSeconds: 3600 } },
   /** Folds new request logs into hourly rollups; scheduled every minute. */
   logRollup: { name: 'request-log-rollup', options: { retryLimit: 2, retryDelay: 10, deleteAfterSeconds: 3600 } },

@@ -27,7 +27,7 @@ export class Migration20261122010000_api_keys extends Migration {
       create unique index api_key_previous_hash_key on api_key (previous_key_hash) where previous_key_hash is not null;
       create index api_key_project_idx on api_key (project_id, created_at, id);
 
-      -- Token buckets shared by every API process (SPEC §10). Unlogged: losing them in a crash
+      -- Token buckets shared by every API process (docs/concepts.md#rate-limits). Unlogged: losing them in a crash
       -- only refills the buckets, and it keeps the WAL out of the request path.
       create unlogged table rate_bucket (
         key text primary key,

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Webhooks, the events queued for each of them, and every delivery attempt (issue #6, SPEC §8). */
+/** Webhooks, the events queued for each of them, and every delivery attempt (issue #6, docs/webhooks.md). */
 export class Migration20261122060000_webhooks extends Migration {
   override name = 'Migration20261122060000_webhooks';
 
@@ -11,7 +11,7 @@ export class Migration20261122060000_webhooks extends Migration {
         project_id uuid not null references project (id) on delete cascade,
         name text not null,
         url text not null,
-        -- SPEC §8 event types, or '*' for all.
+        -- The event types of docs/webhooks.md, or '*' for all.
         events text[] not null,
         -- Narrows contents events to these tables; empty = every table.
         table_ids uuid[] not null default '{}',

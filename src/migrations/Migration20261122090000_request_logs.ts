@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Request logs (SPEC §9) and their hourly rollups.
+ * Request logs (docs/logs-and-metrics.md#request-logs) and their hourly rollups.
  *
  * `request_log` is written only by the log-ingest worker, in bulk. No foreign key to project: the
  * insert itself drops entries of unknown projects, and the purge removes a deleted project's rows.

@@ -3,7 +3,7 @@ import { createIndexStatements, searchIndexStatements } from '../modules/columns
 import type { ColumnDef } from '../modules/tables/table-def.js';
 
 /**
- * Full-text search (SPEC §12). `contents_search_text` is the text a localized column
+ * Full-text search (docs/contents.md#search). `contents_search_text` is the text a localized column
  * contributes to a row's search document: every locale's value, cut to 100,000 characters (a
  * tsvector holds at most 1 MB, and a text value may be as long as a request body). Then every
  * live table gets the GIN indexes of its search document, as the columns module keeps them from

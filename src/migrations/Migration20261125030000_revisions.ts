@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Revisions of contents rows (SPEC §13): `contents.version` counts a row's changes, and each
+ * Revisions of contents rows (docs/contents.md#revisions): `contents.version` counts a row's changes, and each
  * change writes `contents_revision` (the row's data and status after it, the action and who did
  * it) in the statement that makes it. A revision belongs to its row: deleting the row deletes
  * them. Rows that exist already get their first revision, `created`, from what they hold now.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Drafts of published rows (SPEC §13): `contents.draft` holds a row's pending changes, keyed by
+ * Drafts of published rows (docs/contents.md#drafts-of-published-rows): `contents.draft` holds a row's pending changes, keyed by
  * column id (so a renamed column keeps its draft value and a deleted one drops out), and stays
  * null for a row without a draft. The live `data` never holds draft values, so lists, searches,
  * caches and read keys read nothing new. The change log's image learns `hasDraft`, so that cached

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The realtime feed (SPEC §14). `event_feed` keeps committed events in the order the outbox
+ * The realtime feed (docs/realtime.md#how-it-works). `event_feed` keeps committed events in the order the outbox
  * relay saw them commit: `position` is drawn by the one relay at a time, in its transaction, so
  * positions become visible in increasing order and "after position N" misses nothing. Each API
  * process reads it after the relay's NOTIFY (one read per process, whatever its number of

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * STORAGE_DRIVER=s3 (SPEC §16): a file row may say its bytes are in the bucket. The check on
+ * STORAGE_DRIVER=s3 (docs/resources.md#storage-drivers): a file row may say its bytes are in the bucket. The check on
  * `file.storage_driver` (named by PostgreSQL after the column, as written inline in
  * Migration20261122050000_resources) is widened; rows of the other drivers are untouched.
  */

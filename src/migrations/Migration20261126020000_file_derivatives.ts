@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Derived images (SPEC §16): a transformation of a file's bytes (`sha256`) with normalized
+ * Derived images (docs/resources.md#image-transformations): a transformation of a file's bytes (`sha256`) with normalized
  * parameters (`params`, e.g. `v1-w400-inside-q80.webp`) is computed once and stored through a
  * storage driver, shared by every API replica. Keyed by the bytes rather than the file, so
  * that files with the same bytes share them and a replaced file's new bytes never meet the

@@ -53,7 +53,7 @@ const COLUMN_SETTINGS_INVALID = invalid(
 const onWrites = (errors: Partial<Record<'409' | '422', SpecificError>>): DomainErrors => ({ create: errors, update: errors });
 
 /*
- * The 409s and 422s no schema can reveal: which unique keys a resource has (SPEC §5) and which
+ * The 409s and 422s no schema can reveal: which unique keys a resource has (409 CONFLICT in docs/reliability.md#errors) and which
  * semantic rules its writes check. Kept in one table by resource group (tag) and kind of
  * operation, so that every group's rules can be read side by side; a group that is missing here
  * simply has none (reads, logs and metrics never answer 409 or 422).
@@ -128,7 +128,7 @@ const DOMAIN_ERRORS: Record<string, DomainErrors> = {
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
 
 /**
- * Every error status an operation can answer, derived from what it is (SPEC §3 order):
+ * Every error status an operation can answer, derived from what it is (in the order of docs/reliability.md#errors):
  * a credential → 401/403; ids in the path → 404; a query or body → 400; a body → 413/415;
  * the resource group's unique keys and semantic rules → 409/422; and, for every `/v1`
  * request, 429 (rate limit), 500 and 503 (database unreachable).

@@ -3,7 +3,7 @@ import type { SpecificError } from './error-rules.js';
 
 /*
  * The parts of every OpenAPI document Tabula serves (the `/v1` reference and the per-project
- * documents) that describe SPEC §2/§3 behaviour shared by all operations: the error body, the
+ * documents) that describe behaviour shared by all operations (docs/concepts.md#conventions, docs/reliability.md#errors): the error body, the
  * headers every response carries, and one error response object per status.
  */
 
@@ -13,7 +13,7 @@ const ERROR_CODES: ErrorCode[] = [
   'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_ERROR', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR',
 ];
 
-/** SPEC §3: `{ "error": { code, message, details } }`, details only for 422. */
+/** docs/reliability.md#errors: `{ "error": { code, message, details } }`, details only for 422. */
 export const ERROR_SCHEMA = {
   type: 'object',
   required: ['error'],
@@ -57,11 +57,11 @@ export type HeaderName = keyof typeof RESPONSE_HEADERS;
 const headerRefs = (...names: HeaderName[]) =>
   Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
-/** Every `/v1` response carries the request id and the rate-limit state (SPEC §2, §10). */
+/** Every `/v1` response carries the request id and the rate-limit state (docs/concepts.md#conventions, docs/concepts.md#rate-limits). */
 export const commonHeaders = (...extra: HeaderName[]) =>
   headerRefs('X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...extra);
 
-/** The generic meaning of each error status, with the SPEC §3 codes it carries and an example. */
+/** The generic meaning of each error status, with the codes it carries (docs/reliability.md#errors) and an example. */
 const ERRORS: Record<string, { description: string; code: ErrorCode; message: string }> = {
   '400': { description: 'Malformed input: `BAD_REQUEST`, `INVALID_JSON` or `INVALID_QUERY`; the message names the field', code: 'BAD_REQUEST', message: 'Invalid request: name: Too small: expected string to have >=1 characters' },
   '401': { description: '`UNAUTHORIZED`: no `Authorization: Bearer` header, or an unknown, deleted, deactivated or expired token or key', code: 'UNAUTHORIZED', message: 'Missing or invalid credentials' },

@@ -32,7 +32,7 @@ interface Lease {
 const LEASE_MS = 1000;
 
 /**
- * One token bucket per credential, shared by every API process through PostgreSQL (SPEC §10).
+ * One token bucket per credential, shared by every API process through PostgreSQL (docs/concepts.md#rate-limits).
  * Each process takes tokens from the shared row in small leases (one atomic UPDATE per lease),
  * then spends them locally: the shared bucket never hands out more than rate × time + burst in
  * total, so the limit holds across processes, while a request costs a database round trip

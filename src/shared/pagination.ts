@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Query parameters every list takes (SPEC §2). Out-of-range values are 400, never clamped. On
+ * Query parameters every list takes (docs/concepts.md#conventions). Out-of-range values are 400, never clamped. On
  * `/v1` they are read from the query string by src/http/v1-query.ts: plain decimal digits only
  * (no `0x10`, `010`, `1e1`, spaces or empty value), each given once.
  */

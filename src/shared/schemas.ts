@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Wire timestamps: ISO-8601 in UTC (SPEC §2). */
+/** Wire timestamps: ISO-8601 in UTC (docs/concepts.md#conventions). */
 export const isoDate = z.string().describe('ISO-8601 timestamp in UTC');
 export const iso = (d: Date): string => d.toISOString();
 export const isoOrNull = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);

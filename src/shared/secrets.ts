@@ -4,7 +4,7 @@ const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export const ACCOUNT_TOKEN_PREFIX = 'tat_';
 export const API_KEY_PREFIX = 'tak_';
-/** SPEC §4: listings show the first 12 characters. */
+/** Listings show the first 12 characters (docs/concepts.md#api-keys). */
 export const DISPLAY_PREFIX_LENGTH = 12;
 
 /** `prefix` + 43 random base62 characters (~256 bits). */

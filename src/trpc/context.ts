@@ -67,7 +67,7 @@ export function createContextFactory(deps: AppDeps) {
   });
 }
 
-/** Marks a create: 201 with `Location` pointing at the new resource (SPEC §2). */
+/** Marks a create: 201 with `Location` pointing at the new resource. */
 export function markCreated(ctx: Context, id: string): void {
   ctx.response.status = 201;
   // express strips its mount point from req.url; originalUrl keeps the /v1 prefix.
@@ -76,7 +76,7 @@ export function markCreated(ctx: Context, id: string): void {
   if (path.startsWith('/v1/')) ctx.response.headers.location = `${path}/${id}`;
 }
 
-/** Marks a delete: 204 with no body (SPEC §2). */
+/** Marks a delete: 204 with no body. */
 export function markNoContent(ctx: Context): void {
   ctx.response.status = 204;
 }

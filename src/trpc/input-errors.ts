@@ -2,7 +2,7 @@ import { badRequest, invalidQuery, type AppError } from '../errors/app-error.js'
 import { describeJsonProblem, findJsonProblem } from '../shared/json-guard.js';
 
 /**
- * SPEC §3 orders the checks 401 → 403 → 404 → 400/415/413: a malformed body or query string
+ * docs/reliability.md#errors orders the checks 401 → 403 → 404 → 400/415/413: a malformed body or query string
  * must not hide an authentication or authorization failure. So input that cannot be read is not
  * answered at once: the `/v1` layer hands the failure to the procedure's context
  * (`ctx.inputError`) with only the path parameters as input, and the access middlewares raise it

@@ -18,7 +18,7 @@ import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
 
 /*
  * Authorization is declared on each procedure by picking one of these builders. Each one checks,
- * in SPEC §3 order, the credential (401), the caller's right (403) and the addressed resource
+ * in the order of docs/reliability.md#errors, the credential (401), the caller's right (403) and the addressed resource
  * (404), and only then lets a deferred body failure (400/413/415) through.
  *
  * Each builder is a single tRPC middleware: every middleware layer copies the context, and on
@@ -118,7 +118,7 @@ export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: Tabl
     return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table } });
   });
 
-/** SPEC §4: `/accounts/**` and `/workspaces/**` take account tokens only; API keys get 403. */
+/** `/accounts/**` and `/workspaces/**` take account tokens only; API keys get 403 (docs/concepts.md#credentials-and-roles). */
 async function accountOnly(ctx: Context): Promise<AccountPrincipal> {
   const principal = await authenticate(ctx);
   if (principal.kind !== 'account') throw forbidden('API keys cannot use account-level endpoints');
@@ -139,7 +139,7 @@ export type ItemCheck = (em: Context['em'], parentId: string, rawInput: unknown)
 /**
  * `/workspaces/{workspaceId}/**`: the workspace must exist (404) and the caller must hold at
  * least `minRole` in it (403). `exists` checks an item in the path, so that an unknown one is
- * 404 before a malformed body is 400 (SPEC §3).
+ * 404 before a malformed body is 400.
  */
 export const workspaceProcedure = (minRole: WorkspaceRole, exists?: ItemCheck) =>
   publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
@@ -157,7 +157,7 @@ export const workspaceProcedure = (minRole: WorkspaceRole, exists?: ItemCheck) =
 /**
  * `/workspaces/{workspaceId}/projects/{projectId}/**`: the caller's effective project role
  * (workspace OWNER/ADMIN count as project ADMIN) must be at least `minRole`; `exists` as
- * above. Logged under the project (SPEC §9).
+ * above. Logged under the project (docs/logs-and-metrics.md#request-logs).
  */
 export const workspaceProjectProcedure = (minRole: ProjectRole, exists?: ItemCheck) =>
   publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {

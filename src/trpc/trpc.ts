@@ -16,7 +16,7 @@ const t = initTRPC
     // Subscriptions (events.subscribe) send a ping while idle, as the REST stream does, so that
     // proxies keep them open.
     sse: { ping: { enabled: true, intervalMs: 15_000 } },
-    // Both faces carry the SPEC §3 error under `data.error`; `/v1` unwraps it into the body.
+    // Both faces carry the error body of docs/reliability.md#errors under `data.error`; `/v1` unwraps it into the body.
     errorFormatter({ shape, error, type }) {
       const described = describeError(error, type);
       const { stack: _stack, ...data } = shape.data;

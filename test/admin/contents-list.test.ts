@@ -235,7 +235,7 @@ describe('the contents list', () => {
     'shows a row another writer creates and publishes, without a reload, and links each row to its editor',
     async () => {
       const { page } = run;
-      // The page hears of writes made once the server holds its event stream (SPEC §14: a new
+      // The page hears of writes made once the server holds its event stream (docs/realtime.md#the-stream: a new
       // stream starts now): the previous page's stream closes first, then this page's opens.
       await page.goto('about:blank');
       await poll(() => run.t.api.deps.streams.size).toBe(0);

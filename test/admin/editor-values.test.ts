@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildData, defaultFields, rowLabel, titleColumn, toField, toFields, type Column } from '../../admin/src/pages/editor/values.js';
 
-/** The editor's conversions between stored values (SPEC §6) and what its inputs hold. */
+/** The editor's conversions between stored values (docs/contents.md#tables-and-columns) and what its inputs hold. */
 const column = (name: string, type: string, settings: Record<string, unknown> = {}): Column => ({ name, type, settings });
 const locales = ['en', 'de'];
 

@@ -31,7 +31,7 @@ beforeAll(async () => {
   for (let i = 0; i < OK; i++) expect((await t.call('GET', `/v1/${seeded.projectId}/tables`, { token: key.key })).status).toBe(200);
   for (let i = 0; i < MISSING; i++) expect((await t.call('GET', `/v1/${seeded.projectId}/tables/nope`, { token: key.key })).status).toBe(404);
   expect((await t.call('POST', `/v1/${seeded.projectId}/tables`, { token: key.key, body: { key: 'x', name: 'X' } })).status).toBe(403);
-  // Logged within about a second (SPEC §9): wait for all ten through the API itself.
+  // Logged within about a second (docs/logs-and-metrics.md#request-logs): wait for all ten through the API itself.
   await until(async () => (await t.call('GET', `/v1/${seeded.projectId}/logs?apiKeyId=${key.id}`)).json.pagination.total === OK + MISSING + 1, 15_000, "the key's requests in the log", 250);
   await signIn(run);
 }, BROWSER_TEST_MS);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hostAllowed, originRefusal } from '../../src/auth/allowed-hosts.js';
 
-/** SPEC §4 allowed hosts as a pure decision: which requests pass, and what a refusal says. */
+/** Allowed hosts (docs/concepts.md#api-keys) as a pure decision: which requests pass, and what a refusal says. */
 
 const MISSING = /^Origin \(or Referer\) header missing/;
 const NOT_ALLOWED = 'Request origin is not in the key’s allowed hosts';

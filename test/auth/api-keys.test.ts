@@ -19,7 +19,7 @@ import {
 } from './fixture.js';
 import { until } from '../helpers/until.js';
 
-/** SPEC §4 (API keys), §5 (wire shape), §2 (create/update/delete), §3 (400 vs 422). */
+/** API keys (docs/concepts.md#api-keys): wire shape, create/update/delete (docs/concepts.md#conventions), 400 vs 422. */
 
 let t: TestApi;
 let w: World;
@@ -40,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('create', () => {
-  it('answers 201 + Location with the SPEC §5 shape; key = tak_ + 43 base62; prefix = first 12 chars', async () => {
+  it('answers 201 + Location with the documented shape; key = tak_ + 43 base62; prefix = first 12 chars', async () => {
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
     const res = await t.call('POST', `/v1${keys()}`, {
       body: { name: 'Website', permission: 'read', allowedHosts: ['App.Example.com', '*.example.org'], expiresAt },
@@ -184,7 +184,7 @@ describe('delete', () => {
   });
 });
 
-describe('who may manage keys (SPEC §4: project ADMIN account tokens only)', () => {
+describe('who may manage keys (project ADMIN account tokens only)', () => {
   it('read and read_write API keys get 403 on every api-keys operation', async () => {
     const target = await createKey(t, w.projectId, 'read');
     for (const token of [w.readKey.key, w.writeKey.key]) {
@@ -193,7 +193,7 @@ describe('who may manage keys (SPEC §4: project ADMIN account tokens only)', ()
       expectError(await t.call('PUT', key(target.id), { token, body: { name: 'hacked' } }), 403, 'FORBIDDEN');
       expectError(await t.call('POST', `${key(target.id)}/rotate`, { token, body: {} }), 403, 'FORBIDDEN');
       expectError(await t.call('DELETE', key(target.id), { token }), 403, 'FORBIDDEN');
-      // Of a missing key too: 403 comes before 404 (SPEC §3).
+      // Of a missing key too: 403 comes before 404.
       expectError(await t.call('DELETE', key(MISSING_ID), { token }), 403, 'FORBIDDEN');
     }
     const list = (await t.call('GET', `/v1${keys()}?size=1000`)).json.list as { id: string; name: string }[];

@@ -4,12 +4,12 @@ import type { CallOptions, TestApi } from '../helpers/api.js';
 import { TOKEN_SHAPE, expectCreated } from '../helpers/expect.js';
 export { TOKEN_SHAPE, UUID_SHAPE, expectBadRequest, expectCreated, expectError, expectNoContent, expectStatus } from '../helpers/expect.js';
 
-/** Shared helpers of the test/auth suite (SPEC §3, §4, §5, §10). */
+/** Shared helpers of the test/auth suite. */
 
 export const KEY_SHAPE = /^tak_[A-Za-z0-9]{43}$/;
 /** A well-formed UUID that names nothing. */
 export const MISSING_ID = '0190b0a0-0000-7000-8000-000000000000';
-/** SPEC §5: the API key wire shape (without `key`, which create and rotate add). */
+/** The API key wire shape (docs/concepts.md#api-keys) (without `key`, which create and rotate add). */
 export const KEY_FIELDS = ['active', 'allowedHosts', 'createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'permission', 'prefix'];
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

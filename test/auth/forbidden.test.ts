@@ -19,7 +19,7 @@ import {
   type World,
 } from './fixture.js';
 
-/** Every 403 cause (seed Authentication, SPEC §3 and the §4 table), and 403 before 404/400. */
+/** Every 403 cause (docs/reliability.md#errors, docs/concepts.md#credentials-and-roles), and 403 before 404/400. */
 
 let t: TestApi;
 let w: World;
@@ -112,7 +112,7 @@ describe('API keys on account-level endpoints', () => {
   });
 });
 
-describe('allowed hosts (SPEC §4)', () => {
+describe('allowed hosts', () => {
   const get = (key: string, headers: Record<string, string> = {}) => listTables(t, w.projectId, key, headers);
 
   it('exact entry: matching Origin passes (case-insensitive, port ignored); others are 403', async () => {

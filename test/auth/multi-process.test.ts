@@ -5,7 +5,7 @@ import { startChildProcess, startInProcess, type SecondApi } from './second-proc
 import { until } from '../helpers/until.js';
 
 /**
- * Two API processes on one database (SPEC §10: the limit holds across processes; seed: a deleted
+ * Two API processes on one database (docs/concepts.md#rate-limits: the limit holds across processes; a deleted
  * key is refused at once). Process 1 is `t`; process 2 is another server in this node process and,
  * separately, a real child process (`node dist/src/api.js`, the compiled API).
  */

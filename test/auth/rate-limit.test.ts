@@ -3,7 +3,7 @@ import { startTestApi, type CallOptions, type CallResult, type TestApi } from '.
 import { expectError, randomSecret, tablesPath, uniq } from './fixture.js';
 import { clockReaches, until } from '../helpers/until.js';
 
-/** SPEC §10: per credential (per IP when unauthenticated), RATE_LIMIT_PER_SECOND with a burst of RATE_LIMIT_BURST. */
+/** docs/concepts.md#rate-limits: per credential (per IP when unauthenticated), RATE_LIMIT_PER_SECOND with a burst of RATE_LIMIT_BURST. */
 
 const RATE = 5;
 const BURST = 10;

@@ -14,7 +14,7 @@ import {
 } from './fixture.js';
 import { clockReaches, until } from '../helpers/until.js';
 
-/** SPEC §4: POST /v1/{projectId}/api-keys/{apiKeyId}/rotate { graceSeconds?: 0..86400 }; §2: actions answer 200. */
+/** POST /v1/{projectId}/api-keys/{apiKeyId}/rotate { graceSeconds?: 0..86400 } (docs/concepts.md#api-keys); actions answer 200. */
 
 let t: TestApi;
 let w: World;

@@ -4,7 +4,7 @@ import type { AppRouter } from '../../src/trpc/router.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { KEY_SHAPE, MISSING_ID, buildWorld, createKey, person, randomSecret, tablesPath, uniq, type Person, type World } from './fixture.js';
 
-/** The authentication matrix through the typed tRPC client (SPEC §1: same router at /trpc). */
+/** The authentication matrix through the typed tRPC client (the same router at /trpc, docs/clients.md#typescript-the-typed-client). */
 
 let t: TestApi;
 let w: World;
@@ -15,7 +15,7 @@ const client = (token: string | null, extra: Record<string, string> = {}) =>
     links: [httpBatchLink({ url: `${t.url}/trpc`, headers: () => ({ ...(token ? { authorization: `Bearer ${token}` } : {}), ...extra }) })],
   });
 
-/** Runs `fn`, expecting a TRPCClientError with `status` and `code` in its SPEC §3 data. */
+/** Runs `fn`, expecting a TRPCClientError with `status` and `code` in its error data. */
 async function fails(fn: () => Promise<unknown>, status: number, code: string) {
   const error = await fn().then(
     (value) => {

@@ -14,7 +14,7 @@ import {
 } from './fixture.js';
 import { until } from '../helpers/until.js';
 
-/** Every 401 cause of the seed (Authentication) and SPEC §3/§4, and 401 before 403/404/400. */
+/** Every 401 cause (docs/reliability.md#errors), and 401 before 403/404/400. */
 
 let t: TestApi;
 let w: World;
@@ -120,7 +120,7 @@ describe('keys that no longer work', () => {
   });
 });
 
-describe('401 comes first (SPEC §3: 401 → 403 → 404 → 400)', () => {
+describe('401 comes first (401 → 403 → 404 → 400)', () => {
   it('no credential + malformed JSON body is 401, not 400', async () => {
     const res = await t.call('POST', tablesPath(w.projectId), { token: null, raw: '{"key": ', headers: { 'content-type': 'application/json' } });
     expectError(res, 401, 'UNAUTHORIZED');

@@ -93,7 +93,7 @@ describe('operator commands', () => {
     expect(seen.json).toMatchObject({ id: workspace.id, role: 'OWNER' });
   });
 
-  it('a refused operation prints its SPEC code and exits 1', { timeout: 60_000 }, async () => {
+  it('a refused operation prints its error code and exits 1', { timeout: 60_000 }, async () => {
     const ws = JSON.parse((await cli('workspace', 'create', '--name', 'Other', '--owner-email', t.adminEmail)).stdout);
     const [unknownWorkspace, badDefault, unknownProject] = await Promise.all([
       cli('project', 'create', '--workspace', MISSING, '--name', 'Site'),

@@ -7,7 +7,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { runBuilt } from '../helpers/child.js';
 import { buildWorld, contentsPath, createTable, expectStatus, type Table, type World } from '../contents/fixture.js';
 
-/** `npm run cli -- import|export` (SPEC §15) against a test database, as an operator runs them (its compiled entry point: see test/cli/cli.test.ts). */
+/** `npm run cli -- import|export` (docs/import-export.md#from-the-command-line) against a test database, as an operator runs them (its compiled entry point: see test/cli/cli.test.ts). */
 let t: TestApi;
 let w: World;
 let table: Table;

@@ -36,7 +36,7 @@ async function rejection(fn: () => Promise<unknown>, status: number, code: Tabul
   const typed = error as TabulaError;
   expect({ status: typed.status, code: typed.code, name: typed.name }).toEqual({ status, code, name: 'TabulaError' });
   expect(typed.message.length).toBeGreaterThan(0);
-  // Still a tRPC error for tRPC tooling, with the server's SPEC §3 body under data.error.
+  // Still a tRPC error for tRPC tooling, with the server's error body under data.error.
   expect(typed).toBeInstanceOf(TRPCClientError);
   if (status > 0) expect(typed.requestId).toBeTruthy();
   return typed;
@@ -103,7 +103,7 @@ describe('createTabulaClient', () => {
     expect(failed).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND', status: 404 } });
   });
 
-  it('searches, expands references and lists referrers, typed (SPEC §12)', async () => {
+  it('searches, expands references and lists referrers, typed', async () => {
     await admin.tables.create.mutate({ projectId, key: 'reviews', name: 'Reviews' });
     await admin.columns.create.mutate({ projectId, tableId: 'reviews', name: 'product', type: 'reference', settings: { table: 'products', onDelete: 'restrict' } });
     const client = createTabulaClient({ baseUrl: t.url, token: writeKey });
@@ -117,7 +117,7 @@ describe('createTabulaClient', () => {
     await rejection(() => client.contents.delete.mutate({ projectId, tableId: 'products', contentsId: lamp[0].id }), 409, 'CONFLICT');
   });
 
-  it('drafts a published row, publishes the draft and rolls it back, typed (SPEC §13)', async () => {
+  it('drafts a published row, publishes the draft and rolls it back, typed', async () => {
     const client = createTabulaClient({ baseUrl: t.url, token: writeKey });
     const row = { projectId, tableId: 'products' };
     const kettle = await client.contents.create.mutate({ ...row, data: { name: 'Kettle', sku: 'KET-1', price: 30 }, status: 'PUBLISHED' });
@@ -137,7 +137,7 @@ describe('createTabulaClient', () => {
   });
 });
 
-describe('errors are TabulaErrors carrying the SPEC §3 code, status and details', () => {
+describe('errors are TabulaErrors carrying the error code, status and details', () => {
   it('401 UNAUTHORIZED: an unknown token', async () => {
     const stranger = createTabulaClient({ baseUrl: t.url, token: `tak_${'x'.repeat(43)}` });
     const error = await rejection(() => stranger.tables.list.query({ projectId }), 401, 'UNAUTHORIZED');

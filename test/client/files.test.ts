@@ -29,7 +29,7 @@ describe('uploadFile and fileContent', () => {
     expect(new Uint8Array(await blob.arrayBuffer())).toEqual(bytes);
   });
 
-  it('names a Blob by the name given, and derives images with SPEC §16 parameters', async () => {
+  it('names a Blob by the name given, and derives images with transformation parameters', async () => {
     const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } }).png().toBuffer();
     const record = await uploadFile(transport, projectId, new Blob([new Uint8Array(png)], { type: 'image/png' }), 'cover.png');
     expect(record.name).toBe('cover.png');
@@ -42,7 +42,7 @@ describe('uploadFile and fileContent', () => {
     expect((badImage as FileCallError).message).toMatch(/\bw\b/);
   });
 
-  it('rejects with the SPEC §3 error of the answer, or NETWORK_ERROR when none came', async () => {
+  it('rejects with the error of the answer, or NETWORK_ERROR when none came', async () => {
     const missing = await fileContent(transport, projectId, '0190a3f5-0000-7000-8000-000000000000').catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(FileCallError);
     expect(missing).toMatchObject({ status: 404, code: 'NOT_FOUND' });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, columnsPath, contentsPath, createRow, createTable, expectError, GHOST, type World } from './fixture.js';
 
-/** SPEC §3: 401 → 403 → 404 → 400/413/415: an unknown item wins over a bad body, whatever is wrong with it. */
+/** docs/reliability.md#errors: 401 → 403 → 404 → 400/413/415: an unknown item wins over a bad body, whatever is wrong with it. */
 let t: TestApi;
 let w: World;
 beforeAll(async () => {

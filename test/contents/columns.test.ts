@@ -19,7 +19,7 @@ afterAll(async () => t?.close());
 const post = (table: string, body: Record<string, unknown>) => t.call('POST', columnsPath(w, table), { body });
 const put = (table: string, column: string, body: Record<string, unknown>) => t.call('PUT', columnsPath(w, table, column), { body });
 
-/** SPEC §6: every type with every setting that applies to it. */
+/** docs/contents.md#tables-and-columns: every type with every setting that applies to it. */
 const EVERY_TYPE = () => [
   { name: 'title', type: 'text', settings: { required: true, unique: true, minText: 1, maxText: 80, pattern: '[A-Za-z ]+', localized: false, defaultValue: 'Untitled' } },
   { name: 'body', type: 'longtext', settings: { minText: 0, maxText: 10000, localized: true, required: false } },
@@ -40,7 +40,7 @@ const EVERY_TYPE = () => [
   { name: 'gallery', type: 'file', settings: { multiple: true } },
 ];
 
-describe('columns: types and settings (SPEC §6)', () => {
+describe('columns: types and settings', () => {
   it('every type is accepted with every setting that applies; positions follow creation order', async () => {
     const table = await createTable(w);
     const specs = EVERY_TYPE();
@@ -149,7 +149,7 @@ describe('columns: types and settings (SPEC §6)', () => {
     expectCreated(await post(table.id, { name: 'parent', type: 'reference', settings: { table: table.id } }));
   });
 
-  it("a reference may name its table by key (SPEC §5), on create and update: the table's id is stored and returned", async () => {
+  it("a reference may name its table by key, on create and update: the table's id is stored and returned", async () => {
     const table = await createTable(w);
     const other = await createTable(w, [{ name: 'name', type: 'text' }]);
     const column = expectCreated(await post(table.id, { name: 'author', type: 'reference', settings: { table: target.key } }));

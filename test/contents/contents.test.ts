@@ -6,7 +6,7 @@ import {
 } from './fixture.js';
 import { clockPast } from '../helpers/until.js';
 
-/** Contents CRUD, PUT merge, unique columns, slugs, locale reads (SPEC §2, §6, §7). */
+/** Contents CRUD, PUT merge, unique columns, slugs, locale reads (docs/contents.md#contents). */
 
 let t: TestApi;
 let w: World;
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-describe('contents CRUD (SPEC §7)', () => {
+describe('contents CRUD', () => {
   it('create is 201 with Location and the full object; read answers the same object', async () => {
     const res = await postRow(w, articles.id, { data: { title: 'First', body: 'B', price: 10 } });
     const row = expectCreated(res, `/${w.projectId}/tables/${articles.id}/contents`);
@@ -34,7 +34,7 @@ describe('contents CRUD (SPEC §7)', () => {
     expect(row).toMatchObject({ slug: 'first', status: 'PUBLISHED', publishAt: null, hasDraft: false, data: { title: 'First', slug: 'first', body: 'B', price: 10 } });
     for (const k of ['createdAt', 'updatedAt', 'publishedAt']) expect(row[k]).toMatch(ISO_UTC);
     expect(expectStatus(await t.call('GET', res.headers.get('location')!), 200)).toEqual(row);
-    // Read keys never learn whether a row has a draft (SPEC §13).
+    // Read keys never learn whether a row has a draft.
     const { hasDraft: _hidden, ...publicRow } = row;
     expect(expectStatus(await t.call('GET', res.headers.get('location')!, { token: w.readKey }), 200)).toEqual(publicRow);
   });
@@ -91,7 +91,7 @@ describe('contents CRUD (SPEC §7)', () => {
   });
 });
 
-describe('unique columns (SPEC §7: enforced by the database)', () => {
+describe('unique columns (enforced by the database)', () => {
   it('a duplicate is 409 CONFLICT naming data.<col>, on create and update; the own value is fine; a freed value is reusable', async () => {
     const a = await createRow(w, articles.id, { title: 'U1', sku: 'SKU-1' });
     const b = await createRow(w, articles.id, { title: 'U2', sku: 'SKU-2' });
@@ -136,7 +136,7 @@ describe('unique columns (SPEC §7: enforced by the database)', () => {
   });
 });
 
-describe('slugs (SPEC §6, §7)', () => {
+describe('slugs', () => {
   it('derived from the source: lower-case ASCII with dashes; -2, -3 on clash; lookups by slug', async () => {
     const a = await createRow(w, articles.id, { title: 'Hello World' });
     const b = await createRow(w, articles.id, { title: 'hello   world!' });
@@ -186,7 +186,7 @@ describe('slugs (SPEC §6, §7)', () => {
   });
 });
 
-describe('locale reads (SPEC §7)', () => {
+describe('locale reads', () => {
   it('?locale= returns plain values with fallback to the default locale; an unknown locale is 400 INVALID_QUERY', async () => {
     const both = await createRow(w, articles.id, { title: 'Loc', intro: { en: 'Hello', fr: 'Bonjour' } });
     const enOnly = await createRow(w, articles.id, { title: 'Loc2', intro: 'Only English' });

@@ -5,7 +5,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, columnsPath, contentsPath, createRow, createTable, expectError, expectStatus, getRow, list, putRow, type Table, type World } from './fixture.js';
 
 /**
- * SPEC §13 drafts of published rows: a pending draft is saved, read, published and discarded by
+ * docs/contents.md#drafts-of-published-rows: a pending draft is saved, read, published and discarded by
  * accounts and read_write keys, while the live row (and so lists, filters, sorts, searches,
  * expansions and read keys) keeps its published values.
  */

@@ -4,7 +4,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, contentsPath, createRow, createTable, expectStatus, postRow, putRow, type World } from './fixture.js';
 
 /**
- * SPEC §8 transactional outbox: each change records its events in `event_outbox` in its own
+ * The transactional outbox (docs/webhooks.md#how-it-runs): each change records its events in `event_outbox` in its own
  * transaction — a committed change has them, a refused or rolled-back one has none. (No worker
  * runs here, so they stay in the outbox; test/webhooks covers the relay and delivery.)
  */
@@ -32,7 +32,7 @@ async function events(tableId: string): Promise<string[]> {
 }
 
 describe('events are recorded with the change that caused them', () => {
-  it('create, publish, unpublish, update and delete each queue their events with the payload of SPEC §8', async () => {
+  it('create, publish, unpublish, update and delete each queue their events with the documented payload', async () => {
     const table = await createTable(w, [{ name: 'sku', type: 'text', settings: { unique: true } }]);
     const before = await events(table.id);
     expect(before).toEqual([`tables.created:${table.id}`]);

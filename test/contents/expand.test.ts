@@ -4,7 +4,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, contentsPath, createRow, createTable, expectError, expectStatus, putRow, type Table, type World } from './fixture.js';
 
 /**
- * SPEC §12 `expand` on read one and list: references and files as objects, dotted to depth 3,
+ * `expand` (docs/contents.md#expand) on read one and list: references and files as objects, dotted to depth 3,
  * with `locale`, `fields` inside, visibility per credential, deleted targets, and a number of
  * statements that does not grow with the page.
  */

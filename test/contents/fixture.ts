@@ -3,7 +3,7 @@ import type { CallResult, TestApi } from '../helpers/api.js';
 import { expectCreated, expectError, expectStatus } from '../helpers/expect.js';
 export { UUID_SHAPE, expectBadRequest, expectCreated, expectError, expectNoContent, expectStatus } from '../helpers/expect.js';
 
-/** Shared helpers of the test/contents suite (SPEC §5 Table/Column/Contents, §6, §7). */
+/** Shared helpers of the test/contents suite (tables, columns, contents). */
 
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 /** A well-formed UUID that names nothing. */
@@ -102,7 +102,7 @@ export async function createRow(w: World, table: string, data: Record<string, un
   return expectCreated(await postRow(w, table, { data, ...extra }), `/${w.projectId}/tables/${table}/contents`);
 }
 
-/** GET a list with a query string; asserts the SPEC §2 envelope and returns the body. */
+/** GET a list with a query string; asserts the list envelope (docs/concepts.md#conventions) and returns the body. */
 export async function list(w: World, table: string, token: string, query: Record<string, unknown> = {}) {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) params.set(k, typeof v === 'string' ? v : JSON.stringify(v));

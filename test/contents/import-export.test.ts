@@ -5,7 +5,7 @@ import { until } from '../helpers/until.js';
 import { buildWorld, contentsPath, createRow, createTable, expectError, expectStatus, list, type Table, type World } from './fixture.js';
 
 /**
- * SPEC §15 import and export through the real API: NDJSON and CSV, atomicity, line-numbered
+ * docs/import-export.md through the real API: NDJSON and CSV, atomicity, line-numbered
  * errors, uniqueness, references within the file, upsert, slugs, one event; exports equal to the
  * list for each kind of credential.
  */

@@ -18,7 +18,7 @@ import {
 } from './fixture.js';
 
 /**
- * SPEC §12 referential integrity: `onDelete` of reference columns (setNull by default, restrict,
+ * Referential integrity (docs/contents.md#references): `onDelete` of reference columns (setNull by default, restrict,
  * cascade) applied in the delete's own transaction, with its events, and `GET .../referrers`.
  */
 let t: TestApi;

@@ -3,7 +3,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, contentsPath, createRow, createTable, expectStatus, putRow, type Table, type World } from './fixture.js';
 
 /**
- * SPEC §12 relational filters and sorts (`author.name`, up to 3 references deep) and the array
+ * Relational filters and sorts (docs/contents.md#filters-and-sorts-through-references) (`author.name`, up to 3 references deep) and the array
  * semantics of `multiple` columns, against every operator, for each credential kind, with the
  * cache and cursors.
  */

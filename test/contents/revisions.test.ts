@@ -10,7 +10,7 @@ import { until } from '../helpers/until.js';
 import { buildWorld, contentsPath, createRow, createTable, expectBadRequest, expectError, expectStatus, getRow, putRow, type Table, type World } from './fixture.js';
 
 /**
- * SPEC §13 revisions: every kind of change records exactly one revision, in its own statement,
+ * docs/contents.md#revisions: every kind of change records exactly one revision, in its own statement,
  * with the row's data and status after it and who made it; they are listed newest first, read
  * one by one, refused to read keys, and deleted with their row.
  */

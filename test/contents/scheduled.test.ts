@@ -7,7 +7,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, createRow, createTable, expectStatus, getRow, list, putRow, type World } from './fixture.js';
 import { until } from '../helpers/until.js';
 
-/** SPEC §7: SCHEDULED contents are published by a worker at publishAt (within 5 s), firing contents.published. */
+/** docs/contents.md#statuses: SCHEDULED contents are published by a worker at publishAt (within 5 s), firing contents.published. */
 let t: TestApi;
 let w: World;
 let workers: RunningWorkers;

@@ -5,7 +5,7 @@ import {
   expectStatus, expectValidation, getRow, list, postRow, putRow, type World,
 } from './fixture.js';
 
-/** Columns added, changed and removed on tables that already hold rows (SPEC §6 last paragraph). */
+/** Columns added, changed and removed on tables that already hold rows (docs/contents.md#tables-and-columns). */
 
 let t: TestApi;
 let w: World;
@@ -28,7 +28,7 @@ function expectRowConflict(res: Awaited<ReturnType<typeof post>>, field: string,
   return error;
 }
 
-describe('columns on tables with rows (SPEC §6)', () => {
+describe('columns on tables with rows', () => {
   it('adding a required column without a default is 409 naming the rows; nothing is added', async () => {
     const table = await createTable(w, [{ name: 'title', type: 'text' }]);
     const a = await createRow(w, table.id, { title: 'a' });

@@ -4,7 +4,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { addColumn, buildWorld, contentsPath, createRow, createTable, expectError, expectStatus, list, putRow, type Table, type World } from './fixture.js';
 
 /**
- * SPEC §12 full-text search: `search` on contents lists, its web-search syntax, locales,
+ * Full-text search (docs/contents.md#search): `search` on contents lists, its web-search syntax, locales,
  * relevance order, and its combination with filters, cursors, totals, read keys and the cache.
  */
 let t: TestApi;

@@ -6,7 +6,7 @@ import {
 } from './fixture.js';
 import { clockPast } from '../helpers/until.js';
 
-/** Statuses, transitions, publishAt, visibility and list totals (SPEC §4, §7). */
+/** Statuses, transitions, publishAt, visibility and list totals (docs/contents.md#statuses). */
 
 let t: TestApi;
 let w: World;
@@ -34,7 +34,7 @@ async function rowIn(status: string, title = `row ${status} ${Math.random()}`) {
 }
 const move = (id: string, status: string, extra: Record<string, unknown> = {}) => putRow(w, table.id, id, { status, ...extra });
 
-describe('status transitions (SPEC §7)', () => {
+describe('status transitions', () => {
   const allowed: [string, string][] = [
     ['DRAFT', 'PUBLISHED'], ['DRAFT', 'SCHEDULED'], ['DRAFT', 'ARCHIVED'],
     ['SCHEDULED', 'DRAFT'], ['SCHEDULED', 'PUBLISHED'],
@@ -120,7 +120,7 @@ describe('status transitions (SPEC §7)', () => {
   });
 });
 
-describe('visibility of non-public rows (SPEC §4)', () => {
+describe('visibility of non-public rows', () => {
   it('DRAFT, SCHEDULED and ARCHIVED rows are 404 to read keys by id and slug; visible to read_write keys and accounts', async () => {
     for (const status of ['DRAFT', 'SCHEDULED', 'ARCHIVED']) {
       const row = await rowIn(status, `hidden ${status}`);

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-describe('tables (SPEC §5 Table)', () => {
+describe('tables', () => {
   it('create answers 201 with Location and the full table; defaultStatus defaults to PUBLISHED', async () => {
     const key = uniq('articles');
     const res = await t.call('POST', tablesPath(w), { body: { key, name: 'Articles', description: 'News' } });

@@ -5,7 +5,7 @@ import {
   type Table, type World,
 } from './fixture.js';
 
-/** Contents validation, SPEC §7: every 422 rule with its exact `details[].field`. */
+/** Contents validation (docs/contents.md#contents): every 422 rule with its exact `details[].field`. */
 
 let t: TestApi;
 let w: World;
@@ -47,7 +47,7 @@ afterAll(async () => t?.close());
 
 const create = (table: Table, data: Record<string, unknown>) => postRow(w, table.id, { data });
 
-describe('contents validation (SPEC §7)', () => {
+describe('contents validation', () => {
   it('a wrong value for each type is 422 naming data.<column>', async () => {
     const bad: Record<string, unknown[]> = {
       text: [5, true, ['x'], { a: 1 }],

@@ -9,7 +9,7 @@ import { until } from '../helpers/until.js';
 import { buildWorld, createRow, createTable, type Table, type World } from '../contents/fixture.js';
 
 /**
- * SPEC §14 across real API processes on one database: an event committed through one process
+ * The event stream (docs/realtime.md#resuming) across real API processes on one database: an event committed through one process
  * reaches the streams of another; a client whose process is killed (-9) or stopped (SIGTERM)
  * resumes on another process, or on a new one, with no committed event lost or repeated.
  */

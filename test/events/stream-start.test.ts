@@ -16,7 +16,7 @@ import { openSse } from '../helpers/sse.js';
 import { until } from '../helpers/until.js';
 
 /**
- * SPEC §14: when a client hears its stream start (the typed client's `onStarted`, the REST
+ * docs/realtime.md#the-stream: when a client hears its stream start (the typed client's `onStarted`, the REST
  * stream's response headers), the stream has joined the live feed, so the event of a write made
  * at that very moment, without waiting for anything else, arrives on it. The API runs in the
  * test's process, so each round also checks that the server's stream was on the feed at the

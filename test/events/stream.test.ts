@@ -11,7 +11,7 @@ import { until } from '../helpers/until.js';
 import { buildWorld, contentsPath, createRow, createTable, expectStatus, postRow, putRow, type Table, type World } from '../contents/fixture.js';
 
 /**
- * SPEC §14 over REST: `GET /v1/{projectId}/events/stream` with a real API, the outbox relay
+ * docs/realtime.md over REST: `GET /v1/{projectId}/events/stream` with a real API, the outbox relay
  * worker and a streaming HTTP client: envelopes, filters, visibility per credential, resumption,
  * reset, limits, revocation and heartbeats.
  */

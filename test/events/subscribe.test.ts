@@ -6,7 +6,7 @@ import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { until } from '../helpers/until.js';
 
-/** SPEC §14 for typed clients: `events.subscribe` through the published client, over SSE. */
+/** docs/realtime.md#typed-client: `events.subscribe` through the published client, over SSE. */
 let t: TestApi;
 let workers: RunningWorkers;
 let admin: TabulaClient;

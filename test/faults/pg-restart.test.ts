@@ -13,7 +13,7 @@ import { logCapture } from '../helpers/log-capture.js';
 import { until } from '../helpers/until.js';
 
 /**
- * SPEC §3/§11 and issue "faults": PostgreSQL restarts while the API serves load. Requests in
+ * docs/reliability.md#reliability: PostgreSQL restarts while the API serves load. Requests in
  * flight fail with a 503 or 500 error body (never a hang, never a torn response), and the API
  * recovers by itself within 10 s of the database coming back, without a restart. What it logs
  * meanwhile stays small: no line over 2 KB, no driver client, no password.

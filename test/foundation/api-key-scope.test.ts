@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { MISSING_ID, createProject, createWorkspace, expectError } from './helpers.js';
 
-/** SPEC §4: `/accounts/me` and `/workspaces/**` take account tokens only; any API key gets 403. */
+/** docs/concepts.md#credentials-and-roles: `/accounts/me` and `/workspaces/**` take account tokens only; any API key gets 403. */
 let t: TestApi;
 let ws: string;
 let projectId: string;

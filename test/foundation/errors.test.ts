@@ -138,13 +138,13 @@ describe('body errors', () => {
   it('a body-less PUT on an unknown workspace is 404, not 415', async () => {
     expectError(await t.call('PUT', `/v1/workspaces/${MISSING_ID}`), 404, 'NOT_FOUND');
   });
-  it('a body-less POST with Content-Type: application/json is not JSON (400 INVALID_JSON, SPEC §3)', async () => {
+  it('a body-less POST with Content-Type: application/json is not JSON (400 INVALID_JSON)', async () => {
     const res = await t.call('POST', '/v1/workspaces', { headers: json });
     expectError(res, 400, 'INVALID_JSON');
   });
 });
 
-describe('check order (SPEC §3: 401 → 403 → 404 → 400/415/413)', () => {
+describe('check order (401 → 403 → 404 → 400/415/413)', () => {
   const malformed = { raw: '{oops', headers: json };
 
   it('no token + malformed JSON → 401', async () => {

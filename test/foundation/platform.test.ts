@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** The seed's path table, rows under /accounts and /workspaces (the rest belongs to later issues). */
+/** The paths under /accounts and /workspaces (docs/concepts.md#workspaces-projects-and-members); the others have suites of their own. */
 const SEED_PATHS: [string, string][] = [
   ['GET', '/accounts/me'],
   ['PUT', '/accounts/me'],
@@ -30,7 +30,7 @@ const SEED_PATHS: [string, string][] = [
   ['POST', '/workspaces/{workspaceId}/projects/{projectId}/members'],
   ['PUT', '/workspaces/{workspaceId}/projects/{projectId}/members/{memberId}'],
   ['DELETE', '/workspaces/{workspaceId}/projects/{projectId}/members/{memberId}'],
-  // ['GET', '/workspaces/{workspaceId}/metrics'] — seed row, not implemented yet (metrics issue).
+  // GET /workspaces/{workspaceId}/metrics is checked with the metrics (test/logs/metrics.test.ts).
 ];
 
 describe('health', () => {

@@ -6,7 +6,7 @@ import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { until } from '../helpers/until.js';
 
-/** SPEC §5: deletes answer 204 at once; the purge worker then removes the rows, in the background. */
+/** Deletes answer 204 at once (docs/concepts.md#workspaces-projects-and-members); the purge worker then removes the rows, in the background. */
 let t: TestApi;
 let workers: RunningWorkers;
 let db: pg.Client;

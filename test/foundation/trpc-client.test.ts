@@ -13,7 +13,7 @@ const client = (token: string | null) =>
     links: [httpBatchLink({ url: `${t.url}/trpc`, headers: () => (token ? { authorization: `Bearer ${token}` } : {}) })],
   });
 
-/** Runs `fn`, expecting a TRPCClientError, and returns its SPEC §3 data. */
+/** Runs `fn`, expecting a TRPCClientError, and returns its error data. */
 async function failure(fn: () => Promise<unknown>) {
   const error = await fn().then(
     () => {

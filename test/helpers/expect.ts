@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { CallResult } from './api.js';
 
-/** Assertions on the SPEC §2/§3 response shapes, shared by every suite. */
+/** Assertions on the response shapes (docs/concepts.md#conventions, docs/reliability.md#errors), shared by every suite. */
 
 export const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TOKEN_SHAPE = /^tat_[A-Za-z0-9]{43}$/;
@@ -13,7 +13,7 @@ export interface ErrorBody {
 }
 
 /**
- * The SPEC §3 error: `{ error: { code, message, details } }` only, a non-empty message, details
+ * The error body (docs/reliability.md#errors): `{ error: { code, message, details } }` only, a non-empty message, details
  * `{ field, message }` entries for 422 and null otherwise, JSON, and an X-Request-Id.
  */
 export function expectError(res: CallResult, status: number, code: string): ErrorBody {

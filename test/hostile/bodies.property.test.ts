@@ -10,7 +10,7 @@ import { buildHostileWorld, fillPath, type HostileWorld } from './world.js';
 /**
  * Wrong JSON types in every typed field of every JSON body the served OpenAPI document
  * describes (contents, tables and columns included), on both faces: 400 BAD_REQUEST naming
- * the field (SPEC §2), never a coercion (trpc-to-openapi turns body schemas into coercing ones
+ * the field (docs/reliability.md#errors), never a coercion (trpc-to-openapi turns body schemas into coercing ones
  * in place: "false" became true), and nothing written. Also: hostile text in every query
  * parameter of every documented GET is answered without a 5xx.
  */
@@ -73,7 +73,7 @@ describe('wrong JSON types in bodies', () => {
     expect(await snapshot(t)).toEqual(before);
   });
 
-  it('are 400 with the SPEC error on /trpc too', async () => {
+  it('are 400 with the same error on /trpc too', async () => {
     const before = await snapshot(t);
     const field = fc.constantFrom(...fields).chain((f) => fc.tuple(fc.constant(f), wrongTypeFor(f.accepted)));
     await fc.assert(

@@ -151,7 +151,7 @@ describe('direct dispatch answers exactly as the trpc-to-openapi adapter', () =>
         const expected = who === 'readKeyA' && readsLogs ? [403, 'FORBIDDEN'] : [400, 'INVALID_QUERY'];
         expect([ours.status, ours.json?.error?.code], `${who} ${path}`).toEqual(expected);
       }
-      // 401 and 403 still come first (SPEC §3), as on every other refusal.
+      // 401 and 403 still come first, as on every other refusal.
       expect((await direct('GET', `/v1${path}`, { token: null })).status, path).toBe(401);
       expect((await direct('GET', `/v1${path}`, { token: world.creds.writeKeyB })).status, path).toBe(403);
     }

@@ -3,9 +3,9 @@ import { expect } from 'vitest';
 import type { CallOptions, CallResult, TestApi } from '../helpers/api.js';
 import { expectError } from '../helpers/expect.js';
 
-/** Shared helpers of the hostile-input suite: bounded requests, SPEC §3 checks, database snapshots. */
+/** Shared helpers of the hostile-input suite: bounded requests, error body checks, database snapshots. */
 
-/** Every 4xx code of SPEC §3 with its status (plus the HTTP-layer ones documented in docs/reliability.md). */
+/** Every 4xx code of docs/reliability.md#errors with its status. */
 export const DOCUMENTED_4XX: Record<string, number> = {
   INVALID_JSON: 400,
   INVALID_QUERY: 400,
@@ -45,7 +45,7 @@ export function expectNoLeak(res: CallResult): void {
 
 /**
  * The answer to hostile input: 2xx when the input was actually valid, else one of the documented
- * 4xx codes with the exact SPEC §3 body; never a 5xx, never a leak.
+ * 4xx codes with the exact error body; never a 5xx, never a leak.
  */
 export function expectHandled(res: CallResult, context: string): void {
   expect(res.status, `${context}: ${res.text.slice(0, 300)}`).toBeLessThan(500);

@@ -7,7 +7,7 @@ import { buildHostileWorld, fillPath, type Credentials, type HostileWorld } from
 /**
  * The isolation matrix, generated from the served `/v1/openapi.json` so that a new endpoint is
  * covered the day it is documented: every operation, with A's real ids in its path, against
- * every credential that must not pass (SPEC §3, §4), and against project B's credentials with
+ * every credential that must not pass (docs/concepts.md#credentials-and-roles), and against project B's credentials with
  * A's ids under B's own project or workspace (404: another project's resources do not exist
  * there). Refused requests change nothing. GETs that must pass are checked to pass.
  */
@@ -19,10 +19,10 @@ interface Operation {
   path: string;
 }
 
-/** Reads under `/workspaces/{workspaceId}` that need workspace OWNER or ADMIN (SPEC §9: metrics). */
+/** Reads under `/workspaces/{workspaceId}` that need workspace OWNER or ADMIN (the metrics). */
 const WORKSPACE_ADMIN_READS = new Set(['GET /workspaces/{workspaceId}/metrics']);
 
-/** SPEC §4's table for one operation and one caller: the status, or 'allowed' for a write that may pass. */
+/** The table of docs/concepts.md#credentials-and-roles for one operation and one caller: the status, or 'allowed' for a write that may pass. */
 function expectation(op: Operation, who: Who): Expected {
   if (who === 'none' || who === 'inactiveKeyA') return 401;
   const isKey = who === 'readKeyA' || who === 'writeKeyA' || who === 'writeKeyB';

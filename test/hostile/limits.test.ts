@@ -47,7 +47,7 @@ describe('request size', () => {
     expect((await callWithin(t, 'POST', '/v1/workspaces', { body: { name: 'x'.repeat(150) } })).status).toBe(201);
   });
 
-  it('a request line or headers over HEADER_MAX_BYTES is 431 with the SPEC body; the server keeps serving', async () => {
+  it('a request line or headers over HEADER_MAX_BYTES is 431 with the error body; the server keeps serving', async () => {
     for (const [label, send] of [
       ['long path', () => fetch(`${t.url}/v1/workspaces/${'a'.repeat(5000)}`, { headers: { authorization: `Bearer ${t.adminToken}` } })],
       ['long header', () => fetch(`${t.url}/v1/workspaces`, { headers: { authorization: `Bearer ${t.adminToken}`, 'x-filler': 'y'.repeat(5000) } })],

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
 /**
- * A small model of SPEC §7 filtering and sorting for the property tests: valid-by-construction
- * queries over known rows, and what they must return (written from the SPEC and docs/contents.md's
+ * A small model of filtering and sorting for the property tests: valid-by-construction
+ * queries over known rows, and what they must return (written from docs/contents.md#list-queries and its
  * operator table, not from the implementation).
  */
 
@@ -37,7 +37,7 @@ export interface ModelFilter {
   v: unknown;
 }
 
-/** `v` as the seed's string form half of the time (SPEC §7: coerced to the column's type). */
+/** `v` as a string half of the time (docs/contents.md#list-queries: coerced to the column's type). */
 const maybeString = <T>(arb: fc.Arbitrary<T>) => fc.tuple(arb, fc.boolean()).map(([v, s]) => (s ? String(v) : v));
 const pair = <T>(arb: fc.Arbitrary<T>) => fc.tuple(arb, arb);
 
@@ -70,7 +70,7 @@ const coerce = (filter: ModelFilter, v: unknown): unknown => {
   return v;
 };
 
-/** Whether `row` matches one filter, by the SPEC §7 / docs/contents.md rules. */
+/** Whether `row` matches one filter, by the rules of docs/contents.md#list-queries. */
 export function matches(row: ModelRow, filter: ModelFilter): boolean {
   const value = filter.i === 'status' ? row.status : row.data[filter.i];
   const present = value !== undefined && value !== null;
@@ -111,7 +111,7 @@ export function matches(row: ModelRow, filter: ModelFilter): boolean {
   }
 }
 
-/** Ids in the SPEC order for one number sort key: nulls last, ties by id in the key's direction. */
+/** Ids in the documented order for one number sort key: nulls last, ties by id in the key's direction. */
 export function sortedIds(rows: ModelRow[], key: 'price' | 'qty', direction: 'asc' | 'desc'): string[] {
   const sign = direction === 'asc' ? 1 : -1;
   // PostgreSQL orders uuids byte by byte, which is the order of their lower-case hex text.

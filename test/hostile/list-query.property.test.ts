@@ -7,10 +7,10 @@ import { callWithin, expectHandled, snapshot } from './fixture.js';
 import { matches, modelFilter, rowData, rowStatus, sortedIds, type ModelRow } from './list-model.js';
 
 /**
- * Property tests of the contents list query (SPEC §2, §7): random and malicious filter, sort,
+ * Property tests of the contents list query (docs/contents.md#list-queries): random and malicious filter, sort,
  * fields, page, size, cursor, op, locale and withCount are answered 200 or 400 INVALID_QUERY
  * (never a 5xx, never a hang); valid-by-construction queries return exactly what a model of
- * the SPEC says; read keys never see a non-public row; and nothing is written.
+ * the docs say; read keys never see a non-public row; and nothing is written.
  */
 
 let t: TestApi;
@@ -52,7 +52,7 @@ const listPath = (params: Record<string, string>) => `${contentsPath(w, table.ke
 const publicIds = () => new Set(rows.filter((r) => r.status === 'PUBLISHED').map((r) => r.id));
 
 /**
- * 200 with a SPEC §2 envelope, or 400 INVALID_QUERY; a read key's rows are all public. 431 is
+ * 200 with the list envelope, or 400 INVALID_QUERY; a read key's rows are all public. 431 is
  * the answer to a request line over HEADER_MAX_BYTES (16 KiB), and only to that.
  */
 function expectListAnswer(res: CallResult, params: Record<string, string>, readKey: boolean) {
@@ -159,7 +159,7 @@ describe('contents list: hostile parameters', () => {
   });
 });
 
-describe('contents list: valid queries against a model of SPEC §7', () => {
+describe('contents list: valid queries against a model of the documented rules', () => {
   it('return exactly the matching rows, with an exact total; read keys get the public subset', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(modelFilter, { minLength: 1, maxLength: 3 }), fc.constantFrom('and', 'or'), fc.boolean(), async (filters, op, readKey) => {

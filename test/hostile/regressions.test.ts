@@ -68,13 +68,13 @@ describe('malformed percent-encoding in a path', () => {
       }
     }
     expectError(await callWithin(t, 'GET', `/v1/${w.projectId}/files/%E0%A4%A/content`), 400, 'BAD_REQUEST');
-    // /trpc keeps tRPC's envelope, with the SPEC error under data.error.
+    // /trpc keeps tRPC's envelope, with the error body under data.error.
     const trpc = await callWithin(t, 'GET', '/trpc/%E0%A4%A');
     expect({ status: trpc.status, code: trpc.json.error.data.error.code }).toEqual({ status: 400, code: 'BAD_REQUEST' });
   });
 });
 
-describe('an unknown member with a malformed body (SPEC §3: 404 before 400)', () => {
+describe('an unknown member with a malformed body (404 before 400)', () => {
   // Found by the isolation matrix: PUT /v1/workspaces/{B}/members/{a member of A} with {} was
   // 400 "role: Invalid option" instead of 404; the body was checked before the member.
   it('is 404 for workspace and project members; a known member with that body is 400', async () => {

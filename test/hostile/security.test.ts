@@ -5,7 +5,7 @@ import { expectError } from '../helpers/expect.js';
 import { buildWorld, createKey, type World } from '../auth/fixture.js';
 import { callWithin, expectNoLeak } from './fixture.js';
 
-/** Security headers, CORS (docs/concepts.md "CORS") and what a server fault shows (SPEC §3: nothing). */
+/** Security headers, CORS (docs/concepts.md#cors) and what a server fault shows (nothing: docs/reliability.md#errors). */
 
 let t: TestApi;
 let w: World;

@@ -5,9 +5,9 @@ import { startTestApi, type CallResult, type TestApi } from '../helpers/api.js';
 import { buildHostileWorld, fillPath, type HostileWorld } from './world.js';
 
 /**
- * Inputs that must be refused, not reinterpreted (SPEC §2, §3, §7): `page`/`size` that are not
+ * Inputs that must be refused, not reinterpreted (docs/contents.md#list-queries, docs/reliability.md#errors): `page`/`size` that are not
  * plain decimal integers, empty, repeated or bracketed query parameters, filter values of the
- * wrong JSON type, and empty JSON bodies. On every list endpoint and every write, with SPEC's
+ * wrong JSON type, and empty JSON bodies. On every list endpoint and every write, with the documented
  * status and code; and the valid forms still work.
  */
 
@@ -93,7 +93,7 @@ describe('page and size on every list endpoint', () => {
     }
   });
 
-  it('401 and 403 come before the 400 (SPEC §3 order)', async () => {
+  it('401 and 403 come before the 400', async () => {
     for (const path of lists.filter((p) => p.startsWith('/{projectId}'))) {
       const filled = fillPath(path, world.ids);
       expectError(await get(`${filled}?page=0x10`, null), 401, 'UNAUTHORIZED');
@@ -170,7 +170,7 @@ describe('contents list parameters', () => {
     }
   });
 
-  it('string values are the seed’s form and are coerced; values of the column’s own type are taken as they are', async () => {
+  it('string values are coerced; values of the column’s own type are taken as they are', async () => {
     expect(labels(await filtered([{ i: 'price', w: 'in', v: '5' }]))).toEqual(['five']);
     expect(labels(await filtered([{ i: 'price', w: 'in', v: '5, 50' }]))).toEqual(['fifty', 'five']);
     expect(labels(await filtered([{ i: 'price', w: 'in', v: [5, '7.5'] }]))).toEqual(['7', 'five']);
@@ -264,7 +264,7 @@ describe('empty JSON bodies', () => {
     expectError(await rawWrite('PUT', '/accounts/me', { 'content-type': 'application/json' }, ' \n'), 400, 'INVALID_JSON');
   });
 
-  it('401, 403 and 404 still come first (SPEC §3 order)', async () => {
+  it('401, 403 and 404 still come first', async () => {
     const { projectId, tableId } = world.ids;
     const json = { 'content-type': 'application/json', 'content-length': '0' };
     const contents = `/${projectId}/tables/${tableId}/contents`;

@@ -93,7 +93,7 @@ describe('REST bodies', () => {
     expect(utf8.status, utf8.text).toBe(201);
   });
 
-  it('still answers 401 and 403 before reporting the value (SPEC §3 order)', async () => {
+  it('still answers 401 and 403 before reporting the value', async () => {
     const body = { data: { title: 'a\u0000b' } };
     expectError(await callWithin(t, 'POST', contentsPath(w, table.key), { body, token: null }), 401, 'UNAUTHORIZED');
     expectError(await callWithin(t, 'POST', contentsPath(w, table.key), { body, token: w.readKey }), 403, 'FORBIDDEN');
@@ -128,7 +128,7 @@ describe('query strings, uploads and the tRPC face', () => {
     expect(emptied.json.name).toBe('file');
   });
 
-  it('/trpc refuses the same values with the same SPEC error under data.error', async () => {
+  it('/trpc refuses the same values with the same error under data.error', async () => {
     for (const raw of [
       JSON.stringify({ projectId: w.projectId, key: uniq('t'), name: 'a\u0000' }),
       `{"projectId":"${w.projectId}","key":"${uniq('t')}","name":"\\ud800"}`,

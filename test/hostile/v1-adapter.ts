@@ -12,7 +12,7 @@ import { createContextFactory, type Context } from '../../src/trpc/context.js';
 import type { AppRouter } from '../../src/trpc/router.js';
 
 /**
- * trpc-to-openapi writes its own error shape; this rewrites it into the SPEC §3 body, which the
+ * trpc-to-openapi writes its own error shape; this rewrites it into the error body, which the
  * error formatter has already put under `data.error`. It also sets Content-Length.
  */
 function rewriteErrorBodies(res: ServerResponse): void {

@@ -8,7 +8,7 @@ import { callWithin, snapshot, uniq } from './fixture.js';
 
 /**
  * Contents values and column settings of the wrong JSON type (contents data: 422 naming
- * `data.<column>`, SPEC §7; settings: 400 naming `settings.<key>`, SPEC §2), and text that must
+ * `data.<column>`; settings: 400 naming `settings.<key>`; docs/contents.md#tables-and-columns), and text that must
  * be stored and read back exactly: emoji, RTL, combining marks, SQL-looking and very long text.
  */
 
@@ -34,7 +34,7 @@ const VALUE_TYPES: Record<string, { settings?: Record<string, unknown>; accepted
 };
 const columnName = (type: string) => `c_${type}`;
 
-/** Settings of each type with the JSON type they take (SPEC §6). */
+/** Settings of each type with the JSON type they take (docs/contents.md#tables-and-columns). */
 const SETTING_TYPES: [string, string, JsonType][] = [
   ['text', 'required', 'boolean'], ['text', 'unique', 'boolean'], ['text', 'minText', 'number'], ['text', 'maxText', 'number'],
   ['text', 'pattern', 'string'], ['text', 'localized', 'boolean'], ['number', 'min', 'number'], ['number', 'max', 'number'],

@@ -5,7 +5,7 @@ import type { CallOptions, CallResult, TestApi } from '../helpers/api.js';
 
 /**
  * Two projects in two workspaces, one of every resource in project A, and a credential of every
- * kind SPEC §4 distinguishes. `fillPath` puts A's real ids into any documented path, and fails
+ * kind docs/concepts.md#credentials-and-roles distinguishes. `fillPath` puts A's real ids into any documented path, and fails
  * loudly on a parameter it does not know, so that a new endpoint forces this file to grow.
  */
 

@@ -22,7 +22,7 @@ describe('GET /workspaces/{workspaceId}/metrics', () => {
     await rollUpRequestLogs(pool);
   });
 
-  it('answers the SPEC §9 shape from the rollups, with live contents, files and storage', async () => {
+  it('answers the documented shape from the rollups, with live contents, files and storage', async () => {
     const { t, w } = env;
     await t.call('POST', `/v1/${w.projectId}/tables`, { body: { key: 'metrics_t', name: 'T' } });
     await t.call('POST', `/v1/${w.projectId}/tables/metrics_t/columns`, { body: { name: 'title', type: 'text' } });

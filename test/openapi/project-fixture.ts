@@ -3,7 +3,7 @@ import { addColumn, type ColumnSpec, type World } from '../contents/fixture.js';
 import { expectCreated } from '../helpers/expect.js';
 import { upload } from '../resources/fixture.js';
 
-/** A project (locales en, fr) with two tables whose columns cover every type and setting of SPEC §6. */
+/** A project (locales en, fr) with two tables whose columns cover every type and setting (docs/contents.md#tables-and-columns). */
 
 export interface Catalog {
   authorsId: string;

@@ -43,7 +43,7 @@ describe('who may read a project’s document', () => {
     }
   });
 
-  it('refuses in SPEC §3 order: 401, then 403, then 404', async () => {
+  it('refuses in order: 401, then 403, then 404', async () => {
     expectError(await t.call('GET', docPath(), { token: null }), 401, 'UNAUTHORIZED');
     expectError(await t.call('GET', docPath(), { token: 'tak_' + 'x'.repeat(43) }), 401, 'UNAUTHORIZED');
     // A key of another project: 403 whether or not the addressed project exists.

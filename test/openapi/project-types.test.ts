@@ -70,7 +70,7 @@ describe('types generated from a project’s document', () => {
     expect(read).toContain('color?: "red" | "green";');
     expect(read).toContain('topics?: ("news" | "tech")[];');
     expect(read).toContain('meta?: unknown;');
-    // An id, or with `expand` the referenced row (typed by its table) or the File (SPEC §12).
+    // An id, or with `expand` the referenced row (typed by its table) or the File (docs/contents.md#expand).
     expect(read).toContain('author?: string | components["schemas"]["Authors"] | null;');
     expect(read).toContain('related?: (string | components["schemas"]["BlogPosts"])[];');
     expect(read).toMatch(/gallery\?: \(string \| \{ id: string; name\?: string; mimeType\?: string;[^}]*\}\)\[\];/);

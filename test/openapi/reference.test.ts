@@ -29,7 +29,7 @@ type Doc = any;
  * Warnings of the recommended ruleset that stay, and why:
  * - info-license: Tabula has not chosen a license (package.json is private, there is no
  *   LICENSE file); naming one in the API document would be inventing it.
- * - no-ambiguous-paths: SPEC §4 fixes the paths: `/{projectId}/…` beside `/workspaces/…` and
+ * - no-ambiguous-paths: the API has these paths: `/{projectId}/…` beside `/workspaces/…` and
  *   `/accounts/…`. The server resolves them unambiguously (literal prefixes are routed first,
  *   and a project id must be a UUID), which the rule cannot see from the path templates.
  */
@@ -88,7 +88,7 @@ describe('/v1/openapi.json', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
-  it('documents the errors each kind of operation can answer, with the SPEC §3 body', () => {
+  it('documents the errors each kind of operation can answer, with the error body', () => {
     for (const { method, path, op } of operations(doc)) {
       const statuses = Object.keys(op.responses);
       const where = `${method} ${path}: ${statuses.join(',')}`;

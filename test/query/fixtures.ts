@@ -54,7 +54,7 @@ export const ALL_OPS = [...new Set([...TEXT_OPS, ...ORDERED_OPS])];
 const UUID = 'AAAAAAAA-AAAA-4AAA-8AAA-AAAAAAAAAAAA';
 
 /**
- * Every filterable field: the operators the SPEC §7 list allows on it (written out here, not
+ * Every filterable field: the operators docs/contents.md#list-queries allows on it (written out here, not
  * taken from the implementation), a sample value string, and how messages name it.
  */
 export const FIELD_MATRIX: { i: string; ops: string[]; sample: string; describe: string }[] = [

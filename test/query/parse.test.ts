@@ -45,7 +45,7 @@ describe('defaults and paging', () => {
   });
 });
 
-describe('operators per type (SPEC §7)', () => {
+describe('operators per type', () => {
   for (const field of FIELD_MATRIX) {
     it(`${field.i}: accepts ${field.ops.join(', ')} and refuses the rest`, () => {
       for (const w of ALL_OPS) {
@@ -145,7 +145,7 @@ describe('value coercion', () => {
       [{ i: 'title', w: 'in', v: {} }, 'filter[0].v: in takes a JSON array or a comma-separated string, got a JSON object'],
     ];
     for (const [item, message] of wrongType) refused(filterOf(item), message);
-    // The seed's string forms are still coerced, on every operator.
+    // String forms are still coerced, on every operator.
     expect(oneFilter({ i: 'active', w: 'eq', v: 'true' })).toMatchObject({ value: true });
     expect(oneFilter({ i: 'price', w: 'in', v: '5' })).toMatchObject({ values: [5] });
     expect(oneFilter({ i: 'price', w: 'between', v: '1,2.5' })).toMatchObject({ values: [1, 2.5] });

@@ -5,7 +5,7 @@ import {
   buildWorld, expectBadRequest, expectConflict, expectCreated, expectError, expectStatus, expectValidation, GHOST, ISO_UTC, type World,
 } from '../contents/fixture.js';
 
-/** Categories: GET/POST /v1/{projectId}/categories (SPEC §5 Category, §2 lists, §3, §4). */
+/** Categories: GET/POST /v1/{projectId}/categories (docs/resources.md#categories). */
 
 let t: TestApi;
 let w: World;
@@ -100,7 +100,7 @@ describe('list', () => {
   });
 });
 
-describe('access (SPEC §4)', () => {
+describe('access', () => {
   it('401 without a credential; read key lists but cannot create (403); 404 unknown project', async () => {
     expectError(await t.call('GET', path(), { token: null }), 401, 'UNAUTHORIZED');
     expectError(await create({ name: 'x' }, null), 401, 'UNAUTHORIZED');

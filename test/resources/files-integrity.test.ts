@@ -98,7 +98,7 @@ describe.each(DRIVERS)('file integrity on the %s driver', (driver) => {
     });
   });
 
-  describe('file columns in contents (SPEC §6, §7)', () => {
+  describe('file columns in contents', () => {
     it('unknown file ids are 422 data.<column>; known ones are stored; referenced files cannot be deleted (409 with the count)', async () => {
       const table = await createTable(w, [
         { name: 'title', type: 'text' },

@@ -10,7 +10,7 @@ import { clockReaches, until } from '../helpers/until.js';
 import { bytesOf, download, filesPath, generated, rawUpload, sendForm, startFilesWorld, upload, type FilesWorld } from './fixture.js';
 
 /**
- * What only the s3 driver has to show (SPEC §16); the shared suites (files.test.ts,
+ * What only the s3 driver has to show (docs/resources.md#storage-drivers); the shared suites (files.test.ts,
  * files-integrity.test.ts) run on it as on the others. Against s3rver, a real S3-protocol server.
  */
 
@@ -195,7 +195,7 @@ describe('S3BlobStore staging and sweep', () => {
   });
 });
 
-describe('S3 configuration (SPEC §16)', () => {
+describe('S3 configuration', () => {
   it('STORAGE_DRIVER=s3 needs S3_BUCKET; keys go in pairs; defaults for the region and path style', () => {
     expect(() => loadConfig({ STORAGE_DRIVER: 's3' })).toThrow(/^Invalid configuration: S3_BUCKET: required when STORAGE_DRIVER is s3$/);
     expect(() => loadConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(/^Invalid configuration: S3_SECRET_ACCESS_KEY: /);

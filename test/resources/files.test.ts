@@ -5,7 +5,7 @@ import {
   bytesOf, download, DRIVERS, expectFileShape, filesPath, sendForm, sha256, startFilesWorld, storedState, upload, type FilesWorld,
 } from './fixture.js';
 
-/** Files: upload, list, read, rename, replace, download, delete — on every storage driver (SPEC §5 File, §16). */
+/** Files: upload, list, read, rename, replace, download, delete — on every storage driver (docs/resources.md#files). */
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), bytesOf(200, 3)]);
 

@@ -8,7 +8,7 @@ import { startTestApi, toCallResult, type CallResult } from '../helpers/api.js';
 import { startS3Server, type S3TestServer } from '../helpers/s3-server.js';
 import { buildWorld, type World } from '../contents/fixture.js';
 
-/** Shared helpers of the test/resources suite (SPEC §5 Category, Variable, Translation, File). */
+/** Shared helpers of the test/resources suite (categories, variables, translations, files). */
 
 export const DRIVERS = ['local', 'postgres', 's3'] as const;
 export type Driver = (typeof DRIVERS)[number];

@@ -16,7 +16,7 @@ import { createPurgeHandler } from '../../workers/handlers/purge.js';
 import { bytesOf, DRIVERS, filesPath, sendForm, startFilesWorld, upload, type FilesWorld } from './fixture.js';
 
 /**
- * Image transformations (SPEC §16): `GET .../files/{fileId}/content?w=&h=&fit=&format=&q=` on
+ * Image transformations (docs/resources.md#image-transformations): `GET .../files/{fileId}/content?w=&h=&fit=&format=&q=` on
  * real images made by sharp, against the real API; derived images cached through both storage
  * drivers.
  */

@@ -31,7 +31,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(replace.requestBody.content).sort()).toEqual(['application/json', 'multipart/form-data']);
     const download = doc.paths['/{projectId}/files/{fileId}/content'].get;
     expect(Object.keys(download.responses)).toEqual(expect.arrayContaining(['200', '206', '304', '400', '404', '416', '422']));
-    // The image transformation parameters (SPEC §16), with their ranges and choices.
+    // The image transformation parameters, with their ranges and choices.
     const query = Object.fromEntries(download.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
     expect(query).toEqual({
       w: { type: 'integer', minimum: 1, maximum: 4096 },

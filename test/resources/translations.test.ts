@@ -7,7 +7,7 @@ import {
 } from '../contents/fixture.js';
 import { clockPast } from '../helpers/until.js';
 
-/** Translations: list, create, update, delete (SPEC §5 Translation, §2, §3, §4). Project locales: en, fr. */
+/** Translations: list, create, update, delete (docs/resources.md#translations). Project locales: en, fr. */
 
 let t: TestApi;
 let w: World;
@@ -70,7 +70,7 @@ describe('update and delete', () => {
     expectValidation(await t.call('PUT', path(a.id), { body: { locale: 'xx' } }), ['locale']);
     expectConflict(await t.call('PUT', path(a.id), { body: { key: 'pb' } }), 'key');
     expectBadRequest(await t.call('PUT', path(a.id), { body: { value: false } }), 'value');
-    // 404 wins over a bad body (SPEC §3 order).
+    // 404 wins over a bad body (docs/reliability.md#errors).
     expectError(await t.call('PUT', path(GHOST), { body: { value: false } }), 404, 'NOT_FOUND');
   });
 
@@ -101,7 +101,7 @@ describe('list', () => {
   });
 });
 
-describe('access (SPEC §4)', () => {
+describe('access', () => {
   it('read keys and VIEWERs read but get 403 on every write; EDITORs write; 401; 404 unknown project', async () => {
     const tr = expectCreated(await create({ key: 'acl', locale: 'en', value: 'x' }));
     const viewer = await person(t, w.workspaceId, w.projectId, 'VIEWER');

@@ -3,7 +3,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { person } from '../auth/fixture.js';
 import { buildWorld, expectBadRequest, expectConflict, expectCreated, expectError, expectStatus, GHOST, ISO_UTC, type World } from '../contents/fixture.js';
 
-/** Variables: GET/POST /v1/{projectId}/variables (SPEC §5 Variable, §2, §3, §4). */
+/** Variables: GET/POST /v1/{projectId}/variables (docs/resources.md#variables). */
 
 let t: TestApi;
 let w: World;
@@ -76,7 +76,7 @@ describe('list', () => {
   });
 });
 
-describe('access (SPEC §4)', () => {
+describe('access', () => {
   it('401, 403 for read keys and VIEWERs on create, EDITOR may create, 404 unknown project, 405', async () => {
     expectError(await t.call('GET', path(), { token: null }), 401, 'UNAUTHORIZED');
     expectStatus(await t.call('GET', path(), { token: w.readKey }), 200);

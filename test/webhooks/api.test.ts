@@ -4,7 +4,7 @@ import { person } from '../auth/fixture.js';
 import { GHOST, buildWorld, createTable, expectBadRequest, expectError, expectValidation, type World } from '../contents/fixture.js';
 import { WEBHOOK_ENV, createWebhook, webhooksPath } from './fixture.js';
 
-/** SPEC §4, §5, §8: the webhook endpoints, their wire shape and every refusal. No workers here. */
+/** docs/webhooks.md: the webhook endpoints, their wire shape and every refusal. No workers here. */
 let t: TestApi;
 let w: World;
 beforeAll(async () => {
@@ -20,7 +20,7 @@ const FIELDS = ['active', 'createdAt', 'disabledReason', 'events', 'id', 'name',
 const URL_A = 'http://127.0.0.1:9/a';
 
 describe('webhook CRUD', () => {
-  it('create: 201 + Location, the SPEC §5 shape, a whsec_ secret of 32 random bytes shown once', async () => {
+  it('create: 201 + Location, the documented shape, a whsec_ secret of 32 random bytes shown once', async () => {
     const res = await t.call('POST', webhooksPath(w), { body: { name: 'Hook', url: URL_A, events: ['contents.created', 'tables.created'] } });
     expect(res.status, res.text).toBe(201);
     expect(res.headers.get('location')).toBe(`${webhooksPath(w)}/${res.json.id}`);
@@ -85,7 +85,7 @@ describe('webhook CRUD', () => {
     expect(one.json.secret).toBeUndefined();
   });
 
-  it('deliveries: the pagination envelope, empty before any event; list rules of SPEC §2', async () => {
+  it('deliveries: the pagination envelope, empty before any event; the rules of every list', async () => {
     const hook = await createWebhook(w, { url: URL_A, events: ['*'] });
     const res = await t.call('GET', `${webhooksPath(w, hook.id)}/deliveries`);
     expect(res.status, res.text).toBe(200);
@@ -118,11 +118,11 @@ describe('webhook refusals', () => {
     const hook = await createWebhook(w, { url: URL_A, events: ['*'] });
     expectBadRequest(await t.call('PUT', webhooksPath(w, hook.id), { body: { events: ['nope'] } }), 'events');
     expectBadRequest(await t.call('PUT', webhooksPath(w, hook.id), { body: { active: 1 } }), 'active');
-    // 404 comes before 400 (SPEC §3 check order).
+    // 404 comes before 400 (docs/reliability.md#errors).
     expectError(await t.call('PUT', webhooksPath(w, GHOST), { body: { events: ['nope'] } }), 404, 'NOT_FOUND');
   });
 
-  it('tableIds may name tables by key (SPEC §5): stored and returned as ids, a key and its id once', async () => {
+  it('tableIds may name tables by key: stored and returned as ids, a key and its id once', async () => {
     const [a, b] = [await createTable(w), await createTable(w)];
     const hook = await createWebhook(w, { url: URL_A, events: ['*'], tableIds: [a.key, a.id, b.key] });
     expect(hook.tableIds).toEqual([a.id, b.id]);
@@ -179,7 +179,7 @@ describe('webhook refusals', () => {
     expectError(await t.call('GET', webhooksPath(w), { token: null }), 401, 'UNAUTHORIZED');
   });
 
-  it('an unknown webhook is 404 before a malformed body is 400/415 (SPEC §3 order)', async () => {
+  it('an unknown webhook is 404 before a malformed body is 400/415', async () => {
     const unknown = webhooksPath(w, GHOST);
     const json = { 'content-type': 'application/json' };
     expectError(await t.call('PUT', unknown, { raw: '{not json', headers: json }), 404, 'NOT_FOUND');

@@ -10,7 +10,7 @@ import { startReceiver, WEBHOOK_ENV, type Receiver } from './fixture.js';
 import { until } from '../helpers/until.js';
 
 /**
- * SPEC §8: "a committed change is never lost, even if the process dies right after commit".
+ * docs/webhooks.md#how-it-runs: a committed change is never lost, even if the process is killed right after the commit.
  * The API runs as a real child process and is killed with SIGKILL right after a 201; the event,
  * committed with the row, is still delivered by the workers.
  */

@@ -19,7 +19,7 @@ import {
 } from './fixture.js';
 import { until } from '../helpers/until.js';
 
-/** SPEC §8 deliveries end to end: API → outbox → fan-out worker → delivery worker → receiver. */
+/** Deliveries (docs/webhooks.md) end to end: API → outbox → fan-out worker → delivery worker → receiver. */
 let env: WebhookEnv;
 const receivers: Receiver[] = [];
 beforeAll(async () => {
@@ -37,7 +37,7 @@ async function receiver(script?: Parameters<typeof startReceiver>[0]) {
 }
 
 describe('deliveries', () => {
-  it('every event type arrives once, signed for the standardwebhooks package, with the SPEC §8 body', async () => {
+  it('every event type arrives once, signed for the standardwebhooks package, with the documented body', async () => {
     const { w, t } = env;
     const r = await receiver();
     const hook = await createWebhook(w, { url: r.url, events: ['*'] });

@@ -14,7 +14,7 @@ import { BOSS_SCHEMA } from '../../src/jobs/boss.js';
 import { QUEUES } from '../../src/jobs/queues.js';
 
 
-/** Shared helpers of the webhook suite (SPEC §8): real receivers on 127.0.0.1, real workers. */
+/** Shared helpers of the webhook suite: real receivers on 127.0.0.1, real workers. */
 
 /** How a receiver answers one request: a status, a status with headers and a delay, or never. */
 export type Reply = number | { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';

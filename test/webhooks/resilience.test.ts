@@ -15,7 +15,7 @@ import {
 import { until } from '../helpers/until.js';
 
 /**
- * SPEC §8 failure handling: slow and dead endpoints, 410, auto-disable and re-enable,
+ * Failure handling (docs/webhooks.md#retries-and-disabling): slow and dead endpoints, 410, auto-disable and re-enable,
  * Retry-After, and a worker stopped in the middle of a delivery.
  */
 let env: WebhookEnv;

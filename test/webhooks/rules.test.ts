@@ -7,7 +7,7 @@ import { deliveryJobId, uuidv5 } from '../../src/modules/webhooks/webhook.jobs.j
 import { judgeAttempt, parseRetryAfter } from '../../src/modules/webhooks/webhook.retry.js';
 import { generateWebhookSecret, webhookHeaders } from '../../src/modules/webhooks/webhook.signing.js';
 
-/** The pure rules of SPEC §8: matching, retry schedule, Retry-After, signatures, job ids. */
+/** The pure rules of docs/webhooks.md: matching, retry schedule, Retry-After, signatures, job ids. */
 
 const P = '0190b0a0-0000-7000-8000-0000000000aa';
 const T1 = '0190b0a0-0000-7000-8000-0000000000b1';

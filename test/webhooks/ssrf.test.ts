@@ -6,7 +6,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, expectValidation, type World } from '../contents/fixture.js';
 import { startReceiver, webhooksPath, type Receiver } from './fixture.js';
 
-/** SPEC §8 URL rules: hosts resolving to non-public addresses are 422 unless WEBHOOKS_ALLOW_PRIVATE. */
+/** Where a webhook may point (docs/webhooks.md): hosts resolving to non-public addresses are 422 unless WEBHOOKS_ALLOW_PRIVATE. */
 let t: TestApi;
 let w: World;
 let receiver: Receiver;

@@ -11,7 +11,7 @@ import { createWebhook, startReceiver, WEBHOOK_ENV, type Receiver } from './fixt
 import { until } from '../helpers/until.js';
 
 /**
- * SPEC §8 / issue 6: a worker killed with SIGKILL in the middle of a delivery loses nothing:
+ * docs/webhooks.md#how-it-runs: a worker killed with SIGKILL in the middle of a delivery loses nothing:
  * its attempt stops heartbeating, pg-boss fails it, and another worker delivers the event with
  * the same webhook-id.
  */

@@ -8,7 +8,7 @@ import { startLoop } from '../loop.js';
 const INTERVAL_MS = 60_000;
 const BATCH = 10_000;
 
-/** SPEC §14 retention of the realtime feed: a day and the last 10,000 events of each project, whichever is more. */
+/** Retention of the realtime feed (docs/realtime.md#resuming): a day and the last 10,000 events of each project, whichever is more. */
 export function startFeedRetention(pool: pg.Pool, logger: Logger): { stop(): Promise<void> } {
   const sql = sqlOn(pool);
   return startLoop(

@@ -6,7 +6,7 @@ import type { Logger } from '../../src/shared/logger.js';
 import type { Storage } from '../../src/storage/storage.js';
 
 /**
- * Hard-deletes what soft deletes made unreachable (SPEC §5), one job at a time; the work itself
+ * Hard-deletes what soft deletes made unreachable, one job at a time; the work itself
  * (idempotent, resumable) is `purgeDeleted`; `storage` removes purged projects' file bytes.
  */
 export function createPurgeHandler(orm: Orm, logger: Logger, storage: Pick<Storage, 'removeProject'>) {

@@ -23,7 +23,7 @@ export function startLogIngest(boss: PgBoss, pool: pg.Pool): Promise<string> {
   );
 }
 
-/** Every minute (SPEC §9: rollups at least every minute). */
+/** Every minute (docs/logs-and-metrics.md#workspace-metrics: rollups every minute). */
 const ROLLUP_CRON = '* * * * *';
 
 /**

@@ -12,7 +12,7 @@ const FIRST_LOOK_MS = 24 * 3600_000;
 const OVERLAP_MS = 60_000;
 
 /**
- * SPEC §13 retention: keeps the newest `keep` revisions of each row. Each look covers the rows
+ * Retention (docs/contents.md#revisions): keeps the newest `keep` revisions of each row. Each look covers the rows
  * that got a revision since the previous look (less an overlap for slow commits), so the purge
  * never scans all revisions, and the request path never waits for it.
  */

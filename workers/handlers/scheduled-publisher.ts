@@ -7,12 +7,12 @@ import { startLoop } from '../loop.js';
 
 /** Rows published per transaction. */
 const BATCH = 100;
-/** How often the due rows are looked for: SPEC §7 asks for publication within 5 s. */
+/** How often the due rows are looked for: docs/contents.md#statuses promises publication within about a second. */
 const INTERVAL_MS = 1000;
 
 /**
  * SCHEDULED contents become PUBLISHED once their `publishAt` has passed, firing
- * `contents.published` (SPEC §7/§8). The publisher reads the rows themselves (an index on
+ * `contents.published` (docs/contents.md#statuses). The publisher reads the rows themselves (an index on
  * `publish_at` of SCHEDULED rows) with `skip locked`, so several workers share the work, and each
  * row is published in the same transaction as its count change and event (`publishDueContents`).
  */

@@ -6,7 +6,7 @@ import { RowEditor, rowKey } from './editor/RowEditor.js';
 import './ContentEditor.css';
 
 /**
- * The contents editor (SPEC §17): a form generated from the table's columns, for a new row
+ * The contents editor (docs/console.md#what-it-covers): a form generated from the table's columns, for a new row
  * (`rows/new`) or an existing one, with its status, scheduling, draft and revisions beside it.
  */
 export function ContentEditorPage() {

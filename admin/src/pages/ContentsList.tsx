@@ -13,7 +13,7 @@ import { cursorOf, rememberCursor, useContentsPage } from './list/useContentsPag
 import './list/ContentsList.css';
 
 /**
- * A table's rows (SPEC §17): sortable by any column header, searched, filtered, paged, each row a
+ * A table's rows (docs/console.md#what-it-covers): sortable by any column header, searched, filtered, paged, each row a
  * link to its editor. Everything that decides what is shown is in the address (list-state.ts), and
  * the page reads itself again when another editor writes to the table (realtime.ts).
  */

@@ -26,7 +26,7 @@ interface Filters {
 }
 const NO_FILTERS: Filters = { method: ANY, status: '', apiKeyId: ANY, from: '', to: '' };
 
-/** The filters the API takes (SPEC §9: status, method, apiKeyId, from, to); empty ones are left out. */
+/** The filters the API takes (docs/logs-and-metrics.md#request-logs: status, method, apiKeyId, from, to); empty ones are left out. */
 function queryOf(filters: Filters): Omit<LogQuery, 'projectId' | 'page' | 'size'> {
   return {
     method: filters.method === ANY ? undefined : (filters.method as Method),

@@ -12,7 +12,7 @@ const pathParams = [
 const query = (name: string, description: string, schema: object = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
 
 const IMPORT_DESCRIPTION = [
-  'Streams rows into the table (SPEC §15), up to IMPORT_MAX_BYTES (default 1 GiB), in one transaction: when any line is wrong nothing is written,',
+  'Streams rows into the table, up to IMPORT_MAX_BYTES (default 1 GiB), in one transaction: when any line is wrong nothing is written,',
   'and the 422 lists the first 100 offending lines (`field`: `line 17: data.price`). Every line is checked as a single create (or, matched by',
   '`mode=upsert`, a single update) is: column rules, defaults, derived slugs (made free as on create), unique values (against stored rows and',
   'earlier lines), references (to stored rows or to rows anywhere in the same body) and files. One `contents.imported` event `{ tableId, count }`',

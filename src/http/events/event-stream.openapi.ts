@@ -15,7 +15,7 @@ const query = (name: string, description: string, example?: string) => ({
 });
 
 const STREAM_DESCRIPTION = [
-  'The project’s events as they are committed (SPEC §14), as Server-Sent Events. Each event is',
+  'The project’s events as they are committed, as Server-Sent Events. Each event is',
   '`id: <event id>`, `event: <type>` and `data: <the webhook body>` (`{ id, type, projectId, createdAt, sequence, data }`, see Webhooks).',
   'A comment line (`: ping`) comes every 15 s (REALTIME_HEARTBEAT_MS).',
   '',

@@ -13,7 +13,7 @@ const { $schema: _ignored, ...fileSchema } = z.toJSONSchema(fileOutput) as Recor
 const pathParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
 const headerParam = (name: string, description: string) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });
 
-/** The image transformation parameters (SPEC §16); see docs/resources.md, "Image transformations". */
+/** The image transformation parameters (docs/resources.md#image-transformations). */
 const IMAGE_ONLY = 'Image files only (stored type image/jpeg, png, webp, avif, gif or tiff; 400 on any other file).';
 const imageParam = (name: string, description: string, schema: Record<string, unknown>) => ({ name, in: 'query', required: false, description, schema });
 const imageParams = [

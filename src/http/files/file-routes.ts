@@ -72,7 +72,7 @@ export function fileRoutes(deps: AppDeps): PlainRoute[] {
     openapi: { operation: downloadOperation, responses: downloadResponses },
     async handle(req, res, { access, em }) {
       const file = await findFile(em, access.project.id, String(req.params.fileId));
-      // With transformation parameters (w, h, fit, format, q): a derived image (SPEC §16).
+      // With transformation parameters (w, h, fit, format, q): a derived image (docs/resources.md#image-transformations).
       const imageQuery = readImageQuery(req.query);
       if (imageQuery) {
         await sendDerivedImage(deps, req, res, file, imageQuery);
@@ -86,7 +86,7 @@ export function fileRoutes(deps: AppDeps): PlainRoute[] {
       }
       const range = requestedRange(req.headers, file.size, etag);
       if (range === 'unsatisfiable') {
-        // SPEC §3 has no code for 416; the body keeps its error shape.
+        // 416 has no code of its own: BAD_REQUEST in the usual body (docs/reliability.md#errors).
         const message = `Range not satisfiable: the file has ${file.size} bytes`;
         sendError(res, { status: 416, body: { error: { code: 'BAD_REQUEST', message, details: null } }, headers: { 'Content-Range': `bytes */${file.size}` }, internal: false });
         return;

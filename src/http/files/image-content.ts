@@ -18,7 +18,7 @@ const CACHE_CONTROL = 'private, no-cache';
 const renamed = (name: string, format: string) => `${name.replace(/\.[A-Za-z0-9]{1,5}$/, '')}.${format === 'jpeg' ? 'jpg' : format}`;
 
 /**
- * Answers `GET/HEAD .../files/{fileId}/content` with transformation parameters (SPEC §16): the
+ * Answers `GET/HEAD .../files/{fileId}/content` with transformation parameters (docs/resources.md#image-transformations): the
  * derived image, whole (200; no ranges), or 304 when `If-None-Match` names its ETag. 400 when
  * the file is not an image, 422 when its bytes cannot be transformed.
  */

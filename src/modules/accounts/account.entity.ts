@@ -15,7 +15,7 @@ export const AccountSchema = defineEntity({
 });
 export type Account = InferEntity<typeof AccountSchema>;
 
-/** A person's bearer credential; only its SHA-256 is stored (SPEC §4). */
+/** A person's bearer credential; only its SHA-256 is stored (docs/concepts.md#api-keys). */
 export const AccountTokenSchema = defineEntity({
   name: 'AccountToken',
   tableName: 'account_token',

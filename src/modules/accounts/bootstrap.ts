@@ -8,7 +8,7 @@ import { lockBootstrap } from './account.sql.js';
 import { addAccountToken, findOrCreateAccount } from './account.service.js';
 
 /**
- * SPEC §4 first account. With ADMIN_EMAIL (and optionally ADMIN_TOKEN) the account and token
+ * The first account (docs/configuration.md, ADMIN_EMAIL). With ADMIN_EMAIL (and optionally ADMIN_TOKEN) the account and token
  * exist after start-up, however often it runs. With neither set and no account at all, an
  * `admin@localhost` account is created and its random token printed once. Answers whether it
  * printed a token (the start-up banner then points at it instead of at the CLI).

@@ -18,9 +18,9 @@ import { createApiKey, deleteApiKey, findApiKey, listApiKeys, rotateApiKey, upda
 const TAG = 'API Keys';
 const collection = '/{projectId}/api-keys' as const;
 const item = '/{projectId}/api-keys/{apiKeyId}' as const;
-/** Only project ADMIN account tokens manage keys (SPEC §4). */
+/** Only project ADMIN account tokens manage keys (docs/concepts.md#credentials-and-roles). */
 const admin = projectProcedure('admin');
-/** One key: an unknown id is 404 before the body is looked at (SPEC §3). The entity stays in the
+/** One key: an unknown id is 404 before the body is looked at (docs/reliability.md#errors). The entity stays in the
  * request's identity map, so the service's own lookup costs no second query. */
 const adminItem = projectItemProcedure('admin', (ctx, input) => findApiKey(ctx.em, ctx.access.project.id, rawPathParam(input, 'apiKeyId')));
 

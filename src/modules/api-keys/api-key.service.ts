@@ -8,7 +8,7 @@ import type { PageParams } from '../../shared/pagination.js';
 import { ApiKeySchema, type ApiKey } from './api-key.entity.js';
 import type { ApiKeyOutput, CreateApiKeyInput, UpdateApiKeyInput } from './api-key.schema.js';
 
-/** SPEC §4 leaves the default open: an hour lets clients switch without downtime. */
+/** The default grace of a rotation (docs/concepts.md#api-keys): an hour lets clients switch without downtime. */
 export const DEFAULT_GRACE_SECONDS = 3600;
 
 export const toApiKeyOutput = (k: ApiKey): ApiKeyOutput => ({
@@ -35,7 +35,7 @@ export async function listApiKeys(em: EntityManager, projectId: string, params: 
   return findPage(em, ApiKeySchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toApiKeyOutput);
 }
 
-/** Creates a key; the full value is in the result once and never stored (SPEC §4). */
+/** Creates a key; the full value is in the result once and never stored (docs/concepts.md#api-keys). */
 export async function createApiKey(em: EntityManager, projectId: string, input: CreateApiKeyInput) {
   const expiresAt = checkExpiry(input.expiresAt) ?? null;
   const key = generateSecret(API_KEY_PREFIX);
@@ -77,7 +77,7 @@ export async function deleteApiKey(em: EntityManager, projectId: string, apiKeyI
 }
 
 /**
- * A new value for the same record. The old value keeps working for `graceSeconds` (SPEC §4);
+ * A new value for the same record. The old value keeps working for `graceSeconds` (docs/concepts.md#api-keys);
  * a value already in its grace period from an earlier rotation is dropped.
  */
 export async function rotateApiKey(em: EntityManager, projectId: string, apiKeyId: string, graceSeconds = DEFAULT_GRACE_SECONDS) {

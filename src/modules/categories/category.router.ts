@@ -25,7 +25,7 @@ export const categoryRouter = router({
       return toCategoryOutput(category);
     }),
 
-  // Not in the seed (collection only), but the create's Location has to lead somewhere.
+  // Reading one by id: the create's Location has to lead somewhere.
   get: projectProcedure('read')
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a category', protect: true } })
     .input(categoryIdInput)

@@ -31,7 +31,7 @@ export async function findCategory(em: EntityManager, projectId: string, categor
 }
 
 /**
- * SPEC §5: `slug` is derived from `name` when omitted and unique per project. A derived slug
+ * docs/resources.md#categories: `slug` is derived from `name` when omitted and unique per project. A derived slug
  * that is taken is a 409 like a given one: the caller picks another name or slug.
  */
 export async function createCategory(em: EntityManager, projectId: string, input: CreateCategoryInput): Promise<Category> {

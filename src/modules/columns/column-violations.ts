@@ -5,7 +5,7 @@ import { columnExpression } from '../contents/query/index.js';
 import { isLocalized, type ColumnDef } from '../tables/table-def.js';
 import { rowsMissing, rowsSharingValue, valuesAfter } from './column.sql.js';
 
-/** How many offending row ids a 409 names (SPEC §6: "the first offending row ids"). */
+/** How many offending row ids a 409 names (docs/contents.md#tables-and-columns: "the first offending row ids"). */
 const SHOWN = 10;
 const BATCH = 5000;
 
@@ -21,7 +21,7 @@ export async function findViolations(
   column: ColumnDef,
   rule: 'unique' | 'required' | 'type',
   locales: string[],
-  /** For `required` on a localized column: the locale `required` applies to (SPEC §7). */
+  /** For `required` on a localized column: the locale `required` applies to (docs/contents.md#contents). */
   defaultLocale?: string,
 ): Promise<string[]> {
   if (rule === 'required') {
@@ -31,7 +31,7 @@ export async function findViolations(
     return rows.map((r) => r.id);
   }
   if (rule === 'unique') {
-    // A localized column is unique per locale (SPEC §6).
+    // A localized column is unique per locale (docs/contents.md#tables-and-columns).
     const expressions = isLocalized(column) ? locales.map((l) => columnExpression(column, l)) : [columnExpression(column)];
     const ids: string[] = [];
     for (const expression of expressions) {

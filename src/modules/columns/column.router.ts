@@ -10,7 +10,7 @@ const TAG = 'Columns';
 const collection = '/{projectId}/tables/{tableId}/columns' as const;
 const item = '/{projectId}/tables/{tableId}/columns/{columnId}' as const;
 
-/** `.../columns/{columnId}`: an unknown column is 404 before the body is checked (SPEC §3: 404 → 400). */
+/** `.../columns/{columnId}`: an unknown column is 404 before the body is checked (404 → 400, docs/reliability.md#errors). */
 const columnProcedure = (level: 'read' | 'schema') =>
   tableItemProcedure(level, async (ctx, input) => {
     await findColumn(ctx.em, ctx.table.id, rawPathParam(input, 'columnId'));

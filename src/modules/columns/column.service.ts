@@ -44,7 +44,7 @@ export async function findColumn(em: EntityManager, tableId: string, columnId: s
   return column;
 }
 
-/** Name and slug rules that depend on the other columns of the table (409, SPEC §6). */
+/** Name and slug rules that depend on the other columns of the table (409, docs/contents.md#tables-and-columns). */
 async function checkSiblings(em: EntityManager, tableId: string, name: string, type: ColumnType, selfId?: string): Promise<void> {
   const siblings = await em.find(ColumnSchema, { table: tableId, id: { $ne: selfId ?? null } });
   const same = siblings.find((c) => c.name === name);
@@ -54,7 +54,7 @@ async function checkSiblings(em: EntityManager, tableId: string, name: string, t
 }
 
 /**
- * A reference column's `settings.table` names a table of the project by id or key (SPEC §5: the
+ * A reference column's `settings.table` names a table of the project by id or key (docs/contents.md#tables-and-columns: the
  * key stands in for the id); the id is what is stored and returned. Unknown: 422.
  */
 async function withReferencedTableId(em: EntityManager, projectId: string, type: ColumnType, settings: ColumnSettings): Promise<ColumnSettings> {
@@ -94,7 +94,7 @@ async function syncSearchIndexes(tx: EntityManager, tableId: string, locales: st
 }
 
 /**
- * Unique index creation fails on duplicates: report them as SPEC §6 asks. The work runs under a
+ * Unique index creation fails on duplicates: report them as docs/contents.md#tables-and-columns says. The work runs under a
  * savepoint: a failed statement aborts the transaction, and the duplicates must still be queried.
  */
 async function withDuplicateCheck<T>(tx: EntityManager, tableId: string, column: ColumnDef, locales: string[], work: () => Promise<T>): Promise<T> {
@@ -137,7 +137,7 @@ export async function createColumn(em: EntityManager, project: ProjectInfo, tabl
   });
 }
 
-/** Merges settings key by key; `null` removes a setting (SPEC §2). */
+/** Merges settings key by key; `null` removes a setting (docs/concepts.md#conventions). */
 function mergeSettings(current: ColumnSettings, patch: Record<string, unknown> | undefined): Record<string, unknown> {
   // Without a prototype, a `__proto__` key in the patch stays an own key, which checkSettings
   // refuses; on a plain object the assignment would replace the prototype and vanish.
@@ -166,7 +166,7 @@ export async function updateColumn(em: EntityManager, project: ProjectInfo, tabl
       await runSql(tx, renameSlugSource(tableId, column.name, name));
     }
     if (isLocalized(next) && !isLocalized(toDef(column))) {
-      // SPEC §7: a plain value of a localized column is the default locale's.
+      // A plain value of a localized column is the default locale's (docs/contents.md#contents).
       await runSql(tx, localizeValues(tableId, name, project.defaultLocale));
     }
     for (const rule of ['type', 'required'] as const) {
@@ -175,7 +175,7 @@ export async function updateColumn(em: EntityManager, project: ProjectInfo, tabl
     }
     await withDuplicateCheck(tx, tableId, next, project.locales, () => applyIndexes(tx, tableId, next, project.locales));
     if (type !== column.type && (type === 'slug' || column.type === 'slug')) {
-      // `contents.slug` (lookups, uniqueness) mirrors the slug column's values (SPEC §5, §6).
+      // `contents.slug` (lookups, uniqueness) mirrors the slug column's values.
       await withDuplicateCheck(tx, tableId, next, project.locales, () => runSql(tx, mirrorSlug(tableId, type === 'slug' ? name : null)));
     }
     await syncSearchIndexes(tx, tableId, project.locales, next);
@@ -185,14 +185,14 @@ export async function updateColumn(em: EntityManager, project: ProjectInfo, tabl
   });
 }
 
-/** Soft delete; values are removed from the rows by the purge job (SPEC §5). */
+/** Soft delete; values are removed from the rows by the purge job (docs/contents.md#tables-and-columns). */
 export async function deleteColumn(em: EntityManager, boss: PgBoss, project: ProjectInfo, tableId: string, columnId: string): Promise<void> {
   const column = await findColumn(em, tableId, columnId);
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(ColumnSchema, { id: column.id }, { deletedAt: new Date() });
     await runSql(tx, ddl(dropIndexesStatement(column.id)));
     await syncSearchIndexes(tx, tableId, project.locales);
-    // SPEC §5: `slug` is null when the table has no slug column; old slugs must not block new ones.
+    // `slug` is null when the table has no slug column (docs/contents.md#contents); old slugs must not block new ones.
     if (column.type === 'slug') await runSql(tx, mirrorSlug(tableId, null));
     await enqueue(outboxOfEm(tx), boss, QUEUES.purge.name, { kind: 'column', id: column.id });
   });

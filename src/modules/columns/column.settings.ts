@@ -3,12 +3,12 @@ import type { ColumnSettings, ColumnType } from '../tables/table-def.js';
 
 type Kind = 'boolean' | 'count' | 'number' | 'string' | 'options' | 'onDelete' | 'any';
 
-/** SPEC §12: what deleting a referenced row does to the rows that reference it. */
+/** What deleting a referenced row does to the rows that reference it (docs/contents.md#references). */
 export const ON_DELETE = ['setNull', 'restrict', 'cascade'] as const;
 
 const COMMON: Record<string, Kind> = { required: 'boolean', unique: 'boolean', defaultValue: 'any' };
 
-/** SPEC §6: the settings each type takes, besides required, unique and defaultValue. */
+/** The settings each type takes, besides required, unique and defaultValue (docs/contents.md#tables-and-columns). */
 const BY_TYPE: Record<ColumnType, Record<string, Kind>> = {
   text: { minText: 'count', maxText: 'count', pattern: 'string', localized: 'boolean' },
   longtext: { minText: 'count', maxText: 'count', localized: 'boolean' },
@@ -59,7 +59,7 @@ function checkKind(key: string, kind: Kind, value: unknown): void {
 /**
  * Checks the shape of a column's settings for its type: unknown or inapplicable settings,
  * wrong value types and missing required settings are 400 BAD_REQUEST naming `settings.<key>`
- * (SPEC §2). Whether referenced things exist, and whether `defaultValue` is a valid value, are
+ * (docs/contents.md#tables-and-columns). Whether referenced things exist, and whether `defaultValue` is a valid value, are
  * semantic checks made by the caller (422).
  */
 export function checkSettings(type: ColumnType, settings: Record<string, unknown>): ColumnSettings {

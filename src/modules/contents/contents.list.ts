@@ -39,7 +39,7 @@ export const expandContext = (scope: Omit<ListScope, 'table'>, locale: string | 
 });
 
 /**
- * SPEC §7 list: one parameterised select for the page (size + 1 rows tell `hasNext`) and an exact
+ * A list (docs/contents.md#list-queries): one parameterised select for the page (size + 1 rows tell `hasNext`) and an exact
  * total — from the maintained counters when nothing is filtered, else counted. Both are cached
  * and kept up to date with the changes committed since (list-cache/); the table's changes are
  * read first, so a result is never older than the request.

@@ -28,7 +28,7 @@ const TAG = 'Contents';
 const collection = '/{projectId}/tables/{tableId}/contents' as const;
 const item = '/{projectId}/tables/{tableId}/contents/{contentsId}' as const;
 
-/** PUT/DELETE of one row: an unknown id or slug is 404 before the body is looked at (SPEC §3). */
+/** PUT/DELETE of one row: an unknown id or slug is 404 before the body is looked at (docs/reliability.md#errors). */
 const rowWriteProcedure = tableItemProcedure('write', async (ctx, input) => {
   await findRow(sqlOn(ctx.deps.pool), ctx.table, rawPathParam(input, 'contentsId'));
 });

@@ -19,7 +19,7 @@ export interface ContentsRow {
   updated_at: Timestamp;
   published_at: Timestamp | null;
   publish_at: Timestamp | null;
-  /** Whether the row has a pending draft (SPEC §13); the draft itself is read only when needed. */
+  /** Whether the row has a pending draft (docs/contents.md#drafts-of-published-rows); the draft itself is read only when needed. */
   has_draft?: boolean;
 }
 
@@ -40,7 +40,7 @@ export const CONTENTS_COLUMNS = 'id, table_id, status, slug, data, created_at, u
 /** The same fields selected from a CTE whose rows were returned with CONTENTS_COLUMNS. */
 export const ROW_FIELDS = 'id, table_id, status, slug, data, created_at, updated_at, published_at, publish_at, has_draft';
 
-/** Localized columns as plain values in `locale`, falling back to the default locale (SPEC §7). */
+/** Localized columns as plain values in `locale`, falling back to the default locale (docs/contents.md#contents). */
 function localize(columns: ColumnDef[], data: Record<string, unknown>, locale: string, defaultLocale: string): Record<string, unknown> {
   const out: Record<string, unknown> = { ...data };
   for (const column of columns) {
@@ -60,8 +60,8 @@ export function visibleData(table: TableDef, data: Record<string, unknown>): Rec
 }
 
 /**
- * The wire object of a row. `publicOnly` (read keys) leaves `hasDraft` out: SPEC §13 shows it
- * only to callers that may see drafts.
+ * The wire object of a row. `publicOnly` (read keys) leaves `hasDraft` out: it is shown
+ * only to callers that may see drafts (docs/contents.md#drafts-of-published-rows).
  */
 export function toContentsOutput(
   table: TableDef,

@@ -11,7 +11,7 @@ import { recordChange } from './counts.js';
 /**
  * Publishes up to `batch` SCHEDULED rows whose `publishAt` has passed, in the caller's
  * transaction on `client` (`sql` runs on it): each row with its count change and its
- * `contents.published` event (SPEC §7/§8). A schedule that was cancelled (back to DRAFT) or moved
+ * `contents.published` event (docs/contents.md#statuses). A schedule that was cancelled (back to DRAFT) or moved
  * needs nothing cancelled: the row simply is not due. Answers how many rows it published.
  */
 export async function publishDueContents(sql: Sql, client: pg.PoolClient, tables: TableDefinitions, batch: number): Promise<number> {

@@ -26,7 +26,7 @@ export interface WriteScope {
   project: ProjectInfo;
   /** The project's other tables, for rows a delete reaches through references (onDelete). */
   tables?: (tableId: string) => Promise<TableDef | null>;
-  /** Who writes, for the revisions (SPEC §13). */
+  /** Who writes, for the revisions (docs/contents.md#revisions). */
   actor: Actor | null;
 }
 
@@ -44,8 +44,8 @@ const emitRowEvents = (scope: WriteScope, client: pg.PoolClient, row: ContentsRo
 const SLUG_ATTEMPTS = 5;
 
 /**
- * SPEC §7: references and files must exist in the project (422). In the write's transaction,
- * `lock` keeps the referenced rows from being deleted until it commits (SPEC §12).
+ * References and files must exist in the project (422). In the write's transaction,
+ * `lock` keeps the referenced rows from being deleted until it commits (docs/contents.md#references).
  */
 export async function checkLookups(sql: Sql, validated: Pick<ValidatedData, 'references' | 'files'>, details: ErrorDetail[], lock = false): Promise<void> {
   for (const ref of validated.references) {
@@ -61,7 +61,7 @@ export async function checkLookups(sql: Sql, validated: Pick<ValidatedData, 'ref
   }
 }
 
-/** Finds a row by id or, for anything that is not a UUID, by slug (SPEC §7). */
+/** Finds a row by id or, for anything that is not a UUID, by slug. */
 export async function findRow(sql: Sql, table: TableDef, contentsId: string, forUpdate = false): Promise<ContentsRow> {
   const byId = isUuid(contentsId);
   if (!byId && !slugColumnOf(table)) throw notFound('Contents');
@@ -71,7 +71,7 @@ export async function findRow(sql: Sql, table: TableDef, contentsId: string, for
 }
 
 /**
- * Runs `write`, turning unique violations into 409 naming the field (SPEC §3), and a value the
+ * Runs `write`, turning unique violations into 409 naming the field (docs/contents.md#contents), and a value the
  * database cannot hold into 422 naming it.
  */
 export async function mapWriteFailures<T>(table: TableDef, write: () => Promise<T>): Promise<T> {
@@ -120,7 +120,7 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
   }
 
   // Checked and inserted in one transaction: the referenced rows stay locked (`for key share`)
-  // until the row is in, so none of them is deleted in between (SPEC §12).
+  // until the row is in, so none of them is deleted in between (docs/contents.md#references).
   const insertChecked = async (tx: Sql, client: pg.PoolClient, data: Record<string, unknown>) => {
     await checkLookups(tx, validated, details, true);
     if (details.length > 0) throw validationError(details);
@@ -176,9 +176,9 @@ async function updateInput(sql: Sql, table: TableDef, current: ContentsRow, inpu
 }
 
 /**
- * PUT (SPEC §7): `data` merged into the row's, the status moved as asked. From a revision, the
+ * PUT (docs/contents.md#contents): `data` merged into the row's, the status moved as asked. From a revision, the
  * row takes that revision's data instead, its status unchanged; from the pending draft, the row
- * takes the draft's changes and is published (SPEC §13). Each is validated and unique-checked as
+ * takes the draft's changes and is published (docs/contents.md#drafts-of-published-rows). Each is validated and unique-checked as
  * an update is.
  */
 export async function updateContents(scope: WriteScope, input: UpdateContentsInput, source: UpdateSource = { kind: 'body' }): Promise<ContentsRow> {
@@ -203,7 +203,7 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
         if (derived !== current.slug) validated.data[slugColumn.name] = await nextFreeSlug(sql, table.id, derived);
       }
       const slug = slugColumn ? ((validated.data[slugColumn.name] as string | undefined) ?? null) : null;
-      // A published draft is a publish even of a row that was PUBLISHED already (SPEC §13).
+      // A published draft is a publish even of a row that was PUBLISHED already (docs/contents.md#drafts-of-published-rows).
       const publishes = plan.publishes || source.kind === 'draft';
       const action = source.kind === 'revision' ? 'restored' : source.kind === 'draft' ? 'draftPublished' : updateAction(current.status, plan.status);
       const [row] = await sql<ContentsRow>(
@@ -217,7 +217,7 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
 }
 
 /**
- * Deletes a row, and applies `onDelete` of the reference columns that point at it (SPEC §12):
+ * Deletes a row, and applies `onDelete` of the reference columns that point at it (docs/contents.md#references):
  * cleared references (`contents.updated`), cascaded deletes (`contents.deleted`, totals kept),
  * or a 409 that leaves everything as it was, all in the delete's transaction.
  */

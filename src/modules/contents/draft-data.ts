@@ -4,7 +4,7 @@ import type { ContentsRow } from './contents.row.js';
 import { draftOf } from './drafts.sql.js';
 
 /*
- * A pending draft (SPEC §13) is stored as column id → value (`contents.draft`): a column renamed
+ * A pending draft (docs/contents.md#drafts-of-published-rows) is stored as column id → value (`contents.draft`): a column renamed
  * since keeps its value, a column deleted since drops out. Callers see column names.
  */
 

@@ -11,7 +11,7 @@ const TAG = 'Contents';
 const draft = '/{projectId}/tables/{tableId}/contents/{contentsId}/draft' as const;
 const rowPath = z.object(contentsPath);
 
-/** SPEC §13: the pending draft of a published row (saved by PUT with `"draft": true`). */
+/** The pending draft of a published row, saved by PUT with `"draft": true` (docs/contents.md#drafts-of-published-rows). */
 export const draftsRouter = router({
   publish: tableProcedure('write')
     .meta({

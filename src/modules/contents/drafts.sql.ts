@@ -2,7 +2,7 @@ import type { SqlQuery } from '../../db/sql.js';
 import { CONTENTS_COLUMNS } from './contents.row.js';
 
 /*
- * Drafts of published rows (SPEC §13): `contents.draft` holds a row's pending changes keyed by
+ * Drafts of published rows (docs/contents.md#drafts-of-published-rows): `contents.draft` holds a row's pending changes keyed by
  * column id (drafts.ts), null when there are none. Nothing else reads the column.
  */
 

@@ -10,14 +10,14 @@ import { discardDraft, setDraft } from './drafts.sql.js';
 import { isPlainObject, validateData } from './validate.js';
 
 /*
- * Drafts of published rows (SPEC §13). A PUBLISHED row keeps serving its live values while an
+ * Drafts of published rows (docs/contents.md#drafts-of-published-rows). A PUBLISHED row keeps serving its live values while an
  * editor prepares changes: `PUT` with `"draft": true` merges them into the row's pending draft,
  * `draft/publish` applies them as an update (contents.write.ts, source `draft`), and
  * `DELETE .../draft` drops them. The live row, and so lists, searches, caches, events and read
  * keys, never hold a draft value; callers that may see drafts see `hasDraft` on the row.
  */
 
-/** SPEC §13: read keys never see draft values (403). */
+/** Read keys never see draft values (403). */
 export function assertMaySeeDrafts(publicOnly: boolean): void {
   if (publicOnly) throw forbidden('Read keys cannot read drafts');
 }
@@ -88,7 +88,7 @@ function normalizedChange(table: TableDef, project: ProjectInfo, name: string, c
   return Object.fromEntries(Object.entries(locales).map(([locale, value]) => [locale, value === null ? null : (byLocale[locale] ?? null)]));
 }
 
-/** `DELETE .../draft`: 404 for a row without a draft (SPEC §13). */
+/** `DELETE .../draft`: 404 for a row without a draft. */
 export async function discardDraftOf(scope: Pick<WriteScope, 'pool' | 'table'>, contentsId: string): Promise<void> {
   const sql = sqlOn(scope.pool);
   const row = await findRow(sql, scope.table, contentsId);

@@ -6,7 +6,7 @@ import type { Actor } from './revision-types.js';
 import { reviseRows } from './revisions.sql.js';
 
 /*
- * The statements of referential integrity (SPEC §12): which reference columns point at a
+ * The statements of referential integrity (docs/contents.md#references): which reference columns point at a
  * table, which rows hold given ids in such a column, and what a delete does to them. A single
  * reference is matched by `(data->>'column')` and a multiple one by jsonpath on
  * `(data->'column')`: the very expressions of the column's btree and GIN indexes

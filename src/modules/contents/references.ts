@@ -14,7 +14,7 @@ import {
 /** How many referencing ids a `restrict` refusal names. */
 const NAMED_IDS = 5;
 
-/** What deleting rows did to the rows that referenced them (SPEC §12 `onDelete`). */
+/** What deleting rows did to the rows that referenced them (`onDelete`, docs/contents.md#references). */
 export interface DeleteEffects {
   /** Rows deleted by `cascade`, each with its table. */
   deleted: ContentsRow[];

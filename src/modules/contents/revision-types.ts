@@ -1,6 +1,6 @@
 import type { ContentStatus } from '../tables/table.entity.js';
 
-/** SPEC §13: what a revision records. */
+/** What a revision records (docs/contents.md#revisions). */
 export const REVISION_ACTIONS = ['created', 'updated', 'published', 'unpublished', 'scheduled', 'archived', 'restored', 'draftPublished'] as const;
 export type RevisionAction = (typeof REVISION_ACTIONS)[number];
 

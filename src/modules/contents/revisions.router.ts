@@ -40,7 +40,7 @@ const revisionListResponse = z
 const DESCRIPTION = 'Read_write keys and project members (VIEWER and up); read keys get 403.';
 const version = z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a version number (1, 2, …)').describe('The revision’s version');
 
-/** SPEC §13: a row's revisions. */
+/** A row's revisions (docs/contents.md#revisions). */
 export const revisionsRouter = router({
   list: tableProcedure('revisions')
     .meta({ openapi: { method: 'GET', path: revisions, tags: [TAG], summary: 'Revisions of a row, newest first', description: DESCRIPTION, protect: true } })

@@ -2,7 +2,7 @@ import type { SqlQuery } from '../../db/sql.js';
 import type { Actor, RevisionAction } from './revision-types.js';
 
 /*
- * Revisions (SPEC §13) are written by the statement that changes the row, as a CTE on the rows
+ * Revisions (docs/contents.md#revisions) are written by the statement that changes the row, as a CTE on the rows
  * it returns (`version` is the row's new version): a create or an update stays one round trip.
  */
 

@@ -27,7 +27,7 @@ function toRevisionOutput(table: TableDef, row: RevisionRow) {
 
 /**
  * Deletes the revisions beyond the newest `keep` of each row that got one since `since`
- * (SPEC §13 retention, run by the `revisions` worker). Answers how many went.
+ * (REVISIONS_PER_ROW, docs/contents.md#revisions; run by the `revisions` worker). Answers how many went.
  */
 export async function purgeRevisions(sql: Sql, keep: number, since: Date): Promise<number> {
   const [{ deleted }] = await sql<{ deleted: number }>(purgeOldRevisions(keep, since));

@@ -2,7 +2,7 @@ import type { ErrorDetail } from '../../errors/app-error.js';
 import { invalidTransition } from '../../errors/app-error.js';
 import type { ContentStatus } from '../tables/table.entity.js';
 
-/** SPEC §7: the allowed status changes. Staying in the same status is always allowed. */
+/** The allowed status changes (docs/contents.md#statuses). Staying in the same status is always allowed. */
 const TRANSITIONS: Record<ContentStatus, readonly ContentStatus[]> = {
   DRAFT: ['PUBLISHED', 'SCHEDULED', 'ARCHIVED'],
   SCHEDULED: ['DRAFT', 'PUBLISHED'],
@@ -26,7 +26,7 @@ export interface StatusPlan {
 }
 
 /**
- * The status and publishAt a write ends with, plus any 422 detail about publishAt (SPEC §7:
+ * The status and publishAt a write ends with, plus any 422 detail about publishAt (docs/contents.md#statuses:
  * SCHEDULED needs a future publishAt; publishAt means nothing for other statuses). The
  * transition itself is checked separately, after validation (422 before 409).
  */

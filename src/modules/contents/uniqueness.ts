@@ -34,7 +34,7 @@ export function storageLimitField(table: TableDef, error: unknown): string | nul
   return column ? `data.${column.name}` : 'data';
 }
 
-/** `base` when it is not `taken`, else `base-N` with the smallest N ≥ 2 above every taken suffix (SPEC §6). */
+/** `base` when it is not `taken`, else `base-N` with the smallest N ≥ 2 above every taken suffix (docs/contents.md#tables-and-columns). */
 export function freeSlug(base: string, taken: Iterable<string>): string {
   let baseTaken = false;
   let max = 1;

@@ -23,7 +23,7 @@ const own = (o: Record<string, unknown>, key: string): unknown => (Object.hasOwn
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `Hello, Wörld!` → `hello-world` (lower-case ASCII, dashes; SPEC §6). */
+/** `Hello, Wörld!` → `hello-world` (lower-case ASCII, dashes; docs/contents.md#tables-and-columns). */
 export function slugify(text: string): string {
   return text
     .normalize('NFKD')
@@ -79,7 +79,7 @@ function unstorable(name: string, value: unknown): ErrorDetail | null {
 }
 
 /**
- * Validates `input` against the table's columns (SPEC §7) and merges it over `existing` (PUT) or
+ * Validates `input` against the table's columns (docs/contents.md#contents) and merges it over `existing` (PUT) or
  * over the column defaults (create): a column given replaces the stored one, except a localized
  * column, which merges per locale (docs/contents.md). Every offence is collected; nothing is thrown.
  */
@@ -172,7 +172,7 @@ function checkRequired(column: ColumnDef, data: Record<string, unknown>, locales
     }
     return;
   }
-  // SPEC §7: for a localized column, `required` applies to the default locale.
+  // For a localized column, `required` applies to the default locale.
   if (isLocalized(column) && isPlainObject(value) && value[locales.defaultLocale] === undefined) {
     details.push({ field: `data.${column.name}.${locales.defaultLocale}`, message: 'is required in the default locale' });
   }

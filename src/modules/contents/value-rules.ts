@@ -69,7 +69,7 @@ function checkIdList(column: ColumnDef, value: unknown, what: string): Checked {
 }
 
 /**
- * Checks one non-null value against its column (SPEC §6/§7) and returns what is stored:
+ * Checks one non-null value against its column (docs/contents.md#tables-and-columns) and returns what is stored:
  * datetimes are normalised to UTC so that their text order is their time order.
  * Existence of referenced rows and files is checked separately (it needs the database).
  */

@@ -7,14 +7,14 @@ import { eventStreamInput } from './events.schema.js';
 import { endingOf, openStream, parseStreamFilter, type OpenedStream } from './stream/open-stream.js';
 
 /**
- * SPEC §14 for typed clients: the project's events over SSE (`httpSubscriptionLink`), each
+ * docs/realtime.md#typed-client: the project's events over SSE (`httpSubscriptionLink`), each
  * tracked by its id, so that a client that reconnects resumes right after the last one it got.
  * The same stream as `GET /v1/{projectId}/events/stream` (http/event-stream-route.ts).
  *
  * The resolver is a plain async function, not a generator: tRPC awaits it before it answers, so
  * the filter, the stream limit (429) and the join of the live feed are done when the client
  * hears `connected` (its `onStarted`), and every event written after that reaches the stream.
- * An error before it reaches the client as the subscription's error (SPEC §3 under
+ * An error before it reaches the client as the subscription's error (docs/reliability.md#errors, under
  * `data.error`).
  */
 export const eventsRouter = router({

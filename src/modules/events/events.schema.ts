@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { pathId } from '../../shared/schemas.js';
 
-/** The query of `GET /v1/{projectId}/events/stream`, and the input of `events.subscribe` (SPEC §14). */
+/** The query of `GET /v1/{projectId}/events/stream`, and the input of `events.subscribe` (docs/realtime.md#the-stream). */
 export const eventStreamInput = z.object({
   projectId: pathId('Project id'),
-  types: z.string().max(2000).optional().describe('Comma-separated event types (SPEC §8); default: every type'),
+  types: z.string().max(2000).optional().describe('Comma-separated event types (those webhooks subscribe to); default: every type'),
   tableIds: z.string().max(20_000).optional().describe('Comma-separated table ids or keys: contents events of these tables only'),
   lastEventId: z
     .string()

@@ -59,7 +59,7 @@ export async function findFile(em: EntityManager, projectId: string, fileId: str
   return file;
 }
 
-/** The `files.*` event of a change, recorded in its transaction (SPEC §8); flushes first. */
+/** The `files.*` event of a change, recorded in its transaction (docs/webhooks.md#how-it-runs); flushes first. */
 async function emitFileEvent(tx: EntityManager, type: EventType, file: FileRecord): Promise<void> {
   await tx.flush();
   await emitEvents(outboxOfEm(tx), [newEvent(type, file.project.id, null, toFileOutput(file))]);
@@ -114,7 +114,7 @@ export async function createFile(em: EntityManager, projectId: string, upload: S
 }
 
 /**
- * New bytes for the same id (SPEC §5). The old bytes are dropped in the same transaction and
+ * New bytes for the same id (docs/resources.md#files). The old bytes are dropped in the same transaction and
  * deleted once it has committed; `name` changes only when the upload named one.
  */
 export async function replaceFile(
@@ -147,7 +147,7 @@ export async function replaceFile(
   return file;
 }
 
-/** SPEC §5/§7: a file that contents still reference is 409, naming how many rows do. */
+/** A file that contents still reference is 409, naming how many rows do (docs/resources.md#files). */
 export async function deleteFile(
   em: EntityManager,
   storage: Storage,

@@ -73,7 +73,7 @@ export const sniffMimeType = (head: Buffer): string | null => binaryType(head) ?
 const GENERIC = new Set(['application/octet-stream', 'text/plain', 'binary/octet-stream', 'application/unknown']);
 
 /**
- * The stored type (SPEC §5: from the upload, or sniffed). The part's own type wins unless it is
+ * The stored type (docs/resources.md#files: from the upload, or sniffed). The part's own type wins unless it is
  * generic: `application/octet-stream` (what clients send when they do not know), or
  * `text/plain`, which is also what a part without a Content-Type reports.
  */

@@ -42,7 +42,7 @@ async function readAll(stream: Readable, size: number): Promise<Buffer> {
 }
 
 /**
- * Derived images (SPEC §16), computed once per (original bytes, normalized parameters) and
+ * Derived images (docs/resources.md#image-transformations), computed once per (original bytes, normalized parameters) and
  * stored through the configured storage driver, so that every API replica serves them from
  * there. Within a process, concurrent first requests for the same derivative share one
  * computation; across processes two may compute it, and the unique key of `file_derivative`

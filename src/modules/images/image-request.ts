@@ -1,7 +1,7 @@
 import { badRequest } from '../../errors/app-error.js';
 
 /*
- * The parameters of an image transformation (SPEC §16): `w`, `h`, `fit`, `format`, `q` on
+ * The parameters of an image transformation (docs/resources.md#image-transformations): `w`, `h`, `fit`, `format`, `q` on
  * `GET .../files/{fileId}/content` (read from the query string by http/files/image-query.ts),
  * resolved against the stored file into one normalized request whose `key` names the derived
  * image (the cache key and part of the ETag).
@@ -16,7 +16,7 @@ export type Fit = (typeof FITS)[number];
 export const OUTPUT_FORMATS = ['webp', 'avif', 'jpeg', 'png'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** Largest `w` or `h` (SPEC §16). */
+/** Largest `w` or `h`. */
 export const MAX_DIMENSION = 4096;
 export const DEFAULT_QUALITY = 80;
 

@@ -27,7 +27,7 @@ const DEFAULTS: LogBufferOptions = { intervalMs: 500, batchSize: 2000, maxBuffer
 const entriesIn = (segments: readonly LogSegment[]) => segments.reduce((sum, s) => sum + s.entries, 0);
 
 /**
- * Request logging without a database write per request (SPEC §9): entries collect in memory and
+ * Request logging without a database write per request (docs/logs-and-metrics.md#request-logs): entries collect in memory and
  * are handed to the queue every `intervalMs` or `batchSize` entries, built into segments a batch
  * at a time (writing each entry into its segment as it came was no cheaper in a micro-benchmark
  * and cost the API ~3 µs more per request in the logging pipeline bench, as work spread between

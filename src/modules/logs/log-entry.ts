@@ -1,4 +1,4 @@
-/** One request as the API saw it (SPEC §5 Request log), on its way to the log-ingest worker. */
+/** One request as the API saw it (docs/logs-and-metrics.md#request-logs), on its way to the log-ingest worker. */
 export interface RequestLogEntry {
   projectId: string;
   requestId: string;

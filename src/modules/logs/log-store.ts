@@ -15,7 +15,7 @@ import {
 } from './log.sql.js';
 
 /*
- * The worker side of request logs (SPEC §9): segment inserts, hourly rollups, retention.
+ * The worker side of request logs (docs/logs-and-metrics.md#request-logs): segment inserts, hourly rollups, retention.
  */
 
 /**

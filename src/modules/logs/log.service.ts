@@ -44,7 +44,7 @@ const nextHour = (t: number) => Math.floor(t / HOUR_MS) * HOUR_MS + HOUR_MS;
 const ms = (value: number) => (Number.isFinite(value) ? new Date(value).toISOString() : value > 0 ? 'infinity' : '-infinity');
 
 /**
- * `GET /{projectId}/logs` (SPEC §9): newest first, filtered. Segments are read newest first (by
+ * `GET /{projectId}/logs` (docs/logs-and-metrics.md#request-logs): newest first, filtered. Segments are read newest first (by
  * their last entry) and merged: an entry is placed once no segment left to read can hold a newer
  * one. The page and the total read one snapshot (repeatable read), so a rollup run in between
  * cannot make the total count an entry twice.

@@ -3,7 +3,7 @@ import type { LogSegment } from './log-segment.js';
 import type { ListLogsInput } from './log.schema.js';
 
 /*
- * The statements of request logs (SPEC §9): segment inserts, rollups, retention and compaction
+ * The statements of request logs (docs/logs-and-metrics.md#request-logs): segment inserts, rollups, retention and compaction
  * (log-store.ts), and the reads of the log list and its total (log.service.ts).
  */
 

@@ -36,7 +36,7 @@ const counts = (row: CountsRow | undefined) => ({
 const NO_COUNTS = counts(undefined);
 
 /**
- * SPEC §9 workspace metrics: request figures from the hourly rollups (never a scan of raw logs),
+ * Workspace metrics (docs/logs-and-metrics.md#workspace-metrics): request figures from the hourly rollups (never a scan of raw logs),
  * contents/files/storage counted live. `projectId` and `apiKeyId` narrow them to one project and
  * one key (the rollups keep both dimensions), for a project's and a key's own charts.
  */

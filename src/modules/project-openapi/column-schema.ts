@@ -2,7 +2,7 @@ import { isLocalized, isMultiple, type ColumnDef } from '../tables/table-def.js'
 import { SLUG } from '../contents/value-rules.js';
 
 /*
- * JSON schemas (OpenAPI 3.1) of contents values, from a column's type and settings (SPEC §6),
+ * JSON schemas (OpenAPI 3.1) of contents values, from a column's type and settings (docs/contents.md#tables-and-columns),
  * mirroring what value-rules.ts accepts and what is stored: a client generated from them sends
  * what the API validates and reads what it answers.
  */
@@ -85,7 +85,7 @@ function singleValue(column: DocColumn, context: SchemaContext): JsonSchema {
 }
 
 /**
- * In an answer, a reference or file column expanded with `expand` (SPEC §12) holds the row or
+ * In an answer, a reference or file column expanded with `expand` (docs/contents.md#expand) holds the row or
  * the File instead of the id; a row the caller may not see, or one that is gone, is null (and
  * left out of arrays).
  */

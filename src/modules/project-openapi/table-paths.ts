@@ -60,7 +60,7 @@ const REFERRERS = {
 const timestamp = (description: string) => ({ type: 'string', format: 'date-time', description });
 const nullableTimestamp = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description });
 
-/** The system fields of a row (SPEC §5 Contents). */
+/** The system fields of a row (docs/contents.md#contents). */
 const SYSTEM_PROPERTIES = {
   id: { type: 'string', format: 'uuid' },
   slug: { type: ['string', 'null'], description: 'The value of the table’s slug column (null when it has none)' },
@@ -154,7 +154,7 @@ const contentsIdParameter = {
   schema: { type: 'string' },
 };
 
-/** Success response plus every error the operation can answer, as on `/v1` (SPEC §3). */
+/** Success response plus every error the operation can answer, as on `/v1` (docs/reliability.md#errors). */
 function responses(method: string, success: number, content: JsonSchema | null, hasQuery: boolean) {
   const headers = commonHeaders(...(success === 201 ? (['Location'] as const) : []));
   const ok = content

@@ -14,7 +14,7 @@ export async function listProjectMembers(em: EntityManager, projectId: string, p
   return findPage(em, ProjectMemberSchema, where, params, { populate: ['account'], orderBy: { createdAt: 'asc', id: 'asc' } }, toMemberOutput);
 }
 
-/** SPEC §5: the account must already be a member of the project's workspace (422). */
+/** The account must already be a member of the project's workspace (422). */
 export async function addProjectMember(em: EntityManager, project: Project, input: AddProjectMemberInput) {
   const field = input.accountId !== undefined ? 'accountId' : 'email';
   const account = await em.findOne(
@@ -35,7 +35,7 @@ export async function addProjectMember(em: EntityManager, project: Project, inpu
   return toMemberOutput(member);
 }
 
-/** The project's member `memberId` (404 otherwise); also checked before the body (SPEC §3). */
+/** The project's member `memberId` (404 otherwise); also checked before the body (docs/reliability.md#errors). */
 export async function findMember(em: EntityManager, projectId: string, memberId: string): Promise<ProjectMember> {
   const member = isUuid(memberId)
     ? await em.findOne(ProjectMemberSchema, { id: memberId, project: projectId }, { populate: ['account'] })

@@ -7,7 +7,7 @@ export const projectRoleAtLeast = (role: ProjectRole | null, min: ProjectRole): 
   role !== null && PROJECT_RANK[role] >= PROJECT_RANK[min];
 
 /**
- * SPEC §4: workspace OWNER and ADMIN are project ADMIN on every project of the workspace;
+ * docs/concepts.md#credentials-and-roles: workspace OWNER and ADMIN are project ADMIN on every project of the workspace;
  * anyone else has the role their project membership gives (or none).
  */
 export function effectiveProjectRole(

@@ -22,7 +22,7 @@ export const toProjectOutput = (p: Project): ProjectOutput => ({
   updatedAt: iso(p.updatedAt),
 });
 
-/** SPEC §5: `defaultLocale` must be one of `locales` (422). */
+/** `defaultLocale` must be one of `locales` (422). */
 function checkLocales(locales: string[], defaultLocale: string): void {
   if (!locales.includes(defaultLocale)) throw fieldInvalid('defaultLocale', `must be one of locales (${locales.join(', ')})`);
 }
@@ -73,7 +73,7 @@ export async function updateProject(em: EntityManager, project: Project, input: 
   return project;
 }
 
-/** Soft delete plus a purge job in the same transaction (SPEC §5). */
+/** Soft delete plus a purge job in the same transaction (docs/concepts.md#workspaces-projects-and-members). */
 export async function deleteProject(em: EntityManager, boss: PgBoss, project: Project): Promise<void> {
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(ProjectSchema, { id: project.id }, { deletedAt: new Date() });

@@ -9,7 +9,7 @@ const BATCH = 1000;
 const BLOB_BATCH = 20;
 
 /**
- * Hard-deletes what a soft delete made unreachable (SPEC §5). Idempotent and resumable: each
+ * Hard-deletes what a soft delete made unreachable. Idempotent and resumable: each
  * step deletes in batches only rows that are still there, so a retried job finishes the work
  * and a repeated one does nothing. Only what is (still) soft-deleted is purged: a replayed job
  * never touches live rows. `storage` removes a purged project's bytes kept outside the database

@@ -1,6 +1,6 @@
 import type { SqlQuery } from '../../db/sql.js';
 
-/** What a purge job can name: every kind of soft delete (SPEC §5). */
+/** What a purge job can name: every kind of soft delete. */
 export type PurgeKind = 'workspace' | 'project' | 'table' | 'column';
 
 const TABLE_OF: Record<PurgeKind, string> = {

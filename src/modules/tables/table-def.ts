@@ -1,5 +1,5 @@
 /**
- * A table's definition: its column types and settings (SPEC §6), read by the columns module
+ * A table's definition: its column types and settings (docs/contents.md#tables-and-columns), read by the columns module
  * (definition, DDL), the contents module (validation) and the list query engine (filters, sorts,
  * projections). It lives here, below both columns and contents, so that neither imports the other
  * for it.
@@ -44,14 +44,14 @@ export interface ColumnSettings {
   source?: string;
   /** reference: the id of the referenced table in the same project (required). */
   table?: string;
-  /** reference: what deleting a referenced row does to the referencing rows (SPEC §12); absent is setNull. */
+  /** reference: what deleting a referenced row does to the referencing rows (docs/contents.md#references); absent is setNull. */
   onDelete?: 'setNull' | 'restrict' | 'cascade';
 }
 
 /** A column as the contents module and the query engine see it. */
 export interface ColumnDef {
   id: string;
-  /** Matches ^[A-Za-z][A-Za-z0-9_]{0,62}$ (SPEC §6), so it is safe inside SQL literals. */
+  /** Matches ^[A-Za-z][A-Za-z0-9_]{0,62}$, so it is safe inside SQL literals. */
   name: string;
   type: ColumnType;
   settings: ColumnSettings;

@@ -5,7 +5,7 @@ import { TABLE_KEY } from './table.schema.js';
 
 /**
  * A table named in a body or a query (a reference column's `settings.table`, a webhook's
- * `tableIds`, …): its id or its key, as in every path (SPEC §5). What is stored and returned is
+ * `tableIds`, …): its id or its key, as in every path (docs/contents.md#tables-and-columns). What is stored and returned is
  * always the id, so renaming a table's key changes nothing that points to it.
  */
 export const isTableRef = (value: string): boolean => isUuid(value) || TABLE_KEY.test(value);

@@ -22,7 +22,7 @@ export const toTableOutput = (t: ContentTable): TableOutput => ({
   updatedAt: iso(t.updatedAt),
 });
 
-/** `{tableId}` may be the id or the table's key (seed, SPEC §5). Deleted tables are 404. */
+/** `{tableId}` may be the id or the table's key (docs/contents.md#tables-and-columns). Deleted tables are 404. */
 export async function findTable(em: EntityManager, projectId: string, tableId: string): Promise<ContentTable> {
   const table = await em.findOne(TableSchema, {
     project: projectId,
@@ -47,7 +47,7 @@ async function flushUniqueKey(em: EntityManager): Promise<void> {
   }
 }
 
-/** The `tables.*` event of a change, recorded in the change's transaction (SPEC §8). */
+/** The `tables.*` event of a change, recorded in the change's transaction (docs/webhooks.md#how-it-runs). */
 const emitTableEvent = (tx: EntityManager, type: EventType, projectId: string, table: ContentTable) =>
   emitEvents(outboxOfEm(tx), [newEvent(type, projectId, table.id, toTableOutput(table))]);
 
@@ -84,7 +84,7 @@ export async function updateTable(
   });
 }
 
-/** Soft delete: unreachable at once, rows purged in the background (SPEC §5). */
+/** Soft delete: unreachable at once, rows purged in the background (docs/contents.md#tables-and-columns). */
 export async function deleteTable(em: EntityManager, boss: PgBoss, projectId: string, table: ContentTable): Promise<void> {
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(TableSchema, { id: table.id }, { deletedAt: new Date() });

@@ -39,7 +39,7 @@ function checkLocale(project: ProjectInfo, locale: string | undefined): void {
   }
 }
 
-/** SPEC §3: (key, locale) taken is 409 naming the fields. */
+/** (key, locale) taken is 409 naming the fields (docs/resources.md#translations). */
 async function flushUnique(em: EntityManager, t: { key: string; locale: string }): Promise<void> {
   try {
     await em.flush();

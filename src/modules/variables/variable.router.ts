@@ -25,7 +25,7 @@ export const variableRouter = router({
       return toVariableOutput(variable);
     }),
 
-  // Not in the seed (collection only), but the create's Location has to lead somewhere.
+  // Reading one by id: the create's Location has to lead somewhere.
   get: projectProcedure('read')
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a variable', protect: true } })
     .input(variableIdInput)

@@ -27,7 +27,7 @@ import {
 
 /**
  * Delivering one event to one webhook: the HTTP attempt, and recording it with what follows
- * (SPEC §8). Shared by the delivery worker (automatic attempts) and the API (manual retry).
+ * (docs/webhooks.md#retries-and-disabling). Shared by the delivery worker (automatic attempts) and the API (manual retry).
  * Statements come from webhook.sql.ts and run with `runSql` on the entity manager given: on the
  * pool, or in the transaction of `em.transactional` (jobs are then sent in that transaction).
  */

@@ -10,7 +10,7 @@ export interface Subscription {
   tableIds: string[];
 }
 
-/** SPEC §8: the event's type (or `*`) is subscribed, and `tableIds` narrows contents events only. */
+/** The event's type (or `*`) is subscribed, and `tableIds` narrows contents events only. */
 export function subscribes(hook: Subscription, event: DomainEvent): boolean {
   // A webhook lists at least one type (or `*`): an empty list would be every type to selectsEvent.
   return hook.projectId === event.projectId && hook.events.length > 0 && selectsEvent({ types: hook.events, tableIds: hook.tableIds }, event);
@@ -21,7 +21,7 @@ export const matchSubscriptions = (events: DomainEvent[], hooks: Subscription[])
   events.flatMap((event) => hooks.filter((hook) => subscribes(hook, event)).map((hook) => ({ event, webhookId: hook.id })));
 
 /**
- * The delivered body (SPEC §8): the event without its internal `tableId`, with its `sequence`
+ * The delivered body (docs/webhooks.md#what-a-delivery-looks-like): the event without its internal `tableId`, with its `sequence`
  * (the ordering key receivers may sort one row's events by).
  */
 export const payloadOf = (event: DomainEvent): string =>

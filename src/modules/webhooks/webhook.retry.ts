@@ -1,18 +1,18 @@
 /**
- * What happens after one delivery attempt (SPEC §8): pure functions of the outcome, so the rules
+ * What happens after one delivery attempt (docs/webhooks.md#retries-and-disabling): pure functions of the outcome, so the rules
  * are tested without a clock, a network or a database.
  */
 
 /** Any 2xx answer means delivered. */
 export const isDelivered = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;
 
-/** SPEC §8: 410 Gone disables the webhook at once. */
+/** 410 Gone disables the webhook at once. */
 export const isGone = (statusCode: number | null): boolean => statusCode === 410;
 
 /** After this many events in a row exhaust their retries, the webhook is disabled. */
 export const MAX_CONSECUTIVE_FAILURES = 5;
 
-/** Every attempt is bounded by this (SPEC §8: timeout 10 s). */
+/** Every attempt is cut off after this: only a 2xx within 10 s is a delivery (docs/webhooks.md#retries-and-disabling). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 /** The longest `Retry-After` honoured: a receiver cannot park an event for longer than a day. */

@@ -33,10 +33,10 @@ const TAG = 'Webhooks';
 const collection = '/{projectId}/webhooks' as const;
 const item = '/{projectId}/webhooks/{webhookId}' as const;
 
-/** Only project ADMIN account tokens manage webhooks; API keys get 403 (SPEC §4). */
+/** Only project ADMIN account tokens manage webhooks; API keys get 403 (docs/webhooks.md). */
 const admin = projectProcedure('admin');
 
-/** `.../webhooks/{webhookId}/...`: the webhook must belong to the project (404), checked before the body (SPEC §3). */
+/** `.../webhooks/{webhookId}/...`: the webhook must belong to the project (404), checked before the body (docs/reliability.md#errors). */
 const webhookItem = projectItemProcedure('admin', (ctx, input) => findWebhook(ctx.em, ctx.access.project.id, rawPathParam(input, 'webhookId')));
 
 const webhookDeps = (ctx: Context): WebhookDeps => ({

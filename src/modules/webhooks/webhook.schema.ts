@@ -4,7 +4,7 @@ import { listOf, pageParams } from '../../shared/pagination.js';
 import { isoDate, jsonBoolean, nameString, pathId } from '../../shared/schemas.js';
 import { isTableRef } from '../tables/table-refs.js';
 
-/** SPEC §8 event types; `*` subscribes to all of them. */
+/** The event types of docs/webhooks.md; `*` subscribes to all of them. */
 export const WEBHOOK_EVENTS = [...EVENT_TYPES, '*'] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
@@ -15,7 +15,7 @@ function isHttpUrl(value: string): boolean {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.username && !url.password;
 }
 
-/** SPEC §8: an absolute http(s) URL, else 400 (where it may point is a 422, checked by the service). */
+/** An absolute http(s) URL, else 400 (where it may point is a 422, checked by the service). */
 export const webhookUrl = z
   .string()
   .trim()

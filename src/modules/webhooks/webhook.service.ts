@@ -14,7 +14,7 @@ import type { CreateWebhookInput, DeliveryOutput, UpdateWebhookInput, WebhookOut
 import { generateWebhookSecret } from './webhook.signing.js';
 import { expiredEventsBatch } from './webhook.sql.js';
 
-/** SPEC §8: after a rotation the previous secret keeps signing for 24 hours. */
+/** After a rotation the previous secret keeps signing for 24 hours (docs/webhooks.md#what-a-delivery-looks-like). */
 export const PREVIOUS_SECRET_HOURS = 24;
 
 /** What the webhook endpoints need beyond the entity manager. */
@@ -77,7 +77,7 @@ export async function listWebhooks(em: EntityManager, projectId: string, params:
   return findPage(em, WebhookSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toWebhookOutput);
 }
 
-/** Creates a webhook; its secret is in the result once (SPEC §5). */
+/** Creates a webhook; its secret is in the result once. */
 export async function createWebhook(em: EntityManager, deps: WebhookDeps, projectId: string, input: CreateWebhookInput) {
   const tableIds = await checkTargets(em, projectId, deps.allowPrivate, input.url, input.tableIds);
   const secret = generateWebhookSecret();
@@ -137,7 +137,7 @@ export async function rotateWebhookSecret(em: EntityManager, webhook: Webhook) {
   return { ...toWebhookOutput(webhook), secret };
 }
 
-/** Attempts, newest first (SPEC §8). */
+/** Attempts, newest first (docs/webhooks.md#retries-and-disabling). */
 export async function listDeliveries(em: EntityManager, webhook: Webhook, params: PageParams) {
   const where = { webhook: webhook.id };
   return findPage(em, WebhookDeliverySchema, where, params, { orderBy: { createdAt: 'desc', id: 'desc' } }, toDeliveryOutput);

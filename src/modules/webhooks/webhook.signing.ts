@@ -3,7 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 /** Standard Webhooks secret prefix; the rest is the base64 of the key bytes. */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
-/** A new signing secret: `whsec_` + base64 of 32 random bytes (SPEC §5, §8). */
+/** A new signing secret: `whsec_` + base64 of 32 random bytes (docs/webhooks.md#what-a-delivery-looks-like). */
 export const generateWebhookSecret = (): string => WEBHOOK_SECRET_PREFIX + randomBytes(32).toString('base64');
 
 /** The HMAC key of a `whsec_…` secret: the base64-decoded part after the prefix. */

@@ -30,7 +30,7 @@ export async function listWorkspaceMembers(em: EntityManager, workspaceId: strin
   return findPage(em, WorkspaceMemberSchema, where, params, { populate: ['account'], orderBy: { createdAt: 'asc', id: 'asc' } }, toMemberOutput);
 }
 
-/** Only an OWNER may grant OWNER or change what an OWNER is (SPEC §4). */
+/** Only an OWNER may grant OWNER or change what an OWNER is (docs/concepts.md#credentials-and-roles). */
 function requireOwnerFor(actorRole: WorkspaceRole, ...roles: WorkspaceRole[]): void {
   if (roles.includes('OWNER') && actorRole !== 'OWNER') throw forbidden('Only an OWNER can grant, change or remove OWNER');
 }
@@ -88,7 +88,7 @@ async function lockedMember(tx: EntityManager, workspaceId: string, memberId: st
   return member;
 }
 
-/** 404 unless `memberId` is a member of the workspace (checked before the body, SPEC §3). */
+/** 404 unless `memberId` is a member of the workspace (checked before the body, docs/reliability.md#errors). */
 export async function requireWorkspaceMember(em: EntityManager, workspaceId: string, memberId: string): Promise<void> {
   const found = isUuid(memberId) ? await em.count(WorkspaceMemberSchema, { id: memberId, workspace: workspaceId }) : 0;
   if (found === 0) throw notFound('Member');

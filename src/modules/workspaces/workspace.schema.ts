@@ -22,7 +22,7 @@ export const createWorkspaceInput = z.object({ name: nameString });
 export const updateWorkspaceInput = z.object({ ...workspacePath, name: nameString.optional() });
 export const workspaceIdInput = z.object(workspacePath);
 
-/** A member of a workspace or of a project: the same wire shape (SPEC §5). */
+/** A member of a workspace or of a project: the same wire shape (docs/concepts.md#workspaces-projects-and-members). */
 export const memberOutput = z.object({
   id: z.uuid(),
   accountId: z.uuid(),

@@ -18,7 +18,7 @@ export const toWorkspaceOutput = (w: Workspace, role: WorkspaceRole): WorkspaceO
   updatedAt: iso(w.updatedAt),
 });
 
-/** The caller's workspaces only (SPEC §5), oldest first. */
+/** The caller's workspaces only, oldest first. */
 export async function listWorkspaces(em: EntityManager, accountId: string, params: PageParams) {
   const where = { account: accountId, workspace: { deletedAt: null } };
   return findPage(
@@ -38,7 +38,7 @@ export async function findWorkspace(em: EntityManager, workspaceId: string): Pro
   return workspace;
 }
 
-/** The creator becomes OWNER (SPEC §5). */
+/** The creator becomes OWNER. */
 export async function createWorkspace(em: EntityManager, accountId: string, name: string): Promise<Workspace> {
   const workspace = em.create(WorkspaceSchema, { name });
   em.create(WorkspaceMemberSchema, { workspace, account: accountId, role: 'OWNER' });
@@ -54,7 +54,7 @@ export async function renameWorkspace(em: EntityManager, workspace: Workspace, n
 
 /**
  * Soft delete: the workspace and everything below it is unreachable at once; the purge job,
- * enqueued in the same transaction, removes the rows in the background (SPEC §5).
+ * enqueued in the same transaction, removes the rows in the background (docs/concepts.md#workspaces-projects-and-members).
  */
 export async function deleteWorkspace(em: EntityManager, boss: PgBoss, workspace: Workspace): Promise<void> {
   await em.transactional(async (tx) => {

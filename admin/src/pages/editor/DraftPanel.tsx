@@ -6,7 +6,7 @@ import { Button } from '../../ui/controls.js';
 export type SaveTarget = 'draft' | 'live';
 
 /**
- * Drafts of published rows (SPEC §13): where a save of a published row goes (a pending draft,
+ * Drafts of published rows (docs/contents.md#drafts-of-published-rows): where a save of a published row goes (a pending draft,
  * leaving the live values public, or the live row at once), and the pending draft's publish and
  * discard. The choice is locked while there are unsaved edits, which were made against the
  * values of one version.

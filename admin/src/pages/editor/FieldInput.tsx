@@ -6,7 +6,7 @@ import { AreaInput, LineInput, OptionsInput, ToggleInput } from './inputs.js';
 import { ReferencePicker } from './ReferencePicker.js';
 import { isLocalized, type FieldValue } from './values.js';
 
-/** Errors by API field path: `data.title`, `data.title.de` (SPEC §3). */
+/** Errors by API field path: `data.title`, `data.title.de` (docs/reliability.md#errors). */
 export type Errors = Record<string, string>;
 
 const NONE = '__none__';
@@ -43,11 +43,11 @@ interface ScalarProps {
   value: FieldValue;
   onChange(value: FieldValue): void;
   error?: string;
-  /** False on the other locales' tabs of a localized column: `required` binds the default locale (SPEC §7). */
+  /** False on the other locales' tabs of a localized column: `required` binds the default locale (docs/contents.md#contents). */
   required?: boolean;
 }
 
-/** One input for one value of a column, by type (SPEC §6). */
+/** One input for one value of a column, by type (docs/contents.md#tables-and-columns). */
 function ScalarInput({ projectId, column, columns, label, value, onChange, error, required = column.settings.required === true }: ScalarProps) {
   const common = { label, error, description: describe(column, columns, required), isRequired: required };
   const text = typeof value === 'string' ? value : '';
@@ -104,7 +104,7 @@ interface FieldProps {
 }
 
 /**
- * A column's field. A localized column (SPEC §7) gets one tab per project locale, the default
+ * A column's field. A localized column (docs/contents.md#contents) gets one tab per project locale, the default
  * first; a tab whose value the API refused is marked, so the error is found without opening each.
  */
 export function FieldInput({ projectId, column, columns, locales, defaultLocale, value, onChange, errors }: FieldProps) {

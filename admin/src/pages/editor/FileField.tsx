@@ -7,7 +7,7 @@ import type { Column } from '../../schema.js';
 import { useToken } from '../../session.js';
 import { Button } from '../../ui/controls.js';
 
-/** The preview's size: a thumbnail derived by the API (SPEC §16), not the full image. */
+/** The preview's size: a thumbnail derived by the API (docs/resources.md#image-transformations), not the full image. */
 const PREVIEW = { w: 240, h: 160, fit: 'inside', format: 'webp' } as const;
 
 function useTransport(): FileTransport {
@@ -67,7 +67,7 @@ function formatSize(bytes: number): string {
 }
 
 /**
- * A file column (SPEC §6): the chosen file(s) by name with an image thumbnail, and an upload
+ * A file column: the chosen file(s) by name with an image thumbnail, and an upload
  * button that stores a new file in the project and puts its id in the column.
  */
 export function FileField({ projectId, column, label, value, onChange, error }: {

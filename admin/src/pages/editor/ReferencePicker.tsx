@@ -48,7 +48,7 @@ interface PickerProps {
 }
 
 /**
- * A reference column's value (SPEC §6, §12): rows of the target table found by full-text search
+ * A reference column's value (docs/contents.md#references): rows of the target table found by full-text search
  * (`contents.list` with `search`), shown by their title-like column in the project's default
  * locale, never by id. A `multiple` column keeps a list in the chosen order.
  */

@@ -19,7 +19,7 @@ export interface RevisionsPanelProps {
 }
 
 /**
- * A row's history (SPEC §13): its revisions newest first, a page at a time; the one chosen shown
+ * A row's history (docs/contents.md#revisions): its revisions newest first, a page at a time; the one chosen shown
  * as a diff, with "Restore this version". A restore refreshes every query of the table's
  * contents, so the editor around the panel shows the restored values.
  */

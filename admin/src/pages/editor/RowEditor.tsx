@@ -34,7 +34,7 @@ interface Props {
 /**
  * The form of one row. Edits are kept apart from the loaded values (`edits` over `base`), so
  * that a refresh from the event feed updates the fields nobody touched and keeps what the person
- * typed; a save sends the edited columns only (PUT merges them, SPEC §7).
+ * typed; a save sends the edited columns only (PUT merges them, docs/contents.md#contents).
  */
 export function RowEditor({ projectId, tableId, listAddress, table, columns, row }: Props) {
   const project = useProject();

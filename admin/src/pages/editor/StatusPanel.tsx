@@ -6,7 +6,7 @@ import { fromLocalInput, toLocalInput } from './values.js';
 
 type Status = NonNullable<ContentRow['status']>;
 
-/** SPEC §7: the status changes each status allows, as the buttons that make them. */
+/** The status changes each status allows (docs/contents.md#statuses), as the buttons that make them. */
 const ACTIONS: Record<Status, { to: Status; label: string }[]> = {
   DRAFT: [
     { to: 'PUBLISHED', label: 'Publish' },
@@ -33,7 +33,7 @@ export interface StatusChange {
 }
 
 /**
- * A row's status and its changes (SPEC §7), scheduling included: a scheduled row is published
+ * A row's status and its changes (docs/contents.md#statuses), scheduling included: a scheduled row is published
  * by the API's worker at `publishAt`. Changes are disabled while the form has unsaved edits, so
  * that a status change never publishes values the person has not saved.
  */

@@ -10,7 +10,7 @@ export interface Column {
 
 /**
  * What a form field holds for each column type, and how it turns into the `data` value the API
- * takes (SPEC §6). Text-like types, numbers, dates and JSON are edited as strings (what an input
+ * takes (docs/contents.md#tables-and-columns). Text-like types, numbers, dates and JSON are edited as strings (what an input
  * holds); an empty string means "no value" and is sent as null, which clears the column.
  * Localized columns hold one such value per locale.
  */
@@ -128,7 +128,7 @@ export function toData(column: Column, value: FieldValue): unknown {
 export const sameValue = (a: FieldValue | undefined, b: FieldValue | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * The `data` of a save: every edited column (an update merges them, SPEC §7), or for a new row
+ * The `data` of a save: every edited column (an update merges them, docs/contents.md#contents), or for a new row
  * every column with a value (absent ones take their defaults; an empty slug is derived).
  * Values the browser cannot convert come back as errors by field instead.
  */

@@ -5,7 +5,7 @@ import { describeCondition, toCondition, type Condition } from './filters.js';
 
 /**
  * The list's filter as a person builds it: a field, an operator that applies to it, a value →
- * one condition of the API's `filter` (SPEC §7). The conditions show as removable chips, combined
+ * one condition of the API's `filter` (docs/contents.md#list-queries). The conditions show as removable chips, combined
  * by "all" (`op=and`) or "any" (`op=or`).
  */
 export function FilterBuilder({ fields, conditions, op, onChange }: { fields: ListField[]; conditions: Condition[]; op: 'and' | 'or'; onChange(conditions: Condition[], op: 'and' | 'or'): void }) {

@@ -5,7 +5,7 @@ import { Button, Input, Label, SearchField } from 'react-aria-components';
 const PAUSE_MS = 300;
 
 /**
- * Full-text search of the table (the list's `search`, SPEC §12: words, "exact phrase", or, -word;
+ * Full-text search of the table (the list's `search`, docs/contents.md#search: words, "exact phrase", or, -word;
  * the last word matches as a prefix). Searches as the person types, after a pause; Enter searches
  * at once, Escape clears.
  */

@@ -78,7 +78,7 @@ export function rowLabel(row: RowLike, labelColumn: Column | undefined, locale: 
   return row.slug ?? `Row ${row.id.slice(0, 8)}…`;
 }
 
-/** Expanded references (SPEC §12): each referenced row by its label; a row no longer there shows nothing. */
+/** Expanded references (docs/contents.md#expand): each referenced row by its label; a row no longer there shows nothing. */
 function ReferenceValue({ column, value }: { column: Column; value: unknown }) {
   const project = useProject();
   const tableId = typeof column.settings.table === 'string' ? column.settings.table : '';

@@ -1,6 +1,6 @@
 import { operatorLabel, takesList, type BuilderOp, type ListField } from './fields.js';
 
-/** One condition as the API's `filter` takes it (SPEC §7): field, operator, value. */
+/** One condition as the API's `filter` takes it (docs/contents.md#list-queries): field, operator, value. */
 export interface Condition {
   i: string;
   w: string;

@@ -5,7 +5,7 @@ import { parseConditions, type Condition } from './filters.js';
 /**
  * The list's state lives in the address (`?page=2&sort=-price&q=ferry&filter=[…]`), so a reload,
  * the back button or a shared link shows the same rows. `after` is the keyset cursor of the page
- * shown (SPEC §7): deep pages are read by cursor, not by offset.
+ * shown (docs/contents.md#list-queries): deep pages are read by cursor, not by offset.
  */
 export const PAGE_SIZES = [25, 50, 100] as const;
 const DEFAULT_SIZE = 25;

@@ -8,7 +8,7 @@ export type Webhook = RouterOutputs['webhooks']['list']['list'][number];
 export type Delivery = RouterOutputs['webhooks']['deliveries']['list'][number];
 type Table = RouterOutputs['tables']['list']['list'][number];
 
-/** SPEC §8 event types, in its order; the check below fails the build when the server adds one. */
+/** The event types, in the order of docs/webhooks.md; the check below fails the build when the server adds one. */
 export const EVENT_TYPES = [
   'contents.created',
   'contents.updated',

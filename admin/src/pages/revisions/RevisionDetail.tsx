@@ -101,7 +101,7 @@ export function RevisionDetail({
       )}
       {baseError ? (
         compare === 'previous' && baseError instanceof TabulaError && baseError.code === 'NOT_FOUND' ? (
-          // The version before may have been purged (only the newest revisions of a row are kept, SPEC §13).
+          // The version before may have been purged (only the newest revisions of a row are kept, docs/contents.md#revisions).
           <p className="banner banner-warn">Version {before} is no longer kept (only the newest versions of a row are). Compare with the current row instead.</p>
         ) : (
           <ErrorBanner error={baseError} />

@@ -19,7 +19,7 @@ interface ColumnWrite {
 
 /**
  * Adds a column to a table, or edits one (`column`): its name, label and type, and the settings
- * that apply to the chosen type (SPEC §6). Each refusal of the API stands at its field.
+ * that apply to the chosen type (docs/contents.md#tables-and-columns). Each refusal of the API stands at its field.
  */
 export function ColumnForm({ projectId, table, column, columns, tables, onClose }: {
   projectId: string;

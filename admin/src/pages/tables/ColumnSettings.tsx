@@ -15,7 +15,7 @@ interface SettingProps {
   locales: string[];
 }
 
-/** The inputs of the settings that apply to the draft's type (SPEC §6), in the API's order. */
+/** The inputs of the settings that apply to the draft's type (docs/contents.md#tables-and-columns), in the API's order. */
 export function SettingInputs({ draft, set, errors, columns, tables, locales }: SettingProps) {
   const applies = COLUMN_TYPES[draft.type].settings;
   const has = (setting: (typeof applies)[number]) => applies.includes(setting);

@@ -21,7 +21,7 @@ interface TableFields {
   defaultStatus: Status;
 }
 
-/** A key people would pick for a name: `Blog posts` → `blog_posts` (SPEC §5's key pattern). */
+/** A key people would pick for a name: `Blog posts` → `blog_posts` (the key pattern of docs/contents.md#tables-and-columns). */
 function keyFor(name: string): string {
   const key = name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^[^a-z]+|_+$/g, '');
   return key.slice(0, 63);
@@ -43,7 +43,7 @@ export function TableForm({ projectId, table, onClose, onSaved }: { projectId: s
     [['project', projectId, 'tables']],
   );
   const errors = schemaErrors(save.error);
-  // SPEC §5: the only unique field of a table is its key; the 409 names no field.
+  // The only unique field of a table is its key; the 409 names no field.
   if (save.error && 'code' in save.error && save.error.code === 'CONFLICT' && !errors.key) errors.key = save.error.message;
   const set = (patch: Partial<TableFields>) => setFields((current) => ({ ...current, ...patch }));
   return (

@@ -7,7 +7,7 @@ export type OnDelete = 'setNull' | 'restrict' | 'cascade';
 export type Setting = 'minText' | 'maxText' | 'pattern' | 'localized' | 'min' | 'max' | 'options' | 'multiple' | 'source' | 'table' | 'onDelete';
 
 /**
- * SPEC §6, as the API checks it (src/modules/columns/column.settings.ts): the settings each type
+ * docs/contents.md#tables-and-columns, as the API checks it (src/modules/columns/column.settings.ts): the settings each type
  * takes. A Record over the type union, so that a type the API gains fails the type check here.
  */
 export const COLUMN_TYPES: Record<ColumnType, { label: string; settings: Setting[] }> = {
@@ -177,7 +177,7 @@ export function toSettings(draft: ColumnDraft): { settings: Record<string, unkno
         if (draft.table !== '') settings.table = draft.table;
         break;
       case 'onDelete':
-        // Absent means setNull (SPEC §12).
+        // Absent means setNull (docs/contents.md#references).
         if (draft.onDelete !== 'setNull') settings.onDelete = draft.onDelete;
         break;
     }
@@ -186,7 +186,7 @@ export function toSettings(draft: ColumnDraft): { settings: Record<string, unkno
 }
 
 /**
- * An update's settings: the API merges them key by key (SPEC §2), so a setting the form no longer
+ * An update's settings: the API merges them key by key (docs/concepts.md#conventions), so a setting the form no longer
  * holds (unticked, emptied, or one the new type does not take) is sent as null, which removes it.
  */
 export function settingsPatch(previous: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown> {

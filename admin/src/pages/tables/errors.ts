@@ -4,7 +4,7 @@ import { fieldErrors } from '../../query.js';
 /**
  * A failed schema write by field. Besides 422 details and 409 conflicts (fieldErrors), a table or
  * column write is refused with 400 for a malformed key or name and for settings that do not fit
- * the type (SPEC §2), and that message names its fields: `Invalid request: name: must match …;
+ * the type (docs/contents.md#tables-and-columns), and that message names its fields: `Invalid request: name: must match …;
  * settings.min: must be a finite number`. Each goes to its field.
  */
 export function schemaErrors(error: unknown): Record<string, string> {

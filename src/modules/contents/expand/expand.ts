@@ -86,7 +86,7 @@ async function load(node: ExpandNode, ids: string[], ctx: ExpandContext): Promis
 }
 
 /**
- * Items with their expanded columns replaced by the referenced rows and files (SPEC §12), level
+ * Items with their expanded columns replaced by the referenced rows and files (docs/contents.md#expand), level
  * by level: one load per expanded path, whatever the number of items. The items given are not
  * changed (they may be cached): the answer holds copies.
  */

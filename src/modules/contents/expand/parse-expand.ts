@@ -2,11 +2,11 @@ import { invalidQuery } from '../../../errors/app-error.js';
 import type { ColumnDef, TableDef } from '../../tables/table-def.js';
 
 /*
- * `expand` (SPEC §12): comma-separated paths of reference and file columns, dotted through
+ * `expand` (docs/contents.md#expand): comma-separated paths of reference and file columns, dotted through
  * references up to depth 3 (`author,author.company,cover`), and the dotted names of `fields`
  * that select fields inside them (`fields=title,author.name`).
  *
- * Decisions the SPEC leaves open:
+ * In detail:
  * - A path expands every step on the way: `author.company` expands `author` too.
  * - With `fields`, an expanded column is returned whether or not `fields` names it, and so is
  *   every column an inner path goes through.

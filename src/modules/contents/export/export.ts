@@ -74,7 +74,7 @@ function* chunksOf(lines: string[]): Generator<ExportChunk> {
 }
 
 /**
- * SPEC §15 export: checks the parameters as the list does (400 before anything is sent), then
+ * Export (docs/import-export.md#export): checks the parameters as the list does (400 before anything is sent), then
  * answers a stream of chunks: every row the list with the same filter, search, sort, fields and
  * locale returns, in its order, as one snapshot (rows written meanwhile neither appear nor move
  * others). NDJSON lines are built by PostgreSQL (ndjsonLine) and streamed by one COPY; CSV rows

@@ -2,7 +2,7 @@ import type { ErrorDetail } from '../../../errors/app-error.js';
 import { isLocalized, isMultiple, type ColumnDef, type TableDef } from '../../tables/table-def.js';
 import { csvRecords, CsvError } from './csv.js';
 
-/** One line of an import (SPEC §15): what it asks for, or what is wrong with it. */
+/** One line of an import (docs/import-export.md#import): what it asks for, or what is wrong with it. */
 export interface ImportLine {
   line: number;
   /** A row id given by the line (the row's id on create; what upsert matches first). */

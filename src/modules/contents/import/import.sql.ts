@@ -4,7 +4,7 @@ import type { Actor, RevisionAction } from '../revision-types.js';
 import { CONTENTS_COLUMNS } from '../contents.row.js';
 import type { ContentStatus } from '../../tables/table.entity.js';
 
-/* The statements of imports (SPEC §15) that single writes do not have. */
+/* The statements of imports (docs/import-export.md#import) that single writes do not have. */
 
 /** Slugs of a table that are one of `bases` or `base-N`: what a derived slug must avoid. */
 export const slugsLikeAny = (tableId: string, bases: string[]): SqlQuery => ({

@@ -26,7 +26,7 @@ import { LineProblems } from './line-problems.js';
 
 /** Lines written per statement. */
 const BATCH = 1_000;
-/** SPEC §15: the 422 names the first 100 offending lines. */
+/** The 422 names the first 100 offending lines (docs/import-export.md#import). */
 const MAX_REPORTED_LINES = 100;
 
 /** What a line asks to look up before it is written: referenced rows not known yet, and files. */
@@ -120,7 +120,7 @@ function lookupsOf(line: number, { references, files }: ValidatedData, found: Ma
 }
 
 /**
- * SPEC §15 import: every line validated, unique-checked and reference-checked as a single write
+ * Import (docs/import-export.md#import): every line validated, unique-checked and reference-checked as a single write
  * is, written in batches inside one transaction that commits only when no line is wrong. The
  * lines stream: one batch is in memory at a time (plus the slugs this import derived, and the
  * references still unresolved). One `contents.imported` event replaces the rows' own events.

@@ -6,7 +6,7 @@ import { rowImages } from './list-cache.sql.js';
 const MAX_ROWS = 100_000;
 
 /**
- * Rows by id, per table, for expansions (SPEC §12 `expand`): what a referenced row looks like
+ * Rows by id, per table, for expansions (`expand`, docs/contents.md#expand): what a referenced row looks like
  * now. Kept exact the way list pages are: the table's change log (table-sync.ts) brings every
  * committed change of a row, created, changed or deleted, before the rows are asked for. A row
  * known to be absent is remembered as null. Loads race with changes that arrive meanwhile: a row

@@ -1,6 +1,6 @@
 /**
- * Coercion of filter values to a field's type (SPEC §7: `v` may be a string and is coerced; a
- * value that cannot be is 400). A scalar `v` is either a string (the seed's form: `"12"`,
+ * Coercion of filter values to a field's type (docs/contents.md#list-queries: `v` may be a string and is coerced; a
+ * value that cannot be is 400). A scalar `v` is either a string (the query string's form: `"12"`,
  * `"true"`, `"2026-01-01"`) or a JSON value of the field's own type: a number for number and
  * integer fields, `true`/`false` for boolean ones. Nothing else is converted: `true` for a
  * number, `12` for a text or a date, `null`, arrays and objects are refused. Results are in the

@@ -104,7 +104,7 @@ function textEquality(field: FieldRef, values: string[], p: Params): string {
 }
 
 /**
- * A filter through references (`author.name eq Ada`, SPEC §12): the row's reference is among the
+ * A filter through references (`author.name eq Ada`, docs/contents.md#filters-and-sorts-through-references): the row's reference is among the
  * ids of the referenced rows that match, one `in (select id ...)` per hop. PostgreSQL runs it as
  * a semi-join: the matching referenced rows first (through their own indexes), then the rows
  * that hold one of them (through the reference column's index). A `multiple` column matches when

@@ -17,7 +17,7 @@ import type { ListQuery, SortKey, SqlQuery } from './types.js';
 
 export interface ListScope {
   tableId: string;
-  /** Read keys: only PUBLISHED rows, whatever the filter says (SPEC §4, §7). */
+  /** Read keys: only PUBLISHED rows, whatever the filter says. */
   publicOnly: boolean;
 }
 
@@ -62,7 +62,7 @@ function cursorKeyExpression(key: SortKey): string {
 
 /**
  * A column's output value as jsonb, SQL NULL when absent. With `locale`, a localized column is
- * its plain value in that locale, else in the default locale (SPEC §7).
+ * its plain value in that locale, else in the default locale (docs/contents.md#contents).
  */
 export function columnValue(column: ColumnDef, locale: string | null, defaultLocale: string): string {
   const name = literal(column.name);

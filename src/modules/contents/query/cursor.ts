@@ -1,5 +1,5 @@
 /**
- * Keyset cursors (SPEC §7): an opaque base64url JSON `{ f, k, id }` where `k` holds the sort-key
+ * Keyset cursors (docs/contents.md#list-queries): an opaque base64url JSON `{ f, k, id }` where `k` holds the sort-key
  * values of the last row of a page (the `_k0`, `_k1`, … columns of the compiled select), `id`
  * that row's id and `f` the fingerprint of table + sort + filters + op. A cursor is only
  * accepted with the same fingerprint, so it cannot be replayed against another ordering.

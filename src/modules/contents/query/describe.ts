@@ -10,7 +10,7 @@ import { OUTPUT_SYSTEM_FIELDS, SYSTEM_FIELDS, type Operator } from './types.js';
  * the `/v1` reference (any table) and by the per-project documents (one table's columns).
  */
 
-/** The operators a column takes in `filter` (SPEC §7). */
+/** The operators a column takes in `filter` (docs/contents.md#list-queries). */
 export const operatorsOf = (column: ColumnDef): readonly Operator[] => OPERATORS_BY_KIND[columnKind(column)];
 
 const code = (items: readonly string[]) => items.map((s) => `\`${s}\``).join(', ');

@@ -35,7 +35,7 @@ export const MAX_HOPS = 3;
 
 /**
  * `author.company.name`: the reference columns on the way, each in the table the previous one
- * points at, then the field of the last table (SPEC §12).
+ * points at, then the field of the last table (docs/contents.md#filters-and-sorts-through-references).
  */
 function resolvePath(part: string, item: JsonObject, segments: string[], table: TableDef, project: ParseContext): FieldRef {
   if (segments.length - 1 > MAX_HOPS) throw invalidQuery(`${part}.i: at most ${MAX_HOPS} references deep`);
@@ -58,7 +58,7 @@ function resolvePath(part: string, item: JsonObject, segments: string[], table: 
 /**
  * Resolves `i` (and `l`) of one sort or filter item at `part` (e.g. `filter[2]`). `l` applies to
  * localized columns only and must be a project locale; a localized column without `l` uses the
- * project's default locale (SPEC §7). A dotted name goes through reference columns (SPEC §12).
+ * project's default locale. A dotted name goes through reference columns.
  */
 export function resolveFieldRef(part: string, item: JsonObject, table: TableDef, project: ParseContext): FieldRef {
   const name = item.i;

@@ -20,7 +20,7 @@ export function resolveName(name: string, table: TableDef): ResolvedName | null 
 }
 
 /**
- * `fields`: comma-separated names (SPEC §7); absent means every field. Empty items are ignored
+ * `fields`: comma-separated names (docs/contents.md#list-queries); absent means every field. Empty items are ignored
  * (`title,,slug,`), but a value that names nothing at all (blank) is refused. A name that is both
  * a system field and a column (say a slug column called `slug`) returns both. With no column
  * asked for, the rows carry no `data` at all.

@@ -12,7 +12,7 @@ export const MAX_LIST_VALUES = 1000;
 const EXACT = ['eq', 'neq', 'in', 'nin', 'null'] as const satisfies readonly Operator[];
 const ORDERED = [...EXACT, 'gt', 'gte', 'lt', 'lte', 'between'] as const satisfies readonly Operator[];
 
-/** Which operators apply to which kind of value (SPEC §7), as literals for the type below. */
+/** Which operators apply to which kind of value (docs/contents.md#list-queries), as literals for the type below. */
 const OPERATOR_TABLE = {
   text: [...EXACT, 'contains', 'ncontains', 'startsWith', 'endsWith'],
   option: EXACT,
@@ -39,7 +39,7 @@ function coerce(part: string, field: FieldRef, kind: ValueKind, raw: unknown): S
 }
 
 /**
- * `in`/`nin` values: a JSON array, or a comma-separated string whose items are trimmed (SPEC §7);
+ * `in`/`nin` values: a JSON array, or a comma-separated string whose items are trimmed;
  * so `"5"` is the list of one value 5. A bare number or boolean is neither, and is refused.
  */
 function listItems(part: string, w: 'in' | 'nin', raw: unknown): unknown[] {
@@ -90,7 +90,7 @@ function parseOne(item: JsonObject, index: number, table: TableDef, project: Par
   }
 }
 
-/** `filter`: a JSON array of `{ i, w, v, l? }` (SPEC §7), at most MAX_FILTERS of them. */
+/** `filter`: a JSON array of `{ i, w, v, l? }` (docs/contents.md#list-queries), at most MAX_FILTERS of them. */
 export function parseFilters(raw: string | undefined, table: TableDef, project: ParseContext): Filter[] {
   const items = parseJsonArray('filter', raw, ['i', 'w', 'v', 'l']);
   if (items.length > MAX_FILTERS) throw invalidQuery(`filter: at most ${MAX_FILTERS} filters`);

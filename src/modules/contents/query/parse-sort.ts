@@ -22,10 +22,10 @@ const sameField = (a: SortKey, b: SortKey) => fieldId(a.field) === fieldId(b.fie
 export const RELEVANCE_SORT: readonly SortKey[] = [{ field: { source: 'relevance' }, direction: 'desc' }];
 
 /**
- * `sort`: a JSON array of `{ i, o?, l? }` (SPEC §7); `o` is `asc` (default) or `desc`, in any
+ * `sort`: a JSON array of `{ i, o?, l? }` (docs/contents.md#list-queries); `o` is `asc` (default) or `desc`, in any
  * case. An empty array means the default: `createdAt desc`, or relevance with a search. json and
  * multiple columns cannot be sort keys; the same key twice is refused. `_relevance` is a key only
- * with a search (SPEC §12).
+ * with a search (docs/contents.md#search).
  */
 export function parseSort(raw: string | undefined, table: TableDef, project: ParseContext, searching = false): SortKey[] {
   const items = parseJsonArray('sort', raw, ['i', 'o', 'l']);

@@ -1,17 +1,17 @@
 /**
- * Contents list query parsing (seed "Contents: list query parameters", SPEC §2, §7). Turns the raw
+ * Contents list query parsing (docs/contents.md#list-queries). Turns the raw
  * parameters into a validated ListQuery; every refusal is 400 INVALID_QUERY naming the bad part
  * (`filter[1].w: operator "contains" does not apply to number column "price"`).
  *
- * Decisions the SPEC leaves open:
+ * The rules in detail:
  * - Names. `i` and `fields` take column names and the system fields id, slug, status, createdAt,
  *   updatedAt, publishedAt, publishAt. A system field name wins over a same-named column;
  *   `data.<name>` always means the column. In `fields`, such a name returns both.
  * - Operators per type: text, longtext, email, url, slug (and system slug): eq, neq, in, nin,
  *   contains, ncontains, startsWith, endsWith, null. number, integer, date, datetime and the
  *   timestamp system fields: eq, neq, in, nin, gt, gte, lt, lte, between, null. boolean, select,
- *   reference, file, system id and status: eq, neq, in, nin, null (SPEC: the exact operators
- *   apply to every scalar type, boolean included). json: null only.
+ *   reference, file, system id and status: eq, neq, in, nin, null (the exact operators
+ *   apply to every type but json, boolean included). json: null only.
  * - multiple select/reference/file: eq = the array contains the value, in = contains any of the
  *   values, neq/nin = contains none of them; null true = absent or an empty array.
  * - Negations (neq, nin, ncontains) are the exact complement of eq, in, contains: rows where the
@@ -33,7 +33,7 @@
  * - Empty values: absent parameters take their defaults; an empty `fields`, `sort`, `filter`,
  *   `op`, `locale` or `cursor` is refused (on `/v1`, v1-query.ts refuses every empty parameter).
  * - `l` only on localized columns and only a project locale; without it, the default locale.
- *   Filters and sorts on a locale never fall back to another one (SPEC §7).
+ *   Filters and sorts on a locale never fall back to another one.
  * - Sort: `o` is asc (default) or desc. json and multiple columns cannot be sorted. Nulls last
  *   in both directions; ties broken by id in the direction of the last sort key.
  * - Limits: 20 filters, 5 sort keys, 1000 characters per value string, cursors ≤ 16 KiB.
@@ -77,7 +77,7 @@ export function parseListQuery(raw: RawListParams, table: TableDef, project: Par
   }
 
   const fields = parseFields(raw.fields, table);
-  // Read keys never see drafts, nor whether a row has one (SPEC §13).
+  // Read keys never see drafts, nor whether a row has one (docs/contents.md#drafts-of-published-rows).
   const projection = project.publicOnly ? { ...fields, system: fields.system.filter((f) => f !== 'hasDraft') } : fields;
   const search = parseSearch(raw.search);
   const sort = parseSort(raw.sort, table, project, search !== null);

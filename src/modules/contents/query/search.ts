@@ -1,9 +1,9 @@
 /**
- * Full-text search of contents lists (SPEC §12): PostgreSQL text search over a table's string
+ * Full-text search of contents lists (docs/contents.md#search): PostgreSQL text search over a table's string
  * columns (text, longtext, slug, email, url), with the web-search syntax (`"exact phrase"`,
  * `or`, `-word`) and the last word also matched as a prefix.
  *
- * Decisions the SPEC leaves open:
+ * In detail:
  * - The `simple` configuration: words are lower-cased and nothing else (no stemming, no stop
  *   words), because a table's language is not known and content is often multilingual.
  * - The document of a row is its searchable columns' values, in table order. Without `locale`,

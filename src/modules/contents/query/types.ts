@@ -29,7 +29,7 @@ export interface ProjectLocales {
 
 /** What parsing a list query knows besides the table: the project's locales and, for dotted paths, more. */
 export interface ParseContext extends ProjectLocales {
-  /** The tables reference columns point at (dotted `i` paths, SPEC §12), by id. */
+  /** The tables reference columns point at (dotted `i` paths, docs/contents.md#filters-and-sorts-through-references), by id. */
   related?: ReadonlyMap<string, TableDef>;
   /** Read keys: only PUBLISHED referenced rows count in a dotted filter or sort. */
   publicOnly?: boolean;
@@ -41,11 +41,11 @@ export interface Hop {
   table: TableDef;
 }
 
-/** Row fields that are not columns (SPEC §5 Contents), by their wire names. */
+/** Row fields that are not columns (docs/contents.md#contents), by their wire names. */
 export const SYSTEM_FIELDS = ['id', 'slug', 'status', 'createdAt', 'updatedAt', 'publishedAt', 'publishAt'] as const;
 export type SystemField = (typeof SYSTEM_FIELDS)[number];
 /**
- * The system fields `fields` can ask for; `id` is always returned. `hasDraft` (SPEC §13) is
+ * The system fields `fields` can ask for; `id` is always returned. `hasDraft` (docs/contents.md#drafts-of-published-rows) is
  * output only, and never for read keys.
  */
 export type OutputSystemField = Exclude<SystemField, 'id'> | 'hasDraft';
@@ -133,7 +133,7 @@ export interface ListQuery {
   filters: Filter[];
   /** How `filters` combine; always `and` when there are fewer than two filters. */
   op: 'and' | 'or';
-  /** `locale` of the read: localized columns come back as plain values in it (SPEC §7). */
+  /** `locale` of the read: localized columns come back as plain values in it. */
   locale: string | null;
   defaultLocale: string;
   cursor: CursorPosition | null;

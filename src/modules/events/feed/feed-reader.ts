@@ -17,7 +17,7 @@ export type FeedListener = (entries: FeedEntry[]) => void;
 /**
  * A project's subscribers: those of every table, and those narrowed to some tables by table. A
  * contents event reaches the first and its table's; any other event reaches all of them. So a
- * write to one table costs nothing for the subscribers of the others (SPEC §14 `tableIds`).
+ * write to one table costs nothing for the subscribers of the others (`tableIds`, docs/realtime.md#the-stream).
  */
 interface ProjectSubscribers {
   anyTable: Set<FeedListener>;
@@ -26,7 +26,7 @@ interface ProjectSubscribers {
 }
 
 /**
- * This process's view of the realtime feed (SPEC §14): one LISTEN connection and one read of
+ * This process's view of the realtime feed (docs/realtime.md#how-it-works): one LISTEN connection and one read of
  * `event_feed` per relay notification, whatever the number of subscribers, and the new entries
  * handed to the subscribers of their project, in feed order.
  */

@@ -1,7 +1,7 @@
 import type { Sql } from '../../../db/sql.js';
 import { trimEventFeed } from './feed.sql.js';
 
-/** SPEC §14: the feed keeps at least this long... */
+/** docs/realtime.md#resuming: the feed keeps at least this long... */
 export const FEED_RETENTION_HOURS = 24;
 /** ...and at least this many of each project's newest events, whichever is more. */
 export const FEED_RETENTION_EVENTS = 10_000;

@@ -1,6 +1,6 @@
 import type { DomainEvent, EventType } from '../vocabulary.js';
 
-/** What a subscriber receives: the webhook body of SPEC §8 (`sequence`: per row, increasing). */
+/** What a subscriber receives: the webhook body of docs/webhooks.md#what-a-delivery-looks-like (`sequence`: per row, increasing). */
 export interface EventEnvelope {
   id: string;
   type: EventType;
@@ -25,7 +25,7 @@ const envelopeOf = (event: DomainEvent, data: object): EventEnvelope => ({
 });
 
 /**
- * SPEC §14 visibility for read keys (SPEC §4): events about PUBLISHED rows only, without
+ * What read keys see (docs/realtime.md#who-sees-what): events about PUBLISHED rows only, without
  * `hasDraft`; a row leaving PUBLISHED arrives as `contents.unpublished` with only its id and
  * table. Files and tables are public to read keys. Null: not for read keys.
  */

@@ -32,7 +32,7 @@ export class StreamRefused extends Error {
   }
 }
 
-/** Aborts every stream when the server stops: clients reconnect and resume (SPEC §14). */
+/** Aborts every stream when the server stops: clients reconnect and resume (docs/realtime.md#who-sees-what). */
 export class StreamShutdown extends Error {
   constructor() {
     super('the server is stopping');
@@ -40,7 +40,7 @@ export class StreamShutdown extends Error {
 }
 
 /**
- * The realtime streams of this process (SPEC §14): at most `maxPerCredential` per credential
+ * The realtime streams of this process (docs/realtime.md#who-sees-what): at most `maxPerCredential` per credential
  * across processes (a row per stream in `event_stream`, refreshed by its process), each
  * credential checked again every `recheckMs` (once per credential, origin and project, however
  * many streams share them), all of them closed on shutdown.

@@ -10,7 +10,7 @@ import { FeedEntry } from './envelope.js';
 const REPLAY_BATCH = 500;
 /**
  * Events a stream may have waiting for a client that does not read them: beyond, the stream
- * closes, and the client resumes from the feed when it catches up (SPEC §14).
+ * closes, and the client resumes from the feed when it catches up (docs/realtime.md#who-sees-what).
  */
 export const MAX_QUEUED = 10_000;
 
@@ -23,7 +23,7 @@ export interface StreamFilter {
 
 export interface StreamRequest {
   projectId: string;
-  /** Read keys: public events only (SPEC §14). */
+  /** Read keys: public events only (docs/realtime.md#who-sees-what). */
   publicOnly: boolean;
   filter: StreamFilter;
   /** The id of the last event the client received: the stream resumes right after it. */
