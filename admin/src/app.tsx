@@ -5,7 +5,7 @@ import { lazy } from 'react';
 import { ProjectsPage } from './pages/Projects.js';
 import { SignInPage } from './pages/SignIn.js';
 import { WorkspacesPage } from './pages/Workspaces.js';
-import { useSessionState } from './session.js';
+import { useSessionState } from './data/session/session.js';
 
 /**
  * The pages of a project load on first use, each its own chunk: the sign-in and the first lists

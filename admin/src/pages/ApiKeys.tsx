@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { ALL } from '../layout/Shell.js';
-import { useApi, useApiMutation } from '../query.js';
+import { apiKeyKeys } from '../data/api-keys/keys.js';
+import { useApiKeys } from '../data/api-keys/queries.js';
+import { useApiMutation } from '../data/api.js';
 import { ConfirmDialog } from '../ui/ConfirmDialog.js';
 import { Button, TextInput } from '../ui/controls.js';
 import { Empty, ErrorBanner, Loading, ModalDialog, PageHeader } from '../ui/feedback.js';
@@ -24,8 +25,8 @@ function status(key: ApiKey): { label: string; badge: string } {
 export function ApiKeysPage() {
   const { projectId } = useParams();
   const pid = projectId!;
-  const keysKey = ['project', pid, 'keys'];
-  const keys = useApi(keysKey, (client) => client.apiKeys.list.query({ projectId: pid, ...ALL }));
+  const keysKey = apiKeyKeys.list(pid);
+  const keys = useApiKeys(pid);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
   const [grace, setGrace] = useState('3600');

@@ -1,8 +1,9 @@
 import { Link, useParams } from 'react-router';
-import { useApi } from '../query.js';
-import { useColumns, useTable } from '../schema.js';
+import { useColumns } from '../data/columns/queries.js';
+import { useContentRow } from '../data/contents/queries.js';
+import { useTable } from '../data/tables/queries.js';
 import { ErrorBanner, Loading, PageHeader } from '../ui/feedback.js';
-import { RowEditor, rowKey } from './editor/RowEditor.js';
+import { RowEditor } from './editor/RowEditor.js';
 import './ContentEditor.css';
 
 /**
@@ -14,7 +15,7 @@ export function ContentEditorPage() {
   const isNew = contentId === 'new';
   const table = useTable(projectId, tableId);
   const columns = useColumns(projectId, tableId);
-  const row = useApi(rowKey(projectId, tableId, contentId), (client) => client.contents.get.query({ projectId, tableId, contentsId: contentId }), { enabled: !isNew });
+  const row = useContentRow(projectId, tableId, contentId, { enabled: !isNew });
   const listAddress = `/w/${workspaceId}/p/${projectId}/tables/${tableId}`;
 
   const failure = table.error ?? columns.error ?? row.error;

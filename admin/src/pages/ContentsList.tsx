@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { useColumns, useTable } from '../schema.js';
+import { useColumns } from '../data/columns/queries.js';
+import { useTable } from '../data/tables/queries.js';
 import { SelectInput } from '../ui/controls.js';
 import { Empty, ErrorBanner, Loading, PageHeader, Pager } from '../ui/feedback.js';
 import { ContentsTable } from './list/ContentsTable.js';

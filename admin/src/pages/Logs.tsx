@@ -1,16 +1,15 @@
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { useParams } from 'react-router';
-import type { RouterInputs } from 'tabula/client';
-import { ALL } from '../layout/Shell.js';
-import { fieldErrors, useApi } from '../query.js';
+import { useApiKeys } from '../data/api-keys/queries.js';
+import { fieldErrors } from '../data/errors.js';
+import { useLogs, type LogQuery } from '../data/logs/queries.js';
 import { Button, SelectInput, TextInput } from '../ui/controls.js';
 import { Empty, ErrorBanner, Loading, PageHeader, Pager } from '../ui/feedback.js';
 import { localToIso } from './ops/format.js';
 import { LogRow } from './ops/LogRow.js';
 import './ops/ops.css';
 
-type LogQuery = RouterInputs['logs']['list'];
 type Method = NonNullable<LogQuery['method']>;
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -26,8 +25,8 @@ interface Filters {
 }
 const NO_FILTERS: Filters = { method: ANY, status: '', apiKeyId: ANY, from: '', to: '' };
 
-/** The filters the API takes (SPEC §9: status, method, apiKeyId, from, to); empty ones are left out. */
-function queryOf(filters: Filters): Omit<LogQuery, 'projectId' | 'page' | 'size'> {
+/** The filters the API takes (docs/logs-and-metrics.md#request-logs); empty ones are left out. */
+function queryOf(filters: Filters): LogQuery {
   return {
     method: filters.method === ANY ? undefined : (filters.method as Method),
     status: /^\d{3}$/.test(filters.status) ? Number(filters.status) : undefined,
@@ -45,9 +44,9 @@ export function LogsPage() {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [page, setPage] = useState(1);
   const query = queryOf(filters);
-  const logs = useApi(['project', pid, 'logs', query, page], (client) => client.logs.list.query({ projectId: pid, ...query, page, size: PAGE_SIZE }), { keepPrevious: true });
+  const logs = useLogs(pid, query, page, PAGE_SIZE);
   // Key names for the filter and the rows; project ADMINs only, so without it the ids are shown.
-  const keys = useApi(['project', pid, 'keys'], (client) => client.apiKeys.list.query({ projectId: pid, ...ALL }));
+  const keys = useApiKeys(pid);
   const keyName = (id: string) => keys.data?.list.find((key) => key.id === id)?.name ?? id;
   const errors = fieldErrors(logs.error);
   const set = (field: keyof Filters) => (value: string) => setDraft((current) => ({ ...current, [field]: value }));

@@ -1,16 +1,12 @@
 import { lazy, Suspense, useState } from 'react';
 import { useParams } from 'react-router';
-import type { RouterOutputs } from 'tabula/client';
-import { useApi } from '../query.js';
+import { useMetrics, type Granularity } from '../data/metrics/queries.js';
+import { useWorkspace } from '../data/workspaces/queries.js';
 import { SelectInput } from '../ui/controls.js';
 import { ErrorBanner, Loading, PageHeader } from '../ui/feedback.js';
 import { bytes } from './ops/format.js';
 import './ops/ops.css';
 
-export type Metrics = RouterOutputs['metrics']['get'];
-export type Granularity = Metrics['granularity'];
-
-const HOUR = 3_600_000;
 const RANGES = [
   { id: '24h', label: 'Last 24 hours', hours: 24, granularity: 'hour' },
   { id: '7d', label: 'Last 7 days', hours: 7 * 24, granularity: 'hour' },
@@ -25,13 +21,6 @@ const ALL_KEYS = 'all';
 /** The charts (recharts, most of the console's script) load when a usage page first opens. */
 const MetricsCharts = lazy(() => import('./ops/MetricsCharts.js'));
 
-/** The range ends at the end of the current bucket, so the last point is the one filling now. */
-function rangeOf(hours: number, granularity: Granularity): { from: string; to: string } {
-  const step = granularity === 'hour' ? HOUR : 24 * HOUR;
-  const to = Math.ceil(Date.now() / step) * step;
-  return { from: new Date(to - hours * HOUR).toISOString(), to: new Date(to).toISOString() };
-}
-
 /**
  * Usage charts of a workspace (/w/:workspaceId/metrics) or of one of its projects
  * (/w/:workspaceId/p/:projectId/metrics: the figures narrowed to it by the API's `projectId`).
@@ -42,11 +31,11 @@ export function MetricsPage() {
   const [granularity, setGranularity] = useState<Granularity>('hour');
   const [apiKeyId, setApiKeyId] = useState<string>(ALL_KEYS);
   const range = RANGES.find((r) => r.id === rangeId)!;
-  const workspace = useApi(['workspace', workspaceId], (client) => client.workspaces.get.query({ workspaceId: workspaceId! }), { enabled: !projectId });
+  const workspace = useWorkspace(workspaceId, { enabled: !projectId });
   const filters = { rangeId, granularity, projectId, apiKeyId: apiKeyId === ALL_KEYS ? undefined : apiKeyId };
-  const metrics = useApi(['workspace', workspaceId, 'metrics', filters], (client) => client.metrics.get.query({ workspaceId: workspaceId!, granularity, ...rangeOf(range.hours, granularity), projectId, apiKeyId: filters.apiKeyId }), { keepPrevious: true });
+  const metrics = useMetrics(workspaceId, filters, range.hours);
   // The key picker lists the keys with requests in the range, without the key filter.
-  const allKeys = useApi(['workspace', workspaceId, 'metrics', { ...filters, apiKeyId: undefined }], (client) => client.metrics.get.query({ workspaceId: workspaceId!, granularity, ...rangeOf(range.hours, granularity), projectId }), { keepPrevious: true });
+  const allKeys = useMetrics(workspaceId, { ...filters, apiKeyId: undefined }, range.hours);
 
   const data = metrics.data;
   const scope = projectId ? (data?.projects[0]?.name ?? 'this project') : (workspace.data?.name ?? 'this workspace');

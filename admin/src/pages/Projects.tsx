@@ -1,8 +1,11 @@
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ALL } from '../layout/Shell.js';
-import { fieldErrors, useApi, useApiMutation } from '../query.js';
+import { useApiMutation } from '../data/api.js';
+import { fieldErrors } from '../data/errors.js';
+import { projectKeys } from '../data/projects/keys.js';
+import { useProjects } from '../data/projects/queries.js';
+import { useWorkspace } from '../data/workspaces/queries.js';
 import { Button, TextInput } from '../ui/controls.js';
 import { Empty, ErrorBanner, Loading, PageHeader } from '../ui/feedback.js';
 
@@ -15,11 +18,11 @@ interface NewProject {
 export function ProjectsPage() {
   const { workspaceId } = useParams();
   const navigate = useNavigate();
-  const workspace = useApi(['workspace', workspaceId], (client) => client.workspaces.get.query({ workspaceId: workspaceId! }));
-  const projects = useApi(['workspace', workspaceId, 'projects'], (client) => client.projects.list.query({ workspaceId: workspaceId!, ...ALL }));
+  const workspace = useWorkspace(workspaceId);
+  const projects = useProjects(workspaceId);
   const [name, setName] = useState('');
   const [locales, setLocales] = useState('en');
-  const create = useApiMutation((client, input: NewProject) => client.projects.create.mutate({ workspaceId: workspaceId!, ...input }), [['workspace', workspaceId, 'projects']]);
+  const create = useApiMutation((client, input: NewProject) => client.projects.create.mutate({ workspaceId: workspaceId!, ...input }), [projectKeys.list(workspaceId)]);
   const errors = fieldErrors(create.error);
   return (
     <>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
-import { errorText } from '../query.js';
-import { clientFor, useSessionState } from '../session.js';
+import { errorText } from '../data/errors.js';
+import { clientFor, useSessionState } from '../data/session/session.js';
 import { Button, CheckboxInput, TextInput } from '../ui/controls.js';
 
 /**

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { ALL } from '../layout/Shell.js';
-import { useApi, useApiMutation } from '../query.js';
-import type { Table } from '../schema.js';
+import { useApiMutation } from '../data/api.js';
+import { contentsKeys } from '../data/contents/keys.js';
+import { tableKeys } from '../data/tables/keys.js';
+import { useTables, type Table } from '../data/tables/queries.js';
 import { ConfirmDialog } from '../ui/ConfirmDialog.js';
 import { Button } from '../ui/controls.js';
 import { Empty, ErrorBanner, Loading, PageHeader } from '../ui/feedback.js';
@@ -24,11 +25,8 @@ export function TablesPage() {
   const [search, setSearch] = useSearchParams();
   const [editing, setEditing] = useState<Editing>(null);
   // The same query as the project's sidebar: one read, and every write here refreshes both.
-  const tables = useApi(['project', pid, 'tables', 'list'], (client) => client.tables.list.query({ projectId: pid, ...ALL }));
-  const remove = useApiMutation((client, table: Table) => client.tables.delete.mutate({ projectId: pid, tableId: table.id }), [
-    ['project', pid, 'tables'],
-    ['project', pid, 'contents'],
-  ]);
+  const tables = useTables(pid);
+  const remove = useApiMutation((client, table: Table) => client.tables.delete.mutate({ projectId: pid, tableId: table.id }), [tableKeys.all(pid), contentsKeys.all(pid)]);
   const list = tables.data?.list ?? [];
   const selected = list.find((t) => t.id === search.get('table')) ?? list[0];
   const choose = (table: Table | undefined) => setSearch(table ? { table: table.id } : {}, { replace: true });

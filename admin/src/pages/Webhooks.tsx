@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { ALL } from '../layout/Shell.js';
-import { useApi, useApiMutation } from '../query.js';
+import { useApiMutation } from '../data/api.js';
+import { useTables } from '../data/tables/queries.js';
+import { webhookKeys } from '../data/webhooks/keys.js';
+import { useWebhooks } from '../data/webhooks/queries.js';
 import { ConfirmDialog } from '../ui/ConfirmDialog.js';
 import { Button } from '../ui/controls.js';
 import { Empty, ErrorBanner, Loading, ModalDialog, PageHeader } from '../ui/feedback.js';
@@ -17,9 +19,9 @@ type Dialog = { kind: 'create' } | { kind: 'edit' | 'rotate' | 'delete'; webhook
 export function WebhooksPage() {
   const { projectId } = useParams();
   const pid = projectId!;
-  const hooksKey = ['project', pid, 'webhooks'];
-  const webhooks = useApi(hooksKey, (client) => client.webhooks.list.query({ projectId: pid, ...ALL }));
-  const tables = useApi(['project', pid, 'tables', 'list'], (client) => client.tables.list.query({ projectId: pid, ...ALL }));
+  const hooksKey = webhookKeys.list(pid);
+  const webhooks = useWebhooks(pid);
+  const tables = useTables(pid);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
   const [selectedId, setSelectedId] = useState<string | null>(null);

@@ -1,17 +1,19 @@
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Link, useNavigate } from 'react-router';
-import { ALL } from '../layout/Shell.js';
-import { fieldErrors, useApi, useApiMutation } from '../query.js';
+import { useApiMutation } from '../data/api.js';
+import { fieldErrors } from '../data/errors.js';
+import { workspaceKeys } from '../data/workspaces/keys.js';
+import { useWorkspaces } from '../data/workspaces/queries.js';
 import { Button, TextInput } from '../ui/controls.js';
 import { Empty, ErrorBanner, Loading, PageHeader } from '../ui/feedback.js';
 
 /** The signed-in account's workspaces, and a new one. */
 export function WorkspacesPage() {
   const navigate = useNavigate();
-  const workspaces = useApi(['workspaces'], (client) => client.workspaces.list.query(ALL));
+  const workspaces = useWorkspaces();
   const [name, setName] = useState('');
-  const create = useApiMutation((client, input: { name: string }) => client.workspaces.create.mutate(input), [['workspaces']]);
+  const create = useApiMutation((client, input: { name: string }) => client.workspaces.create.mutate(input), [workspaceKeys.list()]);
   return (
     <>
       <PageHeader title="Workspaces" />

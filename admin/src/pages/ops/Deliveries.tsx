@@ -1,30 +1,23 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useApiMutation } from '../../query.js';
-import { useClient } from '../../session.js';
+import { useApiMutation } from '../../data/api.js';
+import { webhookKeys } from '../../data/webhooks/keys.js';
+import { useDeliveries } from '../../data/webhooks/queries.js';
 import { Button } from '../../ui/controls.js';
 import { Empty, ErrorBanner, Loading, Pager } from '../../ui/feedback.js';
 import { whenPrecise } from './format.js';
 import type { Webhook } from './WebhookForm.js';
 
 const PAGE_SIZE = 20;
-/** Deliveries happen in a worker, after the change that caused them: the list looks again on its own. */
-const REFRESH_MS = 5_000;
 
 const delivered = (statusCode: number | null) => statusCode !== null && statusCode >= 200 && statusCode < 300;
 
 /** One webhook's delivery attempts, newest first, each with a Retry that delivers its event again. */
 export function Deliveries({ projectId, webhook }: { projectId: string; webhook: Webhook }) {
-  const client = useClient();
   const [page, setPage] = useState(1);
-  const key = ['project', projectId, 'webhooks', webhook.id, 'deliveries'];
-  const deliveries = useQuery({
-    queryKey: [...key, page],
-    queryFn: () => client.webhooks.deliveries.query({ projectId, webhookId: webhook.id, page, size: PAGE_SIZE }),
-    refetchInterval: REFRESH_MS,
-    placeholderData: (previous) => previous,
-  });
-  const retry = useApiMutation((c, deliveryId: string) => c.webhooks.retryDelivery.mutate({ projectId, webhookId: webhook.id, deliveryId }), [key]);
+  const deliveries = useDeliveries(projectId, webhook.id, page, PAGE_SIZE);
+  const retry = useApiMutation((c, deliveryId: string) => c.webhooks.retryDelivery.mutate({ projectId, webhookId: webhook.id, deliveryId }), [
+    webhookKeys.deliveries(projectId, webhook.id),
+  ]);
   return (
     <section aria-labelledby="deliveries-title" className="ops-section">
       <div className="row">

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { TabulaError, type RouterOutputs } from 'tabula/client';
-import { errorText, fieldErrors } from '../../query.js';
+import { errorText, fieldErrors } from '../../data/errors.js';
 import { Button, CheckboxInput, SelectInput, TextAreaInput, TextInput } from '../../ui/controls.js';
 import { isoToLocal, localToIso } from './format.js';
 

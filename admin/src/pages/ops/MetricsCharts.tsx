@@ -1,5 +1,5 @@
 import { Empty } from '../../ui/feedback.js';
-import type { Granularity, Metrics } from '../Metrics.js';
+import type { Granularity, Metrics } from '../../data/metrics/queries.js';
 import { ChartFigure, LatencyChart, RequestBars, RequestsChart, type BarPoint, type SeriesPoint } from './charts.js';
 
 const hourLabel = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { TabulaError, type EventType, type RouterOutputs } from 'tabula/client';
-import { errorText, fieldErrors } from '../../query.js';
+import { errorText, fieldErrors } from '../../data/errors.js';
 import { Button, CheckboxInput, TextInput } from '../../ui/controls.js';
 
 export type Webhook = RouterOutputs['webhooks']['list']['list'][number];
