@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { useParams } from 'react-router';
-import { useApiKeys } from '../data/api-keys/queries.js';
-import { fieldErrors } from '../data/errors.js';
-import { useLogs, type LogQuery } from '../data/logs/queries.js';
-import { Button, SelectInput, TextInput } from '../ui/controls.js';
-import { Empty, ErrorBanner, Loading, PageHeader, Pager } from '../ui/feedback.js';
-import { localToIso } from './ops/format.js';
-import { LogRow } from './ops/LogRow.js';
-import './ops/ops.css';
+import { useApiKeys } from '../../data/api-keys/queries.js';
+import { fieldErrors } from '../../data/errors.js';
+import { useLogs, type LogQuery } from '../../data/logs/queries.js';
+import { Button, SelectInput, TextInput } from '../../ui/controls.js';
+import { Empty, ErrorBanner, Loading, PageHeader, Pager } from '../../ui/feedback.js';
+import { localToIso } from '../../ui/format.js';
+import { LogRow } from './LogRow.js';
+import './Logs.css';
 
 type Method = NonNullable<LogQuery['method']>;
 

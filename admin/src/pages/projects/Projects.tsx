@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useApiMutation } from '../data/api.js';
-import { fieldErrors } from '../data/errors.js';
-import { projectKeys } from '../data/projects/keys.js';
-import { useProjects } from '../data/projects/queries.js';
-import { useWorkspace } from '../data/workspaces/queries.js';
-import { Button, TextInput } from '../ui/controls.js';
-import { Empty, ErrorBanner, Loading, PageHeader } from '../ui/feedback.js';
+import { useApiMutation } from '../../data/api.js';
+import { fieldErrors } from '../../data/errors.js';
+import { projectKeys } from '../../data/projects/keys.js';
+import { useProjects } from '../../data/projects/queries.js';
+import { useWorkspace } from '../../data/workspaces/queries.js';
+import { Button, TextInput } from '../../ui/controls.js';
+import { Empty, ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
 
 interface NewProject {
   name: string;

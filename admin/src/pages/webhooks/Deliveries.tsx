@@ -4,7 +4,7 @@ import { webhookKeys } from '../../data/webhooks/keys.js';
 import { useDeliveries } from '../../data/webhooks/queries.js';
 import { Button } from '../../ui/controls.js';
 import { Empty, ErrorBanner, Loading, Pager } from '../../ui/feedback.js';
-import { whenPrecise } from './format.js';
+import { whenPrecise } from '../../ui/format.js';
 import type { Webhook } from './WebhookForm.js';
 
 const PAGE_SIZE = 20;

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
-import { errorText } from '../data/errors.js';
-import { clientFor, useSessionState } from '../data/session/session.js';
-import { Button, CheckboxInput, TextInput } from '../ui/controls.js';
+import { errorText } from '../../data/errors.js';
+import { clientFor, useSessionState } from '../../data/session/session.js';
+import { Button, CheckboxInput, TextInput } from '../../ui/controls.js';
 
 /**
  * Sign-in with an account token (`tat_…`, printed by `npm start` for the first admin, or made by

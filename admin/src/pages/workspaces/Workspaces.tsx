@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Link, useNavigate } from 'react-router';
-import { useApiMutation } from '../data/api.js';
-import { fieldErrors } from '../data/errors.js';
-import { workspaceKeys } from '../data/workspaces/keys.js';
-import { useWorkspaces } from '../data/workspaces/queries.js';
-import { Button, TextInput } from '../ui/controls.js';
-import { Empty, ErrorBanner, Loading, PageHeader } from '../ui/feedback.js';
+import { useApiMutation } from '../../data/api.js';
+import { fieldErrors } from '../../data/errors.js';
+import { workspaceKeys } from '../../data/workspaces/keys.js';
+import { useWorkspaces } from '../../data/workspaces/queries.js';
+import { Button, TextInput } from '../../ui/controls.js';
+import { Empty, ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
 
 /** The signed-in account's workspaces, and a new one. */
 export function WorkspacesPage() {

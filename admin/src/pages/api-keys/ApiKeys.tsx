@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { apiKeyKeys } from '../data/api-keys/keys.js';
-import { useApiKeys } from '../data/api-keys/queries.js';
-import { useApiMutation } from '../data/api.js';
-import { ConfirmDialog } from '../ui/ConfirmDialog.js';
-import { Button, TextInput } from '../ui/controls.js';
-import { Empty, ErrorBanner, Loading, ModalDialog, PageHeader } from '../ui/feedback.js';
-import { when } from './ops/format.js';
-import { KeyForm, PERMISSIONS, type ApiKey, type KeyValues } from './ops/KeyForm.js';
-import { SecretDialog } from './ops/SecretDialog.js';
-import './ops/ops.css';
+import { apiKeyKeys } from '../../data/api-keys/keys.js';
+import { useApiKeys } from '../../data/api-keys/queries.js';
+import { useApiMutation } from '../../data/api.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { Button, TextInput } from '../../ui/controls.js';
+import { Empty, ErrorBanner, Loading, ModalDialog, PageHeader } from '../../ui/feedback.js';
+import { when } from '../../ui/format.js';
+import { KeyForm, PERMISSIONS, type ApiKey, type KeyValues } from './KeyForm.js';
+import { SecretDialog } from '../../ui/SecretDialog.js';
+import './ApiKeys.css';
 
 type Dialog = { kind: 'create' } | { kind: 'edit' | 'rotate' | 'delete'; key: ApiKey } | null;
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Button } from '../../ui/controls.js';
-import { ModalDialog } from '../../ui/feedback.js';
+import { Button } from './controls.js';
+import { ModalDialog } from './feedback.js';
 
 /**
  * A secret the server shows once (an API key's value, a webhook's signing secret): in a dialog

@@ -1,11 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
 import { useParams } from 'react-router';
-import { useMetrics, type Granularity } from '../data/metrics/queries.js';
-import { useWorkspace } from '../data/workspaces/queries.js';
-import { SelectInput } from '../ui/controls.js';
-import { ErrorBanner, Loading, PageHeader } from '../ui/feedback.js';
-import { bytes } from './ops/format.js';
-import './ops/ops.css';
+import { useMetrics, type Granularity } from '../../data/metrics/queries.js';
+import { useWorkspace } from '../../data/workspaces/queries.js';
+import { SelectInput } from '../../ui/controls.js';
+import { ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
+import { bytes } from '../../ui/format.js';
+import './Metrics.css';
 
 const RANGES = [
   { id: '24h', label: 'Last 24 hours', hours: 24, granularity: 'hour' },
@@ -19,7 +19,7 @@ const GRANULARITIES = [
 ] satisfies { id: Granularity; label: string }[];
 const ALL_KEYS = 'all';
 /** The charts (recharts, most of the console's script) load when a usage page first opens. */
-const MetricsCharts = lazy(() => import('./ops/MetricsCharts.js'));
+const MetricsCharts = lazy(() => import('./MetricsCharts.js'));
 
 /**
  * Usage charts of a workspace (/w/:workspaceId/metrics) or of one of its projects

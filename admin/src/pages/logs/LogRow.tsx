@@ -1,7 +1,7 @@
 import { Fragment, useState } from 'react';
 import type { RouterOutputs } from 'tabula/client';
 import { Button } from '../../ui/controls.js';
-import { whenPrecise } from './format.js';
+import { whenPrecise } from '../../ui/format.js';
 
 export type LogEntry = RouterOutputs['logs']['list']['list'][number];
 

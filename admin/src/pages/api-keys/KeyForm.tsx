@@ -3,7 +3,7 @@ import { Form } from 'react-aria-components';
 import { TabulaError, type RouterOutputs } from 'tabula/client';
 import { errorText, fieldErrors } from '../../data/errors.js';
 import { Button, CheckboxInput, SelectInput, TextAreaInput, TextInput } from '../../ui/controls.js';
-import { isoToLocal, localToIso } from './format.js';
+import { isoToLocal, localToIso } from '../../ui/format.js';
 
 export type ApiKey = RouterOutputs['apiKeys']['list']['list'][number];
 export type Permission = ApiKey['permission'];

@@ -1,17 +1,17 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { useColumns } from '../data/columns/queries.js';
-import { useTable } from '../data/tables/queries.js';
-import { SelectInput } from '../ui/controls.js';
-import { Empty, ErrorBanner, Loading, PageHeader, Pager } from '../ui/feedback.js';
-import { ContentsTable } from './list/ContentsTable.js';
-import { columnField, SYSTEM_FIELDS, type ListField } from './list/fields.js';
-import { FilterBuilder } from './list/FilterBuilder.js';
-import { PAGE_SIZES, useListState } from './list/list-state.js';
-import { useReferenceLabels } from './list/reference-labels.js';
-import { SearchBox } from './list/SearchBox.js';
-import { cursorOf, rememberCursor, useContentsPage } from './list/useContentsPage.js';
-import './list/ContentsList.css';
+import { useColumns } from '../../data/columns/queries.js';
+import { useTable } from '../../data/tables/queries.js';
+import { SelectInput } from '../../ui/controls.js';
+import { Empty, ErrorBanner, Loading, PageHeader, Pager } from '../../ui/feedback.js';
+import { ContentsTable } from './ContentsTable.js';
+import { columnField, SYSTEM_FIELDS, type ListField } from './fields.js';
+import { FilterBuilder } from './FilterBuilder.js';
+import { PAGE_SIZES, useListState } from './list-state.js';
+import { useReferenceLabels } from './reference-labels.js';
+import { SearchBox } from './SearchBox.js';
+import { cursorOf, rememberCursor, useContentsPage } from './useContentsPage.js';
+import './ContentsList.css';
 
 /**
  * A table's rows (SPEC §17): sortable by any column header, searched, filtered, paged, each row a

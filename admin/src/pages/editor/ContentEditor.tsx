@@ -1,9 +1,9 @@
 import { Link, useParams } from 'react-router';
-import { useColumns } from '../data/columns/queries.js';
-import { useContentRow } from '../data/contents/queries.js';
-import { useTable } from '../data/tables/queries.js';
-import { ErrorBanner, Loading, PageHeader } from '../ui/feedback.js';
-import { RowEditor } from './editor/RowEditor.js';
+import { useColumns } from '../../data/columns/queries.js';
+import { useContentRow } from '../../data/contents/queries.js';
+import { useTable } from '../../data/tables/queries.js';
+import { ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
+import { RowEditor } from './RowEditor.js';
 import './ContentEditor.css';
 
 /**

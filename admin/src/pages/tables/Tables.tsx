@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { useApiMutation } from '../data/api.js';
-import { contentsKeys } from '../data/contents/keys.js';
-import { tableKeys } from '../data/tables/keys.js';
-import { useTables, type Table } from '../data/tables/queries.js';
-import { ConfirmDialog } from '../ui/ConfirmDialog.js';
-import { Button } from '../ui/controls.js';
-import { Empty, ErrorBanner, Loading, PageHeader } from '../ui/feedback.js';
-import { ColumnsEditor } from './tables/ColumnsEditor.js';
-import { STATUS_OPTIONS, TableForm } from './tables/TableForm.js';
+import { useApiMutation } from '../../data/api.js';
+import { contentsKeys } from '../../data/contents/keys.js';
+import { tableKeys } from '../../data/tables/keys.js';
+import { useTables, type Table } from '../../data/tables/queries.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { Button } from '../../ui/controls.js';
+import { Empty, ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
+import { ColumnsEditor } from './ColumnsEditor.js';
+import { STATUS_OPTIONS, TableForm } from './TableForm.js';
 import './Tables.css';
 
 type Editing = { kind: 'new' } | { kind: 'edit'; table: Table } | { kind: 'delete'; table: Table } | null;

@@ -1,17 +1,17 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { useApiMutation } from '../data/api.js';
-import { useTables } from '../data/tables/queries.js';
-import { webhookKeys } from '../data/webhooks/keys.js';
-import { useWebhooks } from '../data/webhooks/queries.js';
-import { ConfirmDialog } from '../ui/ConfirmDialog.js';
-import { Button } from '../ui/controls.js';
-import { Empty, ErrorBanner, Loading, ModalDialog, PageHeader } from '../ui/feedback.js';
-import { Deliveries } from './ops/Deliveries.js';
-import { when } from './ops/format.js';
-import { SecretDialog } from './ops/SecretDialog.js';
-import { WebhookForm, type Webhook, type WebhookValues } from './ops/WebhookForm.js';
-import './ops/ops.css';
+import { useApiMutation } from '../../data/api.js';
+import { useTables } from '../../data/tables/queries.js';
+import { webhookKeys } from '../../data/webhooks/keys.js';
+import { useWebhooks } from '../../data/webhooks/queries.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { Button } from '../../ui/controls.js';
+import { Empty, ErrorBanner, Loading, ModalDialog, PageHeader } from '../../ui/feedback.js';
+import { Deliveries } from './Deliveries.js';
+import { when } from '../../ui/format.js';
+import { SecretDialog } from '../../ui/SecretDialog.js';
+import { WebhookForm, type Webhook, type WebhookValues } from './WebhookForm.js';
+import './Webhooks.css';
 
 type Dialog = { kind: 'create' } | { kind: 'edit' | 'rotate' | 'delete'; webhook: Webhook } | null;
 
