@@ -2,22 +2,22 @@ import { createBrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { LeaveGuard } from './layout/LeaveGuard.js';
 import { ProjectShell, SignedInShell, WorkspaceMain } from './layout/Shell.js';
 import { lazy } from 'react';
-import { ProjectsPage } from './pages/Projects.js';
-import { SignInPage } from './pages/SignIn.js';
-import { WorkspacesPage } from './pages/Workspaces.js';
-import { useSessionState } from './session.js';
+import { ProjectsPage } from './pages/projects/Projects.js';
+import { SignInPage } from './pages/sign-in/SignIn.js';
+import { WorkspacesPage } from './pages/workspaces/Workspaces.js';
+import { useSessionState } from './data/session/session.js';
 
 /**
  * The pages of a project load on first use, each its own chunk: the sign-in and the first lists
  * do not wait for the editor or the chart library (the shells show Loading meanwhile).
  */
-const ApiKeysPage = lazy(() => import('./pages/ApiKeys.js').then((m) => ({ default: m.ApiKeysPage })));
-const ContentEditorPage = lazy(() => import('./pages/ContentEditor.js').then((m) => ({ default: m.ContentEditorPage })));
-const ContentsListPage = lazy(() => import('./pages/ContentsList.js').then((m) => ({ default: m.ContentsListPage })));
-const LogsPage = lazy(() => import('./pages/Logs.js').then((m) => ({ default: m.LogsPage })));
-const MetricsPage = lazy(() => import('./pages/Metrics.js').then((m) => ({ default: m.MetricsPage })));
-const TablesPage = lazy(() => import('./pages/Tables.js').then((m) => ({ default: m.TablesPage })));
-const WebhooksPage = lazy(() => import('./pages/Webhooks.js').then((m) => ({ default: m.WebhooksPage })));
+const ApiKeysPage = lazy(() => import('./pages/api-keys/ApiKeys.js').then((m) => ({ default: m.ApiKeysPage })));
+const ContentEditorPage = lazy(() => import('./pages/editor/ContentEditor.js').then((m) => ({ default: m.ContentEditorPage })));
+const ContentsListPage = lazy(() => import('./pages/list/ContentsList.js').then((m) => ({ default: m.ContentsListPage })));
+const LogsPage = lazy(() => import('./pages/logs/Logs.js').then((m) => ({ default: m.LogsPage })));
+const MetricsPage = lazy(() => import('./pages/metrics/Metrics.js').then((m) => ({ default: m.MetricsPage })));
+const TablesPage = lazy(() => import('./pages/tables/Tables.js').then((m) => ({ default: m.TablesPage })));
+const WebhooksPage = lazy(() => import('./pages/webhooks/Webhooks.js').then((m) => ({ default: m.WebhooksPage })));
 
 /**
  * Every page has its own address under /admin (the server answers index.html for each), so that

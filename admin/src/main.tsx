@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { createConsoleRouter } from './app.js';
-import { SessionProvider } from './session.js';
+import { SessionProvider } from './data/session/session.js';
 import './styles.css';
 
 const queryClient = new QueryClient({

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The relative imports of the server's sources, as a graph of files (paths relative to the repository). */
+/** The relative imports of the sources (the server's, the console's), as a graph of files (paths relative to the repository). */
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
@@ -9,8 +9,14 @@ function sourceFiles(root: string, dir: string): string[] {
   return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const rel = path.join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(root, rel);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [rel] : [];
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [rel] : [];
   });
+}
+
+/** The file an import names: `./x.js` is x.ts, or x.tsx where the console's components are. */
+function resolved(root: string, from: string, specifier: string): string {
+  const target = path.normalize(path.join(path.dirname(from), specifier.replace(/\.js$/, '.ts')));
+  return target.endsWith('.ts') && !existsSync(path.join(root, target)) && existsSync(path.join(root, `${target}x`)) ? `${target}x` : target;
 }
 
 /** file → the files it imports (type-only imports included: they are arrows between layers too). */
@@ -18,7 +24,7 @@ export function importGraph(root: string, dirs: string[]): Map<string, string[]>
   const graph = new Map<string, string[]>();
   for (const file of dirs.flatMap((dir) => sourceFiles(root, dir))) {
     const text = readFileSync(path.join(root, file), 'utf8');
-    const targets = [...text.matchAll(IMPORT)].map((m) => path.normalize(path.join(path.dirname(file), (m[1] ?? m[2]).replace(/\.js$/, '.ts'))));
+    const targets = [...text.matchAll(IMPORT)].map((m) => resolved(root, file, m[1] ?? m[2]));
     graph.set(file, [...new Set(targets)]);
   }
   return graph;

@@ -1,26 +1,23 @@
-import { createContext, Suspense, useContext } from 'react';
+import { Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
-import type { RouterOutputs } from 'tabula/client';
-import { useApi } from '../query.js';
-import { useProjectEvents } from '../realtime.js';
-import { useSessionState } from '../session.js';
+import { ProjectProvider } from '../data/projects/context.js';
+import { useProjectDetail, useProjects } from '../data/projects/queries.js';
+import { useProjectEvents } from '../data/realtime.js';
+import { useMe } from '../data/session/queries.js';
+import { useSessionState } from '../data/session/session.js';
+import { useTables } from '../data/tables/queries.js';
+import { useWorkspaces } from '../data/workspaces/queries.js';
 import { Button, SelectInput } from '../ui/controls.js';
 import { ErrorBanner, Loading } from '../ui/feedback.js';
-
-export type Project = RouterOutputs['projects']['get'];
-export type Workspace = RouterOutputs['workspaces']['get'];
-
-/** Lists the console shows in a switcher or a picker: the API's largest page. */
-export const ALL = { page: 1, size: 1000 } as const;
 
 /** The top bar (workspace and project switchers, the account) around every signed-in page. */
 export function SignedInShell() {
   const { signOut } = useSessionState();
   const { workspaceId, projectId } = useParams();
   const navigate = useNavigate();
-  const me = useApi(['me'], (client) => client.accounts.me.query({}));
-  const workspaces = useApi(['workspaces'], (client) => client.workspaces.list.query(ALL));
-  const projects = useApi(['workspace', workspaceId, 'projects'], (client) => client.projects.list.query({ workspaceId: workspaceId!, ...ALL }), { enabled: !!workspaceId });
+  const me = useMe();
+  const workspaces = useWorkspaces();
+  const projects = useProjects(workspaceId, { enabled: !!workspaceId });
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -63,26 +60,17 @@ export function SignedInShell() {
   );
 }
 
-const ProjectContext = createContext<Project | null>(null);
-
-/** The open project (its locales, its default locale), for pages under /w/:workspaceId/p/:projectId. */
-export function useProject(): Project {
-  const project = useContext(ProjectContext);
-  if (!project) throw new Error('useProject outside ProjectShell');
-  return project;
-}
-
-/** A project's pages: the navigation on the side, live updates from its event feed. */
+/** A project's pages: the navigation on the side, live updates from its event feed, the project for useProject. */
 export function ProjectShell() {
   const { workspaceId, projectId } = useParams();
-  const project = useApi(['project', projectId, 'settings'], (client) => client.projects.get.query({ workspaceId: workspaceId!, projectId: projectId! }));
-  const tables = useApi(['project', projectId, 'tables', 'list'], (client) => client.tables.list.query({ projectId: projectId!, ...ALL }));
+  const project = useProjectDetail(workspaceId!, projectId!);
+  const tables = useTables(projectId!);
   useProjectEvents(projectId);
   if (project.error) return <ErrorBanner error={project.error} />;
   if (!project.data) return <Loading />;
   const base = `/w/${workspaceId}/p/${projectId}`;
   return (
-    <ProjectContext.Provider value={project.data}>
+    <ProjectProvider value={project.data}>
       <div className="project">
         <nav className="sidebar" aria-label="Project">
           <NavLink to={`${base}/tables`} end>
@@ -108,7 +96,7 @@ export function ProjectShell() {
           </Suspense>
         </main>
       </div>
-    </ProjectContext.Provider>
+    </ProjectProvider>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
-import { errorText } from '../query.js';
+import { errorText } from '../data/errors.js';
 import { Button } from './controls.js';
 
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {

@@ -1,5 +1,5 @@
 import { Label, Radio, RadioGroup, Text } from 'react-aria-components';
-import type { ContentRow } from '../../schema.js';
+import type { ContentRow } from '../../data/contents/queries.js';
 import { ConfirmButton } from '../../ui/ConfirmDialog.js';
 import { Button } from '../../ui/controls.js';
 

@@ -1,6 +1,6 @@
 import { TabulaError } from 'tabula/client';
-import { errorText } from '../../query.js';
-import type { Column } from '../../schema.js';
+import type { Column } from '../../data/columns/queries.js';
+import { errorText } from '../../data/errors.js';
 import { columnLabel } from './FieldInput.js';
 
 /** An API field path as people read it: `data.title.de` → `Title (de)`, `publishAt` → `Publish at`. */

@@ -1,5 +1,5 @@
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
-import type { Column } from '../../schema.js';
+import type { Column } from '../../data/columns/queries.js';
 import { SelectInput } from '../../ui/controls.js';
 import { FileField } from './FileField.js';
 import { AreaInput, LineInput, OptionsInput, ToggleInput } from './inputs.js';

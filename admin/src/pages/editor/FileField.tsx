@@ -2,9 +2,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { FileTrigger } from 'react-aria-components';
 import { fileContent, uploadFile, type FileRecord, type FileTransport } from 'tabula/client';
-import { errorText, useApi } from '../../query.js';
-import type { Column } from '../../schema.js';
-import { useToken } from '../../session.js';
+import type { Column } from '../../data/columns/queries.js';
+import { errorText } from '../../data/errors.js';
+import { fileKeys } from '../../data/files/keys.js';
+import { useFile } from '../../data/files/queries.js';
+import { useToken } from '../../data/session/session.js';
 import { Button } from '../../ui/controls.js';
 
 /** The preview's size: a thumbnail derived by the API (docs/resources.md#image-transformations), not the full image. */
@@ -43,7 +45,7 @@ function usePreview(projectId: string, file: FileRecord | undefined): string | n
 }
 
 function FileItem({ projectId, fileId, onRemove, fieldLabel }: { projectId: string; fileId: string; onRemove(): void; fieldLabel: string }) {
-  const file = useApi(['project', projectId, 'files', fileId], (client) => client.files.get.query({ projectId, fileId }));
+  const file = useFile(projectId, fileId);
   const preview = usePreview(projectId, file.data);
   const name = file.data?.name ?? (file.error ? 'Missing file' : 'Loading…');
   return (
@@ -93,7 +95,7 @@ export function FileField({ projectId, column, label, value, onChange, error }: 
     try {
       const records: FileRecord[] = [];
       for (const file of multiple ? chosen : chosen.slice(0, 1)) records.push(await uploadFile(transport, projectId, file));
-      for (const record of records) queries.setQueryData(['project', projectId, 'files', record.id], record);
+      for (const record of records) queries.setQueryData(fileKeys.detail(projectId, record.id), record);
       onChange(multiple ? [...ids, ...records.map((r) => r.id)] : records[0].id);
     } catch (failure) {
       setUploadError(failure);

@@ -1,8 +1,9 @@
 import { useContext, useEffect, useRef, useState } from 'react';
 import { Button as AriaButton, ComboBox, ComboBoxStateContext, FieldError, Input, Label, ListBox, ListBoxItem, Popover, Text, type Key } from 'react-aria-components';
-import { useProject } from '../../layout/Shell.js';
-import { useApi } from '../../query.js';
-import { useColumns, useTable, type Column } from '../../schema.js';
+import { useColumns, type Column } from '../../data/columns/queries.js';
+import { useChosenRows, useContentsSearch } from '../../data/contents/queries.js';
+import { useProject } from '../../data/projects/context.js';
+import { useTable } from '../../data/tables/queries.js';
 import { Button } from '../../ui/controls.js';
 import { rowLabel, titleColumn } from './values.js';
 
@@ -74,20 +75,10 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
   const typed = input.trim();
   const search = useDebounced(typed);
   const ready = targetColumns.data !== undefined;
-  const contentsKey = ['project', projectId, 'contents', targetId];
   // Each text's answer is kept under its own key, so a late answer to older text never shows for
   // newer text; the previous answer stays listed, not selectable, while the next one is out.
-  const results = useApi(
-    [...contentsKey, 'pick', search, fields],
-    (client) => client.contents.list.query({ projectId, tableId: targetId, search: search || undefined, size: RESULTS, withCount: 'false', locale: project.defaultLocale, fields }),
-    { enabled: ready, keepPrevious: true },
-  );
-  const chosen = useApi(
-    [...contentsKey, 'labels', ids, fields],
-    (client) =>
-      client.contents.list.query({ projectId, tableId: targetId, filter: JSON.stringify([{ i: 'id', w: 'in', v: ids }]), size: ids.length, withCount: 'false', locale: project.defaultLocale, fields }),
-    { enabled: ready && ids.length > 0, keepPrevious: true },
-  );
+  const results = useContentsSearch(projectId, targetId, { search, fields, locale: project.defaultLocale, size: RESULTS }, { enabled: ready });
+  const chosen = useChosenRows(projectId, targetId, ids, { fields, locale: project.defaultLocale }, { enabled: ready && ids.length > 0 });
   const labelOf = (id: string) => {
     const row = chosen.data?.list.find((r) => r.id === id);
     return row ? rowLabel(row, title, project.defaultLocale) : chosen.isFetching ? 'Loading…' : 'Missing row';

@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
-import { useProject } from '../../layout/Shell.js';
-import type { Column } from '../../schema.js';
+import type { Column } from '../../data/columns/queries.js';
+import { useProject } from '../../data/projects/context.js';
+import { useRevisionPage, type Revision } from '../../data/revisions/queries.js';
 import { Empty, ErrorBanner, Loading, Pager } from '../../ui/feedback.js';
-import { useActorNames, useRevisionPage, type Revision } from '../revisions/queries.js';
+import { useActorNames } from '../revisions/actor-names.js';
 import { RevisionDetail, type Compare } from '../revisions/RevisionDetail.js';
 import { RevisionList } from '../revisions/RevisionList.js';
 import '../revisions/revisions.css';

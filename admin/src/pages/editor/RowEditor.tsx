@@ -1,10 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { useApiMutation } from '../../data/api.js';
+import type { Column } from '../../data/columns/queries.js';
+import { contentsKeys } from '../../data/contents/keys.js';
+import { useContentDraft, type ContentRow } from '../../data/contents/queries.js';
+import { fieldErrors } from '../../data/errors.js';
+import { useProject } from '../../data/projects/context.js';
+import type { Table } from '../../data/tables/queries.js';
 import { useUnsavedChanges } from '../../layout/LeaveGuard.js';
-import { useProject } from '../../layout/Shell.js';
-import { fieldErrors, useApi, useApiMutation } from '../../query.js';
-import type { Column, ContentRow, Table } from '../../schema.js';
 import { ConfirmButton } from '../../ui/ConfirmDialog.js';
 import { Button, SelectInput } from '../../ui/controls.js';
 import { Loading, PageHeader } from '../../ui/feedback.js';
@@ -15,9 +19,6 @@ import { LineInput } from './inputs.js';
 import { RevisionsPanel } from './RevisionsPanel.js';
 import { STATUS_NAMES, StatusPanel, type StatusChange } from './StatusPanel.js';
 import { buildData, defaultFields, fromLocalInput, rowLabel, sameValue, titleColumn, toFields, type FieldValue, type FormValues } from './values.js';
-
-export const contentsKey = (projectId: string, tableId: string) => ['project', projectId, 'contents', tableId];
-export const rowKey = (projectId: string, tableId: string, contentId: string) => [...contentsKey(projectId, tableId), 'row', contentId];
 
 type Status = NonNullable<ContentRow['status']>;
 const NEW_STATUSES: Status[] = ['DRAFT', 'PUBLISHED', 'SCHEDULED'];
@@ -41,12 +42,12 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
   const navigate = useNavigate();
   const location = useLocation();
   const queries = useQueryClient();
-  const invalidates = [contentsKey(projectId, tableId)];
-  const key = rowKey(projectId, tableId, row?.id ?? 'new');
+  const invalidates = [contentsKeys.table(projectId, tableId)];
+  const key = contentsKeys.row(projectId, tableId, row?.id ?? 'new');
 
   const [target, setTarget] = useState<SaveTarget>('draft');
   const toDraft = row?.status === 'PUBLISHED' && target === 'draft';
-  const draft = useApi([...key, 'draft'], (client) => client.contents.get.query({ projectId, tableId, contentsId: row!.id, version: 'draft' }), { enabled: toDraft });
+  const draft = useContentDraft(projectId, tableId, row?.id ?? 'new', { enabled: toDraft });
 
   const baseData = toDraft ? draft.data?.data : row?.data;
   const base = useMemo<FormValues>(
@@ -114,7 +115,7 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
     if (!row) {
       await attempt(async () => {
         const created = await create.mutateAsync({ data });
-        queries.setQueryData(rowKey(projectId, tableId, created.id), created);
+        queries.setQueryData(contentsKeys.row(projectId, tableId, created.id), created);
         // Saved: the editor of the new row opens with nothing unsaved.
         releaseEdits();
         navigate(`${listAddress}/rows/${created.id}`, { replace: true, state: { notice: 'Row created.' } });
@@ -138,7 +139,7 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
       releaseEdits();
       navigate(listAddress, { replace: true });
       queries.removeQueries({ queryKey: key });
-      await queries.invalidateQueries({ queryKey: contentsKey(projectId, tableId) });
+      await queries.invalidateQueries({ queryKey: contentsKeys.table(projectId, tableId) });
     }, 'Row deleted.');
 
   const title = row ? rowLabel(row, titleColumn(columns), project.defaultLocale) : `New row in ${table.name}`;

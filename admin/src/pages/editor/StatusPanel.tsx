@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ContentRow } from '../../schema.js';
+import type { ContentRow } from '../../data/contents/queries.js';
 import { Button } from '../../ui/controls.js';
 import { LineInput } from './inputs.js';
 import { fromLocalInput, toLocalInput } from './values.js';

@@ -1,5 +1,5 @@
 /**
- * The part of a column (schema.ts `Column`) these conversions read; kept structural so that they
+ * The part of a column (data/columns `Column`) these conversions read; kept structural so that they
  * stay pure functions, tested without the console around them.
  */
 export interface Column {

@@ -1,5 +1,5 @@
-import { useProject } from '../../layout/Shell.js';
-import { useColumns, type Column } from '../../schema.js';
+import { useColumns, type Column } from '../../data/columns/queries.js';
+import { useProject } from '../../data/projects/context.js';
 
 /**
  * A row's values as people read them: a localized value in the project's default locale (or the

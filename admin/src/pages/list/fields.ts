@@ -1,5 +1,5 @@
 import type { OperatorsByKind } from 'tabula/client';
-import type { Column } from '../../schema.js';
+import type { Column } from '../../data/columns/queries.js';
 
 /**
  * What the list can sort and filter by: the table's columns and the row's own fields, with the

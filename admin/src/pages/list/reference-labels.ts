@@ -1,19 +1,16 @@
-import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { columnsQuery, type Column } from '../../schema.js';
-import { useClient } from '../../session.js';
+import { useColumnsOfTables, type Column } from '../../data/columns/queries.js';
 import { labelColumnOf } from './cells.js';
 
 /**
  * For each single reference column, the column that names the rows it points at (the referenced
  * table's label column): the list sorts such a column by that name through a dotted path
- * (`author.name`), not by the ids it holds. Read through columnsQuery (schema.ts), so the cells
+ * (`author.name`), not by the ids it holds. Read through columnsQuery (data/columns), so the cells
  * that show the labels share the answer.
  */
 export function useReferenceLabels(projectId: string, columns: Column[] | undefined): Map<string, string> {
-  const client = useClient();
   const references = (columns ?? []).filter((c) => c.type === 'reference' && c.settings.multiple !== true && typeof c.settings.table === 'string');
-  const results = useQueries({ queries: references.map((column) => columnsQuery(client, projectId, column.settings.table as string)) });
+  const results = useColumnsOfTables(projectId, references.map((column) => column.settings.table as string));
   const paths: [string, string][] = [];
   references.forEach((column, i) => {
     const label = results[i]?.data ? labelColumnOf(results[i].data) : undefined;

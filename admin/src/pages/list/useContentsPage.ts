@@ -1,10 +1,10 @@
-import { useApi } from '../../query.js';
-import type { Column } from '../../schema.js';
+import type { Column } from '../../data/columns/queries.js';
+import { useContentsList, type ContentsQuery } from '../../data/contents/queries.js';
 import type { ListState } from './list-state.js';
 
 /**
- * One page of a table's rows, keyed under `['project', pid, 'contents', tableId]` so that the event
- * feed's contents events (realtime.ts) read it again while it is shown.
+ * One page of a table's rows, keyed under `contentsKeys.table(projectId, tableId)` so that the
+ * event feed's contents events (data/realtime.ts) read it again while it is shown.
  *
  * What keeps it fast on a large table:
  * - the total is asked for only when nothing is filtered or searched, where the API answers it from
@@ -21,9 +21,7 @@ import type { ListState } from './list-state.js';
 export function useContentsPage(projectId: string, tableId: string, columns: Column[] | undefined, state: ListState) {
   const expand = (columns ?? []).filter((c) => c.type === 'reference' || c.type === 'file').map((c) => c.name);
   const filtered = state.conditions.length > 0 || state.search.trim() !== '';
-  const input = {
-    projectId,
-    tableId,
+  const query: ContentsQuery = {
     size: state.size,
     ...(state.after ? { cursor: state.after } : { page: state.page }),
     ...(state.sort ? { sort: JSON.stringify([{ i: state.sort.field, o: state.sort.direction }]) } : {}),
@@ -33,8 +31,7 @@ export function useContentsPage(projectId: string, tableId: string, columns: Col
     // The input is read from a query string on /v1, so the flag is the word.
     withCount: filtered ? 'false' : 'true',
   };
-  const { projectId: _p, tableId: _t, ...key } = input;
-  return useApi(['project', projectId, 'contents', tableId, 'list', key], (client) => client.contents.list.query(input), { keepPrevious: true });
+  return useContentsList(projectId, tableId, query);
 }
 
 /**

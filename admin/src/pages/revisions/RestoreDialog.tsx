@@ -1,4 +1,4 @@
-import { errorText, fieldErrors } from '../../query.js';
+import { errorText, fieldErrors } from '../../data/errors.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import type { DiffColumn } from './diff.js';
 

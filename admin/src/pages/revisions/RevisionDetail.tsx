@@ -1,14 +1,16 @@
 import { useId, useState } from 'react';
 import { Label, Radio, RadioGroup } from 'react-aria-components';
 import { TabulaError } from 'tabula/client';
-import { useProject } from '../../layout/Shell.js';
-import { useApiMutation } from '../../query.js';
+import { useApiMutation } from '../../data/api.js';
+import { contentsKeys } from '../../data/contents/keys.js';
+import { useProject } from '../../data/projects/context.js';
+import type { RowRef } from '../../data/revisions/keys.js';
+import { useCurrentRow, useRevision, type Revision } from '../../data/revisions/queries.js';
 import { Button } from '../../ui/controls.js';
 import { ErrorBanner, Loading } from '../../ui/feedback.js';
 import { diffRows, type DiffColumn, type Snapshot } from './diff.js';
 import { useDiffNames } from './names.js';
 import { DiffView } from './DiffView.js';
-import { contentsKey, useCurrentRow, useRevision, type Revision, type RowRef } from './queries.js';
 import { RestoreDialog } from './RestoreDialog.js';
 import { statusLabel } from './summary.js';
 
@@ -50,7 +52,7 @@ export function RevisionDetail({
   const restore = useApiMutation(
     (client, input: { version: number; draft: boolean }) =>
       client.revisions.restore.mutate({ projectId: row.projectId, tableId: row.tableId, contentsId: row.contentId, version: String(input.version), draft: input.draft || undefined }),
-    [contentsKey(row)],
+    [contentsKeys.table(row.projectId, row.tableId)],
   );
 
   // The side the revision is compared with: null is "nothing before" (version 1), undefined "not read yet".

@@ -1,5 +1,5 @@
 import { ListBox, ListBoxItem, type Selection } from 'react-aria-components';
-import type { Revision } from './queries.js';
+import type { Revision } from '../../data/revisions/queries.js';
 import { actionLabel, actorLabel, formatWhen, statusBadge, statusLabel, type ActorNames } from './summary.js';
 
 /**

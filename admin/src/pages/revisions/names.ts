@@ -1,7 +1,7 @@
-import { useQueries } from '@tanstack/react-query';
-import { useProject } from '../../layout/Shell.js';
-import { columnsQuery } from '../../schema.js';
-import { useClient } from '../../session.js';
+import { useColumnsOfTables } from '../../data/columns/queries.js';
+import { useRowsOfTables } from '../../data/contents/queries.js';
+import { useFiles } from '../../data/files/queries.js';
+import { useProject } from '../../data/projects/context.js';
 import { labelColumnOf, rowLabel } from '../list/cells.js';
 import type { DiffColumn, Snapshot } from './diff.js';
 
@@ -18,7 +18,6 @@ function idsOf(value: unknown): string[] {
  * gone is said so; one still loading shows an ellipsis, never its id.
  */
 export function useDiffNames(columns: DiffColumn[], snapshots: (Snapshot | null | undefined)[]): ReadonlyMap<string, string> {
-  const client = useClient();
   const project = useProject();
   const projectId = project.id;
   const referenceIds = new Map<string, Set<string>>();
@@ -37,20 +36,9 @@ export function useDiffNames(columns: DiffColumn[], snapshots: (Snapshot | null 
   const tables = [...referenceIds].map(([tableId, ids]) => ({ tableId, ids: [...ids].sort() }));
   const files = [...fileIds].sort();
 
-  const tableColumns = useQueries({ queries: tables.map(({ tableId }) => columnsQuery(client, projectId, tableId)) });
-  const rows = useQueries({
-    queries: tables.map(({ tableId, ids }) => ({
-      queryKey: ['project', projectId, 'contents', tableId, 'labels', ids],
-      queryFn: () => client.contents.list.query({ projectId, tableId, filter: JSON.stringify([{ i: 'id', w: 'in', v: ids }]), size: ids.length, withCount: 'false' }),
-    })),
-  });
-  const fileAnswers = useQueries({
-    queries: files.map((fileId) => ({
-      queryKey: ['project', projectId, 'files', fileId],
-      queryFn: () => client.files.get.query({ projectId, fileId }),
-      retry: false,
-    })),
-  });
+  const tableColumns = useColumnsOfTables(projectId, tables.map(({ tableId }) => tableId));
+  const rows = useRowsOfTables(projectId, tables);
+  const fileAnswers = useFiles(projectId, files);
 
   const names = new Map<string, string>();
   tables.forEach(({ ids }, i) => {

@@ -1,8 +1,11 @@
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
-import { useProject } from '../../layout/Shell.js';
-import { useApiMutation } from '../../query.js';
-import type { Column, Table } from '../../schema.js';
+import { useApiMutation } from '../../data/api.js';
+import type { Column } from '../../data/columns/queries.js';
+import { contentsKeys } from '../../data/contents/keys.js';
+import { useProject } from '../../data/projects/context.js';
+import { tableKeys } from '../../data/tables/keys.js';
+import type { Table } from '../../data/tables/queries.js';
 import { Button, SelectInput, TextInput } from '../../ui/controls.js';
 import { ErrorBanner, ModalDialog } from '../../ui/feedback.js';
 import { COLUMN_TYPES, NEW_COLUMN, TYPE_OPTIONS, draftOf, settingsPatch, toSettings, uniqueApplies, type ColumnDraft, type ColumnType } from './column-types.js';
@@ -39,7 +42,7 @@ export function ColumnForm({ projectId, table, column, columns, tables, onClose 
       column
         ? client.columns.update.mutate({ projectId, tableId: table.id, columnId: column.id, ...input, settings: settingsPatch(column.settings, input.settings) })
         : client.columns.create.mutate({ projectId, tableId: table.id, ...input }),
-    [['project', projectId, 'tables'], ['project', projectId, 'contents', table.id]],
+    [tableKeys.all(projectId), contentsKeys.table(projectId, table.id)],
   );
   const errors = { ...schemaErrors(save.error), ...localErrors };
   const set = (patch: Partial<ColumnDraft>) => setDraft((current) => ({ ...current, ...patch }));

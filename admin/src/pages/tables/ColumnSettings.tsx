@@ -1,4 +1,5 @@
-import type { Column, Table } from '../../schema.js';
+import type { Column } from '../../data/columns/queries.js';
+import type { Table } from '../../data/tables/queries.js';
 import { SelectInput, TextAreaInput, TextInput } from '../../ui/controls.js';
 import { CheckField } from './CheckField.js';
 import { COLUMN_TYPES, ON_DELETE_OPTIONS, type ColumnDraft, type OnDelete } from './column-types.js';

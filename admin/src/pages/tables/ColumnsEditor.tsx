@@ -1,6 +1,9 @@
 import { useState } from 'react';
-import { useApiMutation } from '../../query.js';
-import { useColumns, type Column, type Table } from '../../schema.js';
+import { useApiMutation } from '../../data/api.js';
+import { useColumns, type Column } from '../../data/columns/queries.js';
+import { contentsKeys } from '../../data/contents/keys.js';
+import { tableKeys } from '../../data/tables/keys.js';
+import type { Table } from '../../data/tables/queries.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { Button } from '../../ui/controls.js';
 import { Empty, ErrorBanner, Loading } from '../../ui/feedback.js';
@@ -17,8 +20,8 @@ export function ColumnsEditor({ projectId, table, tables }: { projectId: string;
   const columns = useColumns(projectId, table.id);
   const [editing, setEditing] = useState<Editing>(null);
   const remove = useApiMutation((client, column: Column) => client.columns.delete.mutate({ projectId, tableId: table.id, columnId: column.id }), [
-    ['project', projectId, 'tables'],
-    ['project', projectId, 'contents', table.id],
+    tableKeys.all(projectId),
+    contentsKeys.table(projectId, table.id),
   ]);
   const tableName = (id: string) => tables.find((t) => t.id === id)?.name ?? id;
   const close = () => {

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
-import type { Table } from '../../schema.js';
-import { useApiMutation } from '../../query.js';
+import { useApiMutation } from '../../data/api.js';
+import { tableKeys } from '../../data/tables/keys.js';
+import type { Table } from '../../data/tables/queries.js';
 import { Button, SelectInput, TextAreaInput, TextInput } from '../../ui/controls.js';
 import { ErrorBanner, ModalDialog } from '../../ui/feedback.js';
 import { hasUnplaced, schemaErrors } from './errors.js';
@@ -40,7 +41,7 @@ export function TableForm({ projectId, table, onClose, onSaved }: { projectId: s
   const save = useApiMutation(
     (client, input: TableFields) =>
       table ? client.tables.update.mutate({ projectId, tableId: table.id, ...input }) : client.tables.create.mutate({ projectId, ...input }),
-    [['project', projectId, 'tables']],
+    [tableKeys.all(projectId)],
   );
   const errors = schemaErrors(save.error);
   // The only unique field of a table is its key; the 409 names no field.

@@ -1,4 +1,4 @@
-import type { Column } from '../../schema.js';
+import type { Column } from '../../data/columns/queries.js';
 
 export type ColumnType = Column['type'];
 export type OnDelete = 'setNull' | 'restrict' | 'cascade';

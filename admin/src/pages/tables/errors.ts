@@ -1,5 +1,5 @@
 import { TabulaError } from 'tabula/client';
-import { fieldErrors } from '../../query.js';
+import { fieldErrors } from '../../data/errors.js';
 
 /**
  * A failed schema write by field. Besides 422 details and 409 conflicts (fieldErrors), a table or

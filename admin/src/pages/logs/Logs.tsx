@@ -1,0 +1,123 @@
+import { useState } from 'react';
+import { Form } from 'react-aria-components';
+import { useParams } from 'react-router';
+import { useApiKeys } from '../../data/api-keys/queries.js';
+import { fieldErrors } from '../../data/errors.js';
+import { useLogs, type LogQuery } from '../../data/logs/queries.js';
+import { Button, SelectInput, TextInput } from '../../ui/controls.js';
+import { Empty, ErrorBanner, Loading, PageHeader, Pager } from '../../ui/feedback.js';
+import { localToIso } from '../../ui/format.js';
+import { LogRow } from './LogRow.js';
+import './Logs.css';
+
+type Method = NonNullable<LogQuery['method']>;
+
+const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+const ANY = 'any';
+const PAGE_SIZE = 50;
+
+interface Filters {
+  method: string;
+  status: string;
+  apiKeyId: string;
+  from: string;
+  to: string;
+}
+const NO_FILTERS: Filters = { method: ANY, status: '', apiKeyId: ANY, from: '', to: '' };
+
+/** The filters the API takes (docs/logs-and-metrics.md#request-logs); empty ones are left out. */
+function queryOf(filters: Filters): LogQuery {
+  return {
+    method: filters.method === ANY ? undefined : (filters.method as Method),
+    status: /^\d{3}$/.test(filters.status) ? Number(filters.status) : undefined,
+    apiKeyId: filters.apiKeyId === ANY ? undefined : filters.apiKeyId,
+    from: localToIso(filters.from),
+    to: localToIso(filters.to),
+  };
+}
+
+/** A project's request log, newest first, filtered and paged; a row opens to all of its fields. */
+export function LogsPage() {
+  const { projectId } = useParams();
+  const pid = projectId!;
+  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [page, setPage] = useState(1);
+  const query = queryOf(filters);
+  const logs = useLogs(pid, query, page, PAGE_SIZE);
+  // Key names for the filter and the rows; project ADMINs only, so without it the ids are shown.
+  const keys = useApiKeys(pid);
+  const keyName = (id: string) => keys.data?.list.find((key) => key.id === id)?.name ?? id;
+  const errors = fieldErrors(logs.error);
+  const set = (field: keyof Filters) => (value: string) => setDraft((current) => ({ ...current, [field]: value }));
+  const statusInvalid = draft.status !== '' && !/^[1-5]\d\d$/.test(draft.status);
+
+  return (
+    <>
+      <PageHeader title="Request logs">
+        <Button onPress={() => logs.refetch()}>Refresh</Button>
+      </PageHeader>
+      <Form
+        className="toolbar"
+        aria-label="Filter the logs"
+        validationBehavior="aria"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (statusInvalid) return;
+          setFilters(draft);
+          setPage(1);
+        }}
+      >
+        <SelectInput label="Method" value={draft.method} onChange={set('method')} options={[{ id: ANY, label: 'Any' }, ...METHODS.map((m) => ({ id: m, label: m }))]} />
+        <TextInput label="Status" value={draft.status} onChange={set('status')} placeholder="e.g. 404" error={statusInvalid ? 'an HTTP status, 100 to 599' : errors.status} />
+        {keys.data && (
+          <SelectInput label="API key" value={draft.apiKeyId} onChange={set('apiKeyId')} options={[{ id: ANY, label: 'Any' }, ...keys.data.list.map((key) => ({ id: key.id, label: key.name }))]} />
+        )}
+        <TextInput label="From" type="datetime-local" value={draft.from} onChange={set('from')} error={errors.from} />
+        <TextInput label="To" type="datetime-local" value={draft.to} onChange={set('to')} error={errors.to} />
+        <Button type="submit" variant="primary">
+          Apply filters
+        </Button>
+        <Button
+          onPress={() => {
+            setDraft(NO_FILTERS);
+            setFilters(NO_FILTERS);
+            setPage(1);
+          }}
+        >
+          Clear
+        </Button>
+      </Form>
+      {Object.keys(errors).length === 0 && <ErrorBanner error={logs.error} />}
+      {logs.isPending ? (
+        <Loading />
+      ) : !logs.data || logs.data.list.length === 0 ? (
+        <Empty>No request matches. Requests appear here a moment after they are made.</Empty>
+      ) : (
+        <>
+          <table className="data-table" aria-label="Requests">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="visually-hidden">Details</span>
+                </th>
+                <th scope="col">Time</th>
+                <th scope="col">Method</th>
+                <th scope="col">Path</th>
+                <th scope="col">Status</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Credential</th>
+              </tr>
+            </thead>
+            <tbody>
+              {logs.data.list.map((entry) => (
+                <LogRow key={entry.id} entry={entry} keyName={keyName} />
+              ))}
+            </tbody>
+          </table>
+          <Pager page={page} pages={logs.data.pagination.pages} total={logs.data.pagination.total} onPage={setPage} />
+        </>
+      )}
+    </>
+  );
+}
