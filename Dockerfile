@@ -5,11 +5,12 @@
 # All need DATABASE_URL (the embedded database is for `npm start` on one machine, not for images).
 
 # Compiles the TypeScript sources to dist/ and the console to admin/dist (`npm run build`, with
-# the dev dependencies; `npm ci` builds the console too).
+# the dev dependencies; `npm ci` builds the console too, which bundles the typed client's sources).
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY admin ./admin
+COPY client/src ./client/src
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json mikro-orm.config.ts ./
 COPY src ./src

@@ -11,7 +11,7 @@ export default defineConfig({
   base: '/admin/',
   plugins: [react()],
   resolve: {
-    alias: { 'tabula/client': fileURLToPath(new URL('../src/client/index.ts', import.meta.url)) },
+    alias: { 'tabula/client': fileURLToPath(new URL('../client/src/index.ts', import.meta.url)) },
   },
   build: {
     outDir: 'dist',

@@ -1,5 +1,5 @@
 /**
- * Builds @tabula/client into client/dist: `index.js`, the client of src/client as one ES module
+ * Builds @tabula/client into client/dist: `index.js`, the client of client/src as one ES module
  * that imports only @trpc/client and @trpc/server, and `index.d.ts`, its declarations with the
  * router's types spelled out (build/declarations.mjs).
  *
@@ -15,7 +15,7 @@ import { buildDeclarations } from './build/declarations.mjs';
 
 const clientRoot = import.meta.dirname;
 const repoRoot = path.dirname(clientRoot);
-const sourceDir = 'src/client';
+const sourceDir = 'client/src';
 const entry = path.join(repoRoot, sourceDir, 'index.ts');
 const dist = path.join(clientRoot, 'dist');
 const manifest = JSON.parse(await readFile(path.join(clientRoot, 'package.json'), 'utf8'));

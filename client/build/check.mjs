@@ -11,7 +11,7 @@ import { failOnDiagnostics, isFromPackages } from './syntax.mjs';
 
 /**
  * @param {import('esbuild').Metafile} metafile esbuild's account of the JavaScript bundle (paths relative to the repository)
- * @param {string} clientSourceDir the client's sources, relative to the repository (src/client)
+ * @param {string} clientSourceDir the client's sources, relative to the repository (client/src)
  * @param {string[]} packages the package's dependencies
  */
 export function checkBundle(metafile, clientSourceDir, packages) {

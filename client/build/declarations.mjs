@@ -2,12 +2,12 @@
  * The published declarations: one `index.d.ts` that carries the router's types and nothing of the
  * server.
  *
- * TypeScript writes the declarations of src/client/*.ts; they import the server's types through
- * src/client/server-types.ts. That module is replaced by the declarations its names resolve to,
+ * TypeScript writes the declarations of client/src/*.ts; they import the server's types through
+ * client/src/server-types.ts. That module is replaced by the declarations its names resolve to,
  * taken from TypeScript's own declaration output of the server modules, where every procedure's
  * input and output is already spelled out structurally, with what belongs to the server alone
  * erased (server-types.mjs). The modules are then merged into one file that exports what
- * src/client/index.ts exports (merge.mjs).
+ * client/src/index.ts exports (merge.mjs).
  */
 import path from 'node:path';
 import ts from 'typescript';
@@ -18,7 +18,7 @@ import { failOnDiagnostics } from './syntax.mjs';
 /**
  * @param {object} options
  * @param {string} options.repoRoot the repository, whose tsconfig.json compiles the server
- * @param {string} options.entry src/client/index.ts
+ * @param {string} options.entry client/src/index.ts
  * @param {string[]} options.packages packages the declarations may import (the package's dependencies)
  * @returns {string} the text of index.d.ts
  */

@@ -1,5 +1,5 @@
 /**
- * The declarations that stand in for src/client/server-types.ts in the published package.
+ * The declarations that stand in for client/src/server-types.ts in the published package.
  *
  * For each name that module re-exports, the statement declaring it is taken from TypeScript's
  * declaration output of its server module, with the local declarations it refers to (`AppRouter`
@@ -23,7 +23,7 @@ const ERROR_SHAPE_NAME = 'ErrorShape';
 
 /**
  * @param {object} options
- * @param {ts.SourceFile} options.door src/client/server-types.ts
+ * @param {ts.SourceFile} options.door client/src/server-types.ts
  * @param {(fileName: string) => ts.SourceFile} options.emit TypeScript's declarations of a source file
  * @param {ts.CompilerOptions} options.options for resolving the server's relative imports
  * @param {string[]} options.packages packages the declarations may import
@@ -192,7 +192,7 @@ function replaceWithin(root, test, replace) {
 function notShared(name, specifier, fromFile, context) {
   return new Error(
     `${path.relative(context.repoRoot, fromFile)}: the client's types would refer to ${name} from ${specifier}, a server module. ` +
-      'Export it through src/client/server-types.ts if clients may see it, or keep it out of procedure inputs, outputs and errors.',
+      'Export it through client/src/server-types.ts if clients may see it, or keep it out of procedure inputs, outputs and errors.',
   );
 }
 

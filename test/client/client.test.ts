@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCClientError } from '@trpc/client';
-// The package's own name: what an application writes (package.json "exports" maps it to src/client).
+// The package's own name: what an application writes (package.json "exports" maps it to client/src).
 import { createTabulaClient, TabulaError, type TabulaClient, type TabulaErrorCode } from 'tabula/client';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { UUID_SHAPE } from '../helpers/expect.js';

@@ -121,11 +121,14 @@ describe('order', () => {
     const created = await Promise.all(Array.from({ length: burst }, (_, i) => postRow(w, table.id, { data: { title: `burst ${i}` }, status: 'DRAFT' })));
     expect(created.every((res) => res.status === 201)).toBe(true);
     const got = await s.take(burst, 15_000, (e) => e.event.startsWith('contents.'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // One more row after the burst: the stream sends the feed in order, so once its event is
+    // here, whatever the stream would send again or out of order from the burst is here too.
+    const marker = await createRow(w, table.id, { title: 'after the burst' }, { status: 'DRAFT' });
+    const [last] = await s.take(1, 10_000, ofRow(marker.id));
     const feed = (await db.query<{ id: string }>(`select id from event_feed where payload->>'tableId' = $1 and payload->>'type' like 'contents.%' order by position`, [table.id])).rows.map((r) => r.id);
     // (The table's own tables.created may arrive too: tableIds narrows contents events only.)
     expect(s.events.filter((e) => e.event.startsWith('contents.')).map((e) => e.id)).toEqual(feed);
-    expect(got).toHaveLength(feed.length);
+    expect([...got, last].map((e) => e.id)).toEqual(feed);
     s.close();
   });
 });
@@ -154,7 +157,10 @@ describe('visibility', () => {
       'contents.deleted',
     ]);
     const seen = await reader.take(3, 10_000, (e) => ofRow(row.id)(e) || (e.event === 'contents.unpublished' && (parsed(e).data as { id: string }).id === row.id));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A published row after the delete: the reader's stream follows the feed in order, so once
+    // this row's event is here, every event of `row` has been sent to the reader or held back.
+    const marker = await createRow(w, posts.id, { title: 'Public marker' }, { status: 'PUBLISHED' });
+    await reader.take(1, 10_000, ofRow(marker.id));
     const mine = reader.events.filter((e) => (parsed(e).data as { id?: string }).id === row.id);
     expect(mine.map((e) => e.event)).toEqual(['contents.updated', 'contents.published', 'contents.unpublished']);
     expect(seen.map((e) => e.id)).toEqual(mine.map((e) => e.id));
