@@ -8,6 +8,7 @@ import { adminToken, benchDatabase, freePort, seed, startChild, stopChild } from
 import { compileListQuery, parseListQuery } from '../src/modules/contents/query/index.js';
 import { TableDefinitions } from '../src/modules/tables/table-definitions.js';
 import { openOrm } from '../src/db/orm.js';
+import { createOrmConfig } from '../mikro-orm.config.js';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' } } });
 const db = await benchDatabase();
@@ -17,7 +18,7 @@ const api = await startChild('src/api.ts', {
 }, `http://127.0.0.1:${port}/healthz`);
 try {
   const fixture = await seed(`http://127.0.0.1:${port}`, db.url, Number(values.rows), { update: () => {} });
-  const orm = await openOrm(db.url, { migrate: false });
+  const orm = await openOrm(createOrmConfig(db.url), { migrate: false });
   const table = (await new TableDefinitions(orm).get(fixture.projectId, fixture.tableId))!;
   await orm.close(true);
   const project = { locales: ['en'], defaultLocale: 'en' };

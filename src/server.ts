@@ -23,6 +23,7 @@ import { EventFeed } from './modules/events/feed/feed-reader.js';
 import { EventStreams } from './modules/events/stream/stream-registry.js';
 import { ImageDerivatives, sweepUnusedDerivatives } from './modules/images/derivative.service.js';
 import { ImageTransformer } from './modules/images/image-transformer.js';
+import { createOrmConfig } from '../mikro-orm.config.js';
 
 export interface RunningApi {
   url: string;
@@ -39,7 +40,7 @@ export interface RunningApi {
 
 /** Starts the API on `config.PORT` (0 = any free port) against `databaseUrl`. */
 export async function startApi(config: Config, databaseUrl: string, logger: Logger): Promise<RunningApi> {
-  const orm = await openMigratedOrm(databaseUrl);
+  const orm = await openMigratedOrm(createOrmConfig(databaseUrl));
   const boss = await startBoss(databaseUrl, logger, 'api');
   const printedAdminToken = await bootstrapAdmin(orm.em.fork(), config, logger);
   const pool = createPool(databaseUrl, 10, logger);

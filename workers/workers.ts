@@ -18,6 +18,7 @@ import { startDeliveryWorker } from './handlers/webhook-delivery.js';
 import { startRetentionWorker } from './handlers/webhook-retention.js';
 import { startLogIngest, startLogRetention, startLogRollup } from './handlers/request-logs.js';
 import type { Orm } from '../src/db/orm.js';
+import { createOrmConfig } from '../mikro-orm.config.js';
 
 interface WorkerDefinition {
   queue: string;
@@ -118,7 +119,7 @@ export interface RunningWorkers {
 }
 
 export async function startWorkers(config: Config, databaseUrl: string, logger: Logger, only?: string[]): Promise<RunningWorkers> {
-  const orm = await openMigratedOrm(databaseUrl, { poolMax: 5 });
+  const orm = await openMigratedOrm(createOrmConfig(databaseUrl, { poolMax: 5 }));
   const boss = await startBoss(databaseUrl, logger, 'worker');
   const names = only?.length ? only : WORKER_NAMES;
   const stoppers: (() => Promise<void>)[] = [];

@@ -6,6 +6,7 @@ import { runningEmbeddedUrl, startEmbeddedPostgres } from '../db/embedded.js';
 import { openMigratedOrm } from '../db/migrate.js';
 import { startBoss } from '../jobs/boss.js';
 import { createLogger, logFormat } from '../shared/logger.js';
+import { createOrmConfig } from '../../mikro-orm.config.js';
 
 /**
  * Runs `fn` with a database URL: DATABASE_URL when set, else the embedded database that
@@ -30,7 +31,7 @@ export async function withDatabase<T>(config: Config, fn: (databaseUrl: string) 
  */
 export async function withOrm<T>(config: Config, fn: (em: EntityManager, databaseUrl: string) => Promise<T>): Promise<T> {
   return withDatabase(config, async (url) => {
-    const orm = await openMigratedOrm(url, { poolMax: 2 });
+    const orm = await openMigratedOrm(createOrmConfig(url, { poolMax: 2 }));
     try {
       return await fn(orm.em.fork(), url);
     } finally {

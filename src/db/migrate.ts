@@ -1,3 +1,4 @@
+import type { Options } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { openOrm, type Orm } from './orm.js';
 
@@ -8,12 +9,12 @@ const MIGRATION_LOCK = 7261000;
  * Opens the ORM and applies pending migrations under a session advisory lock, so that API and
  * worker processes starting together on one database migrate it exactly once.
  */
-export async function openMigratedOrm(databaseUrl: string, options: { poolMax?: number } = {}): Promise<Orm> {
-  const lock = new pg.Client({ connectionString: databaseUrl });
+export async function openMigratedOrm(config: Options): Promise<Orm> {
+  const lock = new pg.Client({ connectionString: config.clientUrl });
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    return await openOrm(databaseUrl, { ...options, migrate: true });
+    return await openOrm(config, { migrate: true });
   } finally {
     await lock.end().catch(() => {});
   }

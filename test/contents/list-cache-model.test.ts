@@ -12,6 +12,7 @@ import { createLogger } from '../../src/shared/logger.js';
 import { startApi, type RunningApi } from '../../src/server.js';
 import { clientFor, startTestApi, type CallResult, type TestApi } from '../helpers/api.js';
 import { buildWorld, columnsPath, contentsPath, createTable, type Table, type World } from './fixture.js';
+import { createOrmConfig } from '../../mikro-orm.config.js';
 
 /*
  * Model-based check of the list cache (list-cache/): random creates, updates (values moving rows
@@ -29,7 +30,7 @@ let textOrder: Awaited<ReturnType<typeof detectTextOrder>>;
 beforeAll(async () => {
   t = await startTestApi();
   w = await buildWorld(t);
-  orm = await openOrm(t.db.url, { migrate: false });
+  orm = await openOrm(createOrmConfig(t.db.url), { migrate: false });
   pool = createPool(t.db.url, 2, createLogger('silent'));
   textOrder = await detectTextOrder(pool);
   other = await startApi(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' }), t.db.url, createLogger('silent'));

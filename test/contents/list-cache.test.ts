@@ -10,6 +10,7 @@ import { parseListQuery } from '../../src/modules/contents/query/index.js';
 import { TableDefinitions } from '../../src/modules/tables/table-definitions.js';
 import { openOrm } from '../../src/db/orm.js';
 import { buildWorld, columnsPath, contentsPath, createRow, createTable, expectStatus, list, putRow, type World } from './fixture.js';
+import { createOrmConfig } from '../../mikro-orm.config.js';
 
 /**
  * Lists and totals are cached per process and kept up to date from the change log
@@ -98,7 +99,7 @@ describe('cached lists stay exact', () => {
   it('a count that already saw a change does not count it again when the change arrives later', async () => {
     const table = await createTable(w, [{ name: 'price', type: 'number' }]);
     await createRow(w, table.id, { price: 5 });
-    const orm = await openOrm(t.db.url, { migrate: false });
+    const orm = await openOrm(createOrmConfig(t.db.url), { migrate: false });
     const pool = createPool(t.db.url, 3, createLogger('silent'));
     try {
       const def = (await new TableDefinitions(orm).get(w.projectId, table.id))!;

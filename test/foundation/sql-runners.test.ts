@@ -9,13 +9,14 @@ import type { Orm } from '../../src/db/orm.js';
 import { runSql, runSqlOnPool, type SqlQuery } from '../../src/db/sql.js';
 import { WorkspaceSchema } from '../../src/modules/workspaces/workspace.entity.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { createOrmConfig } from '../../mikro-orm.config.js';
 
 let db: TestDatabase;
 let orm: Orm;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  orm = await openOrm(db.url, { migrate: false, poolMax: 4 });
+  orm = await openOrm(createOrmConfig(db.url, { poolMax: 4 }), { migrate: false });
 });
 
 afterAll(async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openOrm } from '../../src/db/orm.js';
+import { createOrmConfig } from '../../mikro-orm.config.js';
 
 export const TEMPLATE_DATABASE = 'tabula_test_template';
 
@@ -47,7 +48,7 @@ export async function createDatabaseAt(migration: string) {
   const name = `tabula_test_${randomBytes(6).toString('hex')}`;
   await withAdmin((c) => c.query(`create database ${name}`));
   const url = databaseUrlFor(inject('adminDatabaseUrl'), name);
-  const orm = await openOrm(url, { migrate: false });
+  const orm = await openOrm(createOrmConfig(url), { migrate: false });
   await orm.migrator.up({ to: migration });
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   return {

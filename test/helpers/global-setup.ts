@@ -8,6 +8,7 @@ import { openMigratedOrm } from '../../src/db/migrate.js';
 import { startBoss } from '../../src/jobs/boss.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { TEMPLATE_DATABASE, databaseUrlFor } from './database.js';
+import { createOrmConfig } from '../../mikro-orm.config.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -41,7 +42,7 @@ export default async function setup(project: TestProject) {
     await admin.end();
   }
   const templateUrl = databaseUrlFor(serverUrl, TEMPLATE_DATABASE);
-  const orm = await openMigratedOrm(templateUrl);
+  const orm = await openMigratedOrm(createOrmConfig(templateUrl));
   await orm.close(true);
   const boss = await startBoss(templateUrl, createLogger('silent'), 'api');
   await boss.stop({ graceful: false, timeout: 1000 });

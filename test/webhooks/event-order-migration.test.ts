@@ -7,6 +7,7 @@ import { BOSS_SCHEMA } from '../../src/jobs/boss.js';
 import { openOrm, type Orm } from '../../src/db/orm.js';
 import { uuidv7 } from '../../src/shared/ids.js';
 import { databaseUrlFor } from '../helpers/database.js';
+import { createOrmConfig } from '../../mikro-orm.config.js';
 
 /*
  * The migration to ordered deliveries: events waiting in the outbox get their sequence in the
@@ -22,7 +23,7 @@ let db: pg.Client;
 beforeAll(async () => {
   await admin.connect();
   await admin.query(`create database ${name}`);
-  orm = await openOrm(url, { migrate: false });
+  orm = await openOrm(createOrmConfig(url), { migrate: false });
   await orm.migrator.up({ to: 'Migration20261122110000_log_segments' });
   db = new pg.Client({ connectionString: url });
   await db.connect();

@@ -15,6 +15,7 @@ import { withDatabase } from '../database.js';
 import { openMigratedOrm } from '../../db/migrate.js';
 import { progress } from '../progress.js';
 import type { Config } from '../../config/config.js';
+import { createOrmConfig } from '../../../mikro-orm.config.js';
 
 const formatOf = (file: string, given: string | undefined): ExportFormat | null => {
   const format = given ?? (file.toLowerCase().endsWith('.csv') ? 'csv' : file.toLowerCase().match(/\.(nd)?jsonl?$/) ? 'ndjson' : undefined);
@@ -24,7 +25,7 @@ const formatOf = (file: string, given: string | undefined): ExportFormat | null 
 /** The operator's access to the table the command names (404 otherwise), with a plain pool for the contents statements. */
 async function withTable<T>(config: Config, projectId: string, tableIdOrKey: string, fn: (table: TableAccess) => Promise<T>): Promise<T> {
   return withDatabase(config, async (url) => {
-    const orm = await openMigratedOrm(url, { poolMax: 2 });
+    const orm = await openMigratedOrm(createOrmConfig(url, { poolMax: 2 }));
     const pool = createPool(url, 2, createLogger('silent'));
     try {
       const projects = new ProjectDirectory(orm);
