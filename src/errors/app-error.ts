@@ -84,7 +84,6 @@ export const methodNotAllowed = (method: string, allowed: string[]) =>
 export const requestTimeout = () => new AppError(408, 'REQUEST_TIMEOUT', 'The request body stopped arriving (REQUEST_TIMEOUT_MS)');
 export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
 export const unsupportedMediaType = (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
-export const rateLimited = (retryAfterSeconds: number) =>
-  new AppError(429, 'RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfterSeconds} s`, null, {
-    'Retry-After': String(retryAfterSeconds),
-  });
+export const rateLimited = (retryAfterSeconds: number, message = `Rate limit exceeded; retry in ${retryAfterSeconds} s`) =>
+  new AppError(429, 'RATE_LIMITED', message, null, { 'Retry-After': String(retryAfterSeconds) });
+export const serviceUnavailable = (message: string) => new AppError(503, 'SERVICE_UNAVAILABLE', message);

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { sqlOn } from '../../../db/sql.js';
-import { AppError, invalidQuery } from '../../../errors/app-error.js';
+import { invalidQuery, serviceUnavailable } from '../../../errors/app-error.js';
 import { EVENT_TYPES } from '../vocabulary.js';
 import type { EventFeed } from '../feed/feed-reader.js';
 import { joinEventStream, type StreamFilter, type StreamItem } from './stream-subscription.js';
@@ -88,6 +88,6 @@ export async function openStream(
 export function endingOf(grant: StreamGrant): unknown {
   const reason: unknown = grant.signal.reason;
   if (reason instanceof StreamRefused) return reason.error;
-  if (reason instanceof StreamShutdown) return new AppError(503, 'SERVICE_UNAVAILABLE', 'The server is stopping; reconnect to resume');
+  if (reason instanceof StreamShutdown) return serviceUnavailable('The server is stopping; reconnect to resume');
   return null;
 }

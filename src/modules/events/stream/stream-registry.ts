@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { transaction, sqlOn } from '../../../db/sql.js';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError, rateLimited } from '../../../errors/app-error.js';
 import { uuidv7 } from '../../../shared/ids.js';
 import type { Logger } from '../../../shared/logger.js';
 import { countCredentialStreams, deleteStream, insertStream, lockCredentialStreams, refreshStreams } from './stream-registry.sql.js';
@@ -87,9 +87,7 @@ export class EventStreams {
       if (open >= this.options.maxPerCredential) {
         // Every 429 carries Retry-After; a slot frees as soon as one of the credential's streams
         // closes, which no server can foretell, so the client is asked for a short pause.
-        throw new AppError(429, 'RATE_LIMITED', `At most ${this.options.maxPerCredential} open event streams per credential; close one first`, null, {
-          'Retry-After': String(STREAM_LIMIT_RETRY_SECONDS),
-        });
+        throw rateLimited(STREAM_LIMIT_RETRY_SECONDS, `At most ${this.options.maxPerCredential} open event streams per credential; close one first`);
       }
       await sql(insertStream(id, credentialId, STREAM_TTL_SECONDS));
     });

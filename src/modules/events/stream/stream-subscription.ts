@@ -1,5 +1,5 @@
 import type { Sql } from '../../../db/sql.js';
-import { AppError } from '../../../errors/app-error.js';
+import { serviceUnavailable } from '../../../errors/app-error.js';
 import { selectsEvent, type DomainEvent } from '../vocabulary.js';
 import { isUuid } from '../../../shared/ids.js';
 import type { EventFeed } from '../feed/feed-reader.js';
@@ -35,7 +35,7 @@ export interface StreamRequest {
 export type StreamItem = { kind: 'event'; entry: FeedEntry } | { kind: 'reset' };
 
 /** A client fell too far behind: 503, and it resumes with its last event id. */
-const overflowed = () => new AppError(503, 'SERVICE_UNAVAILABLE', `More than ${MAX_QUEUED} events waited for this stream; reconnect to resume`);
+const overflowed = () => serviceUnavailable(`More than ${MAX_QUEUED} events waited for this stream; reconnect to resume`);
 
 /** Whether a stream shows `entry`: asked for, and visible to its credential. */
 const wants = (request: StreamRequest, entry: FeedEntry) => selectsEvent(request.filter, entry.event) && entry.envelope(request.publicOnly) !== null;
