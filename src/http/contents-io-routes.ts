@@ -8,7 +8,7 @@ import { badRequest, notFound, payloadTooLarge, unsupportedMediaType } from '../
 import { prepareExport, type ExportFormat } from '../modules/contents/export/export.js';
 import { importContents } from '../modules/contents/import/import.js';
 import { csvLines, ndjsonLines } from '../modules/contents/import/import-lines.js';
-import { actorOf } from '../modules/contents/revision-types.js';
+import { actorOf } from '../modules/contents/revisions/actions.js';
 import type { TableDef } from '../modules/tables/table-def.js';
 import { projectRoute } from './project-route.js';
 import { readQueryOrThrow, type QueryShape } from './v1-query.js';

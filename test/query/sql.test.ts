@@ -15,7 +15,7 @@ import {
   toListItem,
   type ListRow,
   type RawListParams,
-} from '../../src/modules/contents/query/index.js';
+} from '../../src/modules/query/index.js';
 import { sqlLiteral } from '../../src/db/sql-literal.js';
 import { JsonbArrayWriter, jsonbArray } from '../../src/db/jsonb-param.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { columnExpression, columnSortExpression, columnUniqueExpression, searchDocument, searchIndexLocales } from '../contents/query/index.js';
+import { columnExpression, columnSortExpression, columnUniqueExpression, searchDocument, searchIndexLocales } from '../query/index.js';
 import { isLocalized, isMultiple, STRING_TYPES, type ColumnDef, type TableDef } from '../tables/table-def.js';
 
 /*

@@ -7,7 +7,7 @@
  * stored form so that comparisons are exact: datetimes become UTC `YYYY-MM-DDTHH:mm:ss.sssZ`,
  * ids lower case.
  */
-import { isUuid } from '../../../shared/ids.js';
+import { isUuid } from '../../shared/ids.js';
 import { STATUSES, type Scalar, type ValueKind } from './types.js';
 
 /** Longest string a filter value (or one item of a list) may be. */

@@ -13,8 +13,8 @@ import {
   textKey,
   uuidLiteral,
 } from './expressions.js';
-import { isMultiple } from '../../tables/table-def.js';
-import { sqlLiteral } from '../../../db/sql-literal.js';
+import { isMultiple } from '../tables/table-def.js';
+import { sqlLiteral } from '../../db/sql-literal.js';
 import type { CursorPosition, FieldRef, Filter, Scalar, SortKey } from './types.js';
 
 /**

@@ -9,7 +9,7 @@
  * The SQL uses `$n` placeholders and no `?`: run it with node-postgres or kysely's
  * `CompiledQuery.raw(text, values)`, never MikroORM's `execute` (which rewrites `?`).
  */
-import { isLocalized, type ColumnDef } from '../../tables/table-def.js';
+import { isLocalized, type ColumnDef } from '../tables/table-def.js';
 import { cursorPredicate, filtersClause, Params, sortsById } from './compile-where.js';
 import { fieldIsNullable, fieldKind, fieldSortExpression, literal } from './expressions.js';
 import { searchQuery } from './search.js';

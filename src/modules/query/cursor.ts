@@ -5,8 +5,8 @@
  * accepted with the same fingerprint, so it cannot be replayed against another ordering.
  */
 import { createHash } from 'node:crypto';
-import { invalidQuery } from '../../../errors/app-error.js';
-import { isUuid } from '../../../shared/ids.js';
+import { invalidQuery } from '../../errors/app-error.js';
+import { isUuid } from '../../shared/ids.js';
 import { parseInstant } from './coerce.js';
 import { fieldIsNullable, fieldKind } from './expressions.js';
 import { STATUSES, type CursorPosition, type CursorValue, type FieldRef, type Filter, type ListQuery, type SortKey } from './types.js';

@@ -1,4 +1,4 @@
-import { COLUMN_TYPES, type ColumnDef, type ColumnType } from '../../tables/table-def.js';
+import { COLUMN_TYPES, type ColumnDef, type ColumnType } from '../tables/table-def.js';
 import { columnKind, fieldKind, isSortableColumn } from './expressions.js';
 import { MAX_FILTERS, OPERATORS_BY_KIND } from './parse-filter.js';
 import { MAX_SORT_KEYS } from './parse-sort.js';

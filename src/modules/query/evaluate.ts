@@ -6,11 +6,11 @@
  * folding outside ASCII, text order under an unknown collation, values of an unexpected JSON
  * type); the caller then recomputes. So a wrong "unaffected" needs a wrong mirror, never a guess.
  */
-import { isLocalized, isMultiple } from '../../tables/table-def.js';
-import { fieldIsMultiple, fieldIsNullable, fieldKind, hasTextKey, textKey } from '../query/expressions.js';
-import { parseInstant } from '../query/coerce.js';
-import type { FieldRef, Filter, ListQuery, Scalar, SortKey } from '../query/types.js';
-import type { RowChange, RowImage } from './change-log.js';
+import { isLocalized, isMultiple } from '../tables/table-def.js';
+import { fieldIsMultiple, fieldIsNullable, fieldKind, hasTextKey, textKey } from './expressions.js';
+import { parseInstant } from './coerce.js';
+import type { FieldRef, Filter, ListQuery, Scalar, SortKey } from './types.js';
+import type { RowChange, RowImage } from '../contents/list-cache/change-log.js';
 
 /** How the database orders text: by code point (a C or C.UTF-8 collation) or in a way we do not mirror. */
 export type TextOrder = 'codepoint' | 'unknown';

@@ -4,7 +4,7 @@
  * both sides must build it here. Column names and locale codes are embedded as string literals
  * (never user values: they come from the validated schema, and `literal` re-checks them).
  */
-import { COLUMN_NAME, isLocalized, isMultiple, STRING_TYPES, type ColumnDef } from '../../tables/table-def.js';
+import { COLUMN_NAME, isLocalized, isMultiple, STRING_TYPES, type ColumnDef } from '../tables/table-def.js';
 import type { FieldRef, SystemField, ValueKind } from './types.js';
 
 export const LOCALE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;

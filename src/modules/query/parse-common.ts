@@ -1,5 +1,5 @@
-import { invalidQuery } from '../../../errors/app-error.js';
-import { isLocalized, isMultiple, type TableDef } from '../../tables/table-def.js';
+import { invalidQuery } from '../../errors/app-error.js';
+import { isLocalized, isMultiple, type TableDef } from '../tables/table-def.js';
 import { resolveName } from './parse-fields.js';
 import type { DirectField, FieldRef, Hop, ParseContext } from './types.js';
 

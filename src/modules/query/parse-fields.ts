@@ -1,5 +1,5 @@
-import { invalidQuery } from '../../../errors/app-error.js';
-import type { ColumnDef, TableDef } from '../../tables/table-def.js';
+import { invalidQuery } from '../../errors/app-error.js';
+import type { ColumnDef, TableDef } from '../tables/table-def.js';
 import { OUTPUT_SYSTEM_FIELDS, SYSTEM_FIELDS, type OutputSystemField, type Projection, type SystemField } from './types.js';
 
 export type ResolvedName = { system: SystemField; column: ColumnDef | null } | { system: null; column: ColumnDef };

@@ -1,5 +1,5 @@
-import { invalidQuery } from '../../../errors/app-error.js';
-import type { TableDef } from '../../tables/table-def.js';
+import { invalidQuery } from '../../errors/app-error.js';
+import type { TableDef } from '../tables/table-def.js';
 import { coerceFlag, coerceScalar } from './coerce.js';
 import { fieldKind } from './expressions.js';
 import { describeField, parseJsonArray, resolveFieldRef, type JsonObject } from './parse-common.js';

@@ -1,5 +1,5 @@
-import { invalidQuery } from '../../../errors/app-error.js';
-import { isMultiple, type TableDef } from '../../tables/table-def.js';
+import { invalidQuery } from '../../errors/app-error.js';
+import { isMultiple, type TableDef } from '../tables/table-def.js';
 import { fieldId } from './cursor.js';
 import { isSortableColumn } from './expressions.js';
 import { describeField, parseJsonArray, resolveFieldRef } from './parse-common.js';

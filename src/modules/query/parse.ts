@@ -42,8 +42,8 @@
  *   change between pages.
  * - `op` with fewer than two filters is normalised to `and` (it cannot change the result).
  */
-import { invalidQuery } from '../../../errors/app-error.js';
-import type { TableDef } from '../../tables/table-def.js';
+import { invalidQuery } from '../../errors/app-error.js';
+import type { TableDef } from '../tables/table-def.js';
 import { decodeCursor, queryFingerprint } from './cursor.js';
 import { parseFields } from './parse-fields.js';
 import { parseFilters, parseOp } from './parse-filter.js';

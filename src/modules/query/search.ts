@@ -16,8 +16,8 @@
  * on exactly this text per table (and per locale when a column is localized), and PostgreSQL
  * uses an expression index only for the same expression.
  */
-import { invalidQuery } from '../../../errors/app-error.js';
-import { isLocalized, STRING_TYPES, type ColumnDef, type TableDef } from '../../tables/table-def.js';
+import { invalidQuery } from '../../errors/app-error.js';
+import { isLocalized, STRING_TYPES, type ColumnDef, type TableDef } from '../tables/table-def.js';
 import { literal } from './expressions.js';
 import type { Search } from './types.js';
 

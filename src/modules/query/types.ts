@@ -1,4 +1,4 @@
-import type { ColumnDef, TableDef } from '../../tables/table-def.js';
+import type { ColumnDef, TableDef } from '../tables/table-def.js';
 
 /** The list parameters as the router hands them over (strings straight from the query string). */
 export interface RawListParams {

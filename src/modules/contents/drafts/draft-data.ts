@@ -1,6 +1,6 @@
-import type { Sql } from '../../db/sql.js';
-import type { TableDef } from '../tables/table-def.js';
-import type { ContentsRow } from './contents.row.js';
+import type { Sql } from '../../../db/sql.js';
+import type { TableDef } from '../../tables/table-def.js';
+import type { ContentsRow } from '../rows/row.js';
 import { draftOf } from './drafts.sql.js';
 
 /*

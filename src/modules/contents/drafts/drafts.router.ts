@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { markNoContent } from '../../trpc/context.js';
-import { tableProcedure } from '../../trpc/procedures.js';
-import { router } from '../../trpc/trpc.js';
-import { writeScope } from './contents.router.js';
-import { toContentsOutput } from './contents.row.js';
-import { contentsOutput, contentsPath } from './contents.schema.js';
-import { updateContents } from './contents.write.js';
+import { markNoContent } from '../../../trpc/context.js';
+import { tableProcedure } from '../../../trpc/procedures.js';
+import { router } from '../../../trpc/trpc.js';
+import { writeScope } from '../rows/rows.router.js';
+import { toContentsOutput } from '../rows/row.js';
+import { contentsOutput, contentsPath } from '../rows/rows.schema.js';
+import { updateContents } from '../rows/write.js';
 import { discardDraftOf } from './drafts.js';
 
 const TAG = 'Contents';

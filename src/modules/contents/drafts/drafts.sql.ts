@@ -1,5 +1,5 @@
-import type { SqlQuery } from '../../db/sql.js';
-import { CONTENTS_COLUMNS } from './contents.row.js';
+import type { SqlQuery } from '../../../db/sql.js';
+import { CONTENTS_COLUMNS } from '../rows/row.js';
 
 /*
  * Drafts of published rows (SPEC §13): `contents.draft` holds a row's pending changes keyed by

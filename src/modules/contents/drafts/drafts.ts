@@ -1,13 +1,13 @@
-import { sqlOn, transaction } from '../../db/sql.js';
-import { forbidden, invalidTransition, notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
-import type { ProjectInfo } from '../projects/project-directory.js';
-import { isLocalized, slugColumnOf, type TableDef } from '../tables/table-def.js';
-import type { ContentsRow } from './contents.row.js';
-import type { UpdateContentsInput } from './contents.schema.js';
-import { checkLookups, findRow, mapWriteFailures, type WriteScope } from './contents.write.js';
+import { sqlOn, transaction } from '../../../db/sql.js';
+import { forbidden, invalidTransition, notFound, validationError, type ErrorDetail } from '../../../errors/app-error.js';
+import type { ProjectInfo } from '../../projects/project-directory.js';
+import { isLocalized, slugColumnOf, type TableDef } from '../../tables/table-def.js';
+import type { ContentsRow } from '../rows/row.js';
+import type { UpdateContentsInput } from '../rows/rows.schema.js';
+import { checkLookups, findRow, mapWriteFailures, type WriteScope } from '../rows/write.js';
 import { draftToStored, readDraft } from './draft-data.js';
 import { discardDraft, setDraft } from './drafts.sql.js';
-import { isPlainObject, validateData } from './validate.js';
+import { isPlainObject, validateData } from '../rows/validate.js';
 
 /*
  * Drafts of published rows (SPEC §13). A PUBLISHED row keeps serving its live values while an

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { sqlOn, type SqlQuery } from '../../../db/sql.js';
 import { codePointOrderProbe } from './list-cache.sql.js';
 import { visibleIn, type RowChange, type RowImage, type Snapshot } from './change-log.js';
-import { countDelta, pageUnaffected, rowMatches, type ListShape, type PageBounds, type TextOrder } from './list-effects.js';
+import { countDelta, pageUnaffected, rowMatches, type ListShape, type PageBounds, type TextOrder } from '../../query/evaluate.js';
 import type { SortedRow } from './page-patch.js';
 import { RowCache } from './row-cache.js';
 import { TableSync, type SyncedTable } from './table-sync.js';

@@ -1,9 +1,9 @@
-import type { SqlQuery } from '../../db/sql.js';
-import { isUuid } from '../../shared/ids.js';
-import { literal } from './query/expressions.js';
-import { CONTENTS_COLUMNS, ROW_FIELDS } from './contents.row.js';
-import type { Actor } from './revision-types.js';
-import { reviseRows } from './revisions.sql.js';
+import type { SqlQuery } from '../../../db/sql.js';
+import { isUuid } from '../../../shared/ids.js';
+import { literal } from '../../query/expressions.js';
+import { CONTENTS_COLUMNS, ROW_FIELDS } from '../rows/row.js';
+import type { Actor } from '../revisions/actions.js';
+import { reviseRows } from '../revisions/revisions.sql.js';
 
 /*
  * The statements of referential integrity (SPEC §12): which reference columns point at a

@@ -1,7 +1,7 @@
-import { conflict } from '../../errors/app-error.js';
-import type { Sql } from '../../db/sql.js';
-import type { ContentsRow } from './contents.row.js';
-import type { Actor } from './revision-types.js';
+import { conflict } from '../../../errors/app-error.js';
+import type { Sql } from '../../../db/sql.js';
+import type { ContentsRow } from '../rows/row.js';
+import type { Actor } from '../revisions/actions.js';
 import {
   clearReferencesQuery,
   deleteReferencingQuery,

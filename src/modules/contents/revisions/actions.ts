@@ -1,5 +1,5 @@
-import type { Principal } from '../../auth/principal.js';
-import type { ContentStatus } from '../tables/table.entity.js';
+import type { Principal } from '../../../auth/principal.js';
+import type { ContentStatus } from '../../tables/table.entity.js';
 
 /** SPEC §13: what a revision records. */
 export const REVISION_ACTIONS = ['created', 'updated', 'published', 'unpublished', 'scheduled', 'archived', 'restored', 'draftPublished'] as const;

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { sqlOn } from '../../db/sql.js';
-import { isoDate, jsonBoolean } from '../../shared/schemas.js';
-import { listOf, pageParams } from '../../shared/pagination.js';
-import { tableProcedure } from '../../trpc/procedures.js';
-import { router } from '../../trpc/trpc.js';
-import { contentStatus } from '../tables/table.schema.js';
-import { writeScope } from './contents.router.js';
-import { toContentsOutput } from './contents.row.js';
-import { contentsOutput, contentsPath } from './contents.schema.js';
-import { findRow, updateContents } from './contents.write.js';
-import { REVISION_ACTIONS } from './revision-types.js';
+import { sqlOn } from '../../../db/sql.js';
+import { isoDate, jsonBoolean } from '../../../shared/schemas.js';
+import { listOf, pageParams } from '../../../shared/pagination.js';
+import { tableProcedure } from '../../../trpc/procedures.js';
+import { router } from '../../../trpc/trpc.js';
+import { contentStatus } from '../../tables/table.schema.js';
+import { writeScope } from '../rows/rows.router.js';
+import { toContentsOutput } from '../rows/row.js';
+import { contentsOutput, contentsPath } from '../rows/rows.schema.js';
+import { findRow, updateContents } from '../rows/write.js';
+import { REVISION_ACTIONS } from './actions.js';
 import { assertMaySeeRevisions, getRevision, listRevisions, restoreIntoDraft } from './revisions.js';
 
 const TAG = 'Contents';

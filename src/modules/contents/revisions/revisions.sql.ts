@@ -1,5 +1,5 @@
-import type { SqlQuery } from '../../db/sql.js';
-import type { Actor, RevisionAction } from './revision-types.js';
+import type { SqlQuery } from '../../../db/sql.js';
+import type { Actor, RevisionAction } from './actions.js';
 
 /*
  * Revisions (SPEC §13) are written by the statement that changes the row, as a CTE on the rows

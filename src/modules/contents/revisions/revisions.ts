@@ -1,16 +1,16 @@
-import { transaction, type Sql } from '../../db/sql.js';
-import { forbidden, invalidTransition, notFound, validationError } from '../../errors/app-error.js';
-import { paginationOf, wantsCount, type PageParams } from '../../shared/pagination.js';
-import type { ContentStatus } from '../tables/table.entity.js';
-import type { TableDef } from '../tables/table-def.js';
-import { visibleData, type ContentsRow } from './contents.row.js';
-import type { Principal } from '../../auth/principal.js';
-import { isUuid } from '../../shared/ids.js';
-import { checkLookups, findRow, mapWriteFailures, revisionData, type WriteScope } from './contents.write.js';
-import { draftToStored } from './draft-data.js';
-import { setDraft } from './drafts.sql.js';
-import { isLocalized } from '../tables/table-def.js';
-import { validateData } from './validate.js';
+import { transaction, type Sql } from '../../../db/sql.js';
+import { forbidden, invalidTransition, notFound, validationError } from '../../../errors/app-error.js';
+import { paginationOf, wantsCount, type PageParams } from '../../../shared/pagination.js';
+import type { ContentStatus } from '../../tables/table.entity.js';
+import type { TableDef } from '../../tables/table-def.js';
+import { visibleData, type ContentsRow } from '../rows/row.js';
+import type { Principal } from '../../../auth/principal.js';
+import { isUuid } from '../../../shared/ids.js';
+import { checkLookups, findRow, mapWriteFailures, revisionData, type WriteScope } from '../rows/write.js';
+import { draftToStored } from '../drafts/draft-data.js';
+import { setDraft } from '../drafts/drafts.sql.js';
+import { isLocalized } from '../../tables/table-def.js';
+import { validateData } from '../rows/validate.js';
 import { purgeOldRevisions, revisionHead, revisionOf, revisionsOf, type RevisionRow } from './revisions.sql.js';
 
 /** SPEC §13: read_write keys and accounts read revisions; read keys get 403. */

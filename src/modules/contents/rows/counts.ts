@@ -1,6 +1,6 @@
-import type { Sql } from '../../db/sql.js';
-import { addToCounters } from './contents.sql.js';
-import type { ContentStatus } from '../tables/table.entity.js';
+import type { Sql } from '../../../db/sql.js';
+import { addToCounters } from './rows.sql.js';
+import type { ContentStatus } from '../../tables/table.entity.js';
 
 /*
  * Exact totals without count(*) (the dominant cost of a list): one row per (table, status)

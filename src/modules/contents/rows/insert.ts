@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { sqlOn } from '../../db/sql.js';
-import { coalesce } from '../../shared/coalesce.js';
-import type { ContentsRow, NewRow } from './contents.row.js';
-import { insertContents } from './contents.sql.js';
+import { sqlOn } from '../../../db/sql.js';
+import { coalesce } from '../../../shared/coalesce.js';
+import type { ContentsRow, NewRow } from './row.js';
+import { insertContents } from './rows.sql.js';
 import { randomShard } from './counts.js';
 
 /** Inserts one row; a taken unique value fails the statement (23505) as a single insert would. */

@@ -1,18 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { expandItems, type ExpandContext } from './expand/expand.js';
-import { parseExpand, type TableLoader } from './expand/parse-expand.js';
-import type { ProjectInfo } from '../projects/project-directory.js';
-import { sqlOn, type SqlQuery } from '../../db/sql.js';
-import type { TableDef } from '../tables/table-def.js';
-import { isLocalized } from '../tables/table-def.js';
-import { parseSnapshot, wireInstant, type RowImage } from './list-cache/change-log.js';
-import type { ListCache, Lookup, PagePatch, PageResult } from './list-cache/list-cache.js';
-import { sortKeysOf } from './list-cache/list-effects.js';
-import { positionOf, rowsWithCreated } from './list-cache/page-patch.js';
-import type { ContentsListItem, ListContentsInput } from './contents.schema.js';
-import { compileListQuery, pageOf, parseListQuery, toListItem, type ListQuery, type ListRow } from './query/index.js';
-import { MAX_HOPS } from './query/parse-common.js';
+import { expandItems, type ExpandContext } from '../expand/expand.js';
+import { parseExpand, type TableLoader } from '../expand/parse-expand.js';
+import type { ProjectInfo } from '../../projects/project-directory.js';
+import { sqlOn, type SqlQuery } from '../../../db/sql.js';
+import type { TableDef } from '../../tables/table-def.js';
+import { isLocalized } from '../../tables/table-def.js';
+import { parseSnapshot, wireInstant, type RowImage } from '../list-cache/change-log.js';
+import type { ListCache, Lookup, PagePatch, PageResult } from '../list-cache/list-cache.js';
+import { sortKeysOf } from '../../query/evaluate.js';
+import { positionOf, rowsWithCreated } from '../list-cache/page-patch.js';
+import type { ContentsListItem, ListContentsInput } from './rows.schema.js';
+import { compileListQuery, pageOf, parseListQuery, toListItem, type ListQuery, type ListRow } from '../../query/index.js';
+import { MAX_HOPS } from '../../query/parse-common.js';
 
 export interface ListScope {
   /** Lists read through the plain pool: no unit of work is needed, and it is the hottest path. */

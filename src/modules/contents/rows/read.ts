@@ -1,16 +1,16 @@
-import { sqlOn, type Sql } from '../../db/sql.js';
-import { invalidQuery, notFound } from '../../errors/app-error.js';
-import type { ProjectInfo } from '../projects/project-directory.js';
-import { findRow } from './contents.write.js';
-import { toContentsOutput, type ContentsRow } from './contents.row.js';
-import type { TableDef } from '../tables/table-def.js';
-import type { ContentsListItem } from './contents.schema.js';
-import { expandContext, type ListScope } from './contents.list.js';
-import { expandItems } from './expand/expand.js';
-import { parseExpand } from './expand/parse-expand.js';
-import { parseFields } from './query/parse-fields.js';
-import { toListItem, type ListRow } from './query/rows.js';
-import { assertMaySeeDrafts, withDraftApplied } from './drafts.js';
+import { sqlOn, type Sql } from '../../../db/sql.js';
+import { invalidQuery, notFound } from '../../../errors/app-error.js';
+import type { ProjectInfo } from '../../projects/project-directory.js';
+import { findRow } from './write.js';
+import { toContentsOutput, type ContentsRow } from './row.js';
+import type { TableDef } from '../../tables/table-def.js';
+import type { ContentsListItem } from './rows.schema.js';
+import { expandContext, type ListScope } from './list.js';
+import { expandItems } from '../expand/expand.js';
+import { parseExpand } from '../expand/parse-expand.js';
+import { parseFields } from '../../query/parse-fields.js';
+import { toListItem, type ListRow } from '../../query/rows.js';
+import { assertMaySeeDrafts, withDraftApplied } from '../drafts/drafts.js';
 
 export type ReadScope = ListScope;
 

@@ -1,9 +1,9 @@
-import type { DomainEvent } from '../../jobs/outbox.js';
-import type { ColumnDef, TableDef } from '../tables/table-def.js';
-import { isLocalized } from '../tables/table-def.js';
-import type { ContentStatus } from '../tables/table.entity.js';
-import type { ContentsOutput } from './contents.schema.js';
-import type { Actor } from './revision-types.js';
+import type { DomainEvent } from '../../../jobs/outbox.js';
+import type { ColumnDef, TableDef } from '../../tables/table-def.js';
+import { isLocalized } from '../../tables/table-def.js';
+import type { ContentStatus } from '../../tables/table.entity.js';
+import type { ContentsOutput } from './rows.schema.js';
+import type { Actor } from '../revisions/actions.js';
 
 /** Timestamps arrive as ISO strings from the plain pool (see db/pool.ts), as Date elsewhere. */
 type Timestamp = Date | string;

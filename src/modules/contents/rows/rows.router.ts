@@ -1,11 +1,11 @@
-import { markCreated, markNoContent } from '../../trpc/context.js';
-import { rawPathParam } from '../../auth/access.js';
-import { sqlOn } from '../../db/sql.js';
-import { tableItemProcedure, tableProcedure, type TableItemContext } from '../../trpc/procedures.js';
-import { router } from '../../trpc/trpc.js';
+import { markCreated, markNoContent } from '../../../trpc/context.js';
+import { rawPathParam } from '../../../auth/access.js';
+import { sqlOn } from '../../../db/sql.js';
+import { tableItemProcedure, tableProcedure, type TableItemContext } from '../../../trpc/procedures.js';
+import { router } from '../../../trpc/trpc.js';
 import { z } from 'zod';
-import { findVisibleRow, getContents } from './contents.read.js';
-import { toContentsOutput } from './contents.row.js';
+import { findVisibleRow, getContents } from './read.js';
+import { toContentsOutput } from './row.js';
 import {
   contentsListItem,
   contentsListResponse,
@@ -17,15 +17,15 @@ import {
   referrersInput,
   referrersOutput,
   updateContentsInput,
-} from './contents.schema.js';
-import { createContents, deleteContents, findRow, updateContents } from './contents.write.js';
-import { listContents, type ListScope } from './contents.list.js';
-import type { WriteScope } from './contents.write.js';
-import { actorOf } from './revision-types.js';
-import type { Principal } from '../../auth/principal.js';
-import type { Context } from '../../trpc/context.js';
-import { referrersOf } from './references.js';
-import { saveDraft } from './drafts.js';
+} from './rows.schema.js';
+import { createContents, deleteContents, findRow, updateContents } from './write.js';
+import { listContents, type ListScope } from './list.js';
+import type { WriteScope } from './write.js';
+import { actorOf } from '../revisions/actions.js';
+import type { Principal } from '../../../auth/principal.js';
+import type { Context } from '../../../trpc/context.js';
+import { referrersOf } from '../references/references.js';
+import { saveDraft } from '../drafts/drafts.js';
 
 const TAG = 'Contents';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isoDate, jsonObject, pathId } from '../../shared/schemas.js';
-import { pageParams, paginationSchema } from '../../shared/pagination.js';
+import { isoDate, jsonObject, pathId } from '../../../shared/schemas.js';
+import { pageParams, paginationSchema } from '../../../shared/pagination.js';
 import {
   EXPAND_DESCRIPTION,
   FIELDS_DESCRIPTION,
@@ -10,9 +10,9 @@ import {
   SEARCH_DESCRIPTION,
   SORT_DESCRIPTION,
   SORT_EXAMPLE,
-} from './query/describe.js';
-import { MAX_SEARCH_LENGTH } from './query/search.js';
-import { contentStatus } from '../tables/table.schema.js';
+} from '../../query/describe.js';
+import { MAX_SEARCH_LENGTH } from '../../query/search.js';
+import { contentStatus } from '../../tables/table.schema.js';
 
 const tablePath = { projectId: pathId('Project id'), tableId: pathId('Table id or key') };
 /** The path of one row: `/{projectId}/tables/{tableId}/contents/{contentsId}` (and what hangs under it). */

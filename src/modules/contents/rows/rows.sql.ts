@@ -1,9 +1,9 @@
-import type { SqlQuery } from '../../db/sql.js';
-import { jsonbArray } from '../../db/jsonb-param.js';
-import type { Actor, RevisionAction } from './revision-types.js';
-import { lastActor, reviseRows } from './revisions.sql.js';
-import type { ContentStatus } from '../tables/table.entity.js';
-import { CONTENTS_COLUMNS, ROW_FIELDS, type NewRow } from './contents.row.js';
+import type { SqlQuery } from '../../../db/sql.js';
+import { jsonbArray } from '../../../db/jsonb-param.js';
+import type { Actor, RevisionAction } from '../revisions/actions.js';
+import { lastActor, reviseRows } from '../revisions/revisions.sql.js';
+import type { ContentStatus } from '../../tables/table.entity.js';
+import { CONTENTS_COLUMNS, ROW_FIELDS, type NewRow } from './row.js';
 
 /*
  * The statements of contents rows: the hot path's reads and writes (named ones are prepared

@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import type { Sql } from '../../db/sql.js';
-import { emitEvents, newEvent, outboxOfClient } from '../../jobs/outbox.js';
-import type { TableDefinitions } from '../tables/table-definitions.js';
-import { toContentsOutput, type ContentsRow } from './contents.row.js';
-import { dueScheduledContents, publishScheduledContents } from './contents.sql.js';
+import type { Sql } from '../../../db/sql.js';
+import { emitEvents, newEvent, outboxOfClient } from '../../../jobs/outbox.js';
+import type { TableDefinitions } from '../../tables/table-definitions.js';
+import { toContentsOutput, type ContentsRow } from './row.js';
+import { dueScheduledContents, publishScheduledContents } from './rows.sql.js';
 import { recordChange } from './counts.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { ErrorDetail } from '../../errors/app-error.js';
-import { invalidTransition } from '../../errors/app-error.js';
-import type { ContentStatus } from '../tables/table.entity.js';
+import type { ErrorDetail } from '../../../errors/app-error.js';
+import { invalidTransition } from '../../../errors/app-error.js';
+import type { ContentStatus } from '../../tables/table.entity.js';
 
 /** SPEC §7: the allowed status changes. Staying in the same status is always allowed. */
 const TRANSITIONS: Record<ContentStatus, readonly ContentStatus[]> = {

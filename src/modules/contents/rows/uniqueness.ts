@@ -1,6 +1,6 @@
-import type { Sql } from '../../db/sql.js';
-import { slugColumnOf, type TableDef } from '../tables/table-def.js';
-import { slugsLike } from './contents.sql.js';
+import type { Sql } from '../../../db/sql.js';
+import { slugColumnOf, type TableDef } from '../../tables/table-def.js';
+import { slugsLike } from './rows.sql.js';
 
 /**
  * The `data.<column>` a unique violation is about, from the name of the index PostgreSQL

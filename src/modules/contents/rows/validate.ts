@@ -1,6 +1,6 @@
-import type { ErrorDetail } from '../../errors/app-error.js';
-import { findJsonProblem, MAX_JSON_DEPTH, stringProblem } from '../../shared/json-guard.js';
-import { isLocalized, type ColumnDef, type TableDef } from '../tables/table-def.js';
+import type { ErrorDetail } from '../../../errors/app-error.js';
+import { findJsonProblem, MAX_JSON_DEPTH, stringProblem } from '../../../shared/json-guard.js';
+import { isLocalized, type ColumnDef, type TableDef } from '../../tables/table-def.js';
 import { checkValue } from './value-rules.js';
 
 export interface Locales {

@@ -1,6 +1,6 @@
-import { matchesPattern } from '../../shared/bounded-regex.js';
-import { isUuid } from '../../shared/ids.js';
-import type { ColumnDef } from '../tables/table-def.js';
+import { matchesPattern } from '../../../shared/bounded-regex.js';
+import { isUuid } from '../../../shared/ids.js';
+import type { ColumnDef } from '../../tables/table-def.js';
 
 /** A stored value, or the reason the given one is refused (a 422 detail message). */
 export type Checked = { ok: true; value: unknown } | { ok: false; message: string };

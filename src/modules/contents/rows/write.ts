@@ -1,22 +1,22 @@
 import type pg from 'pg';
-import { conflict, notFound, validationError, type ErrorDetail } from '../../errors/app-error.js';
-import type { ProjectInfo } from '../projects/project-directory.js';
-import { sqlOn, transaction, type Sql } from '../../db/sql.js';
-import { emitEvents, newEvent, outboxOfClient, type DomainEvent, type EventType } from '../../jobs/outbox.js';
-import { isUuid, uuidv7 } from '../../shared/ids.js';
-import { slugColumnOf, type TableDef } from '../tables/table-def.js';
+import { conflict, notFound, validationError, type ErrorDetail } from '../../../errors/app-error.js';
+import type { ProjectInfo } from '../../projects/project-directory.js';
+import { sqlOn, transaction, type Sql } from '../../../db/sql.js';
+import { emitEvents, newEvent, outboxOfClient, type DomainEvent, type EventType } from '../../../jobs/outbox.js';
+import { isUuid, uuidv7 } from '../../../shared/ids.js';
+import { slugColumnOf, type TableDef } from '../../tables/table-def.js';
 import { recordChange } from './counts.js';
-import { insertRow, insertRowBatched } from './contents.insert.js';
-import { toContentsOutput, toDate, type ContentsRow, type NewRow } from './contents.row.js';
-import { deleteRow, existingContents, filesOfColumnProject, lockSlug, rowByIdOrSlug, updateRow } from './contents.sql.js';
-import type { CreateContentsInput, UpdateContentsInput } from './contents.schema.js';
+import { insertRow, insertRowBatched } from './insert.js';
+import { toContentsOutput, toDate, type ContentsRow, type NewRow } from './row.js';
+import { deleteRow, existingContents, filesOfColumnProject, lockSlug, rowByIdOrSlug, updateRow } from './rows.sql.js';
+import type { CreateContentsInput, UpdateContentsInput } from './rows.schema.js';
 import { assertTransition, planStatus } from './status.js';
 import { validateData, type ValidatedData } from './validate.js';
 import { nextFreeSlug, storageLimitField, uniqueViolationField } from './uniqueness.js';
-import { applyOnDelete } from './references.js';
-import { updateAction, type Actor } from './revision-types.js';
-import { revisionOf } from './revisions.sql.js';
-import { readDraft } from './draft-data.js';
+import { applyOnDelete } from '../references/references.js';
+import { updateAction, type Actor } from '../revisions/actions.js';
+import { revisionOf } from '../revisions/revisions.sql.js';
+import { readDraft } from '../drafts/draft-data.js';
 
 export interface WriteScope {
   pool: pg.Pool;
