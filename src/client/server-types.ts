@@ -7,4 +7,4 @@ export type { AppRouter } from '../trpc/router.js';
 export type { ErrorCode, ErrorDetail } from '../errors/app-error.js';
 export type { EventEnvelope, StreamReset } from '../modules/events/feed-entry.js';
 export type { EventType } from '../jobs/outbox.js';
-export type { OperatorsByKind } from '../modules/query/parse-filter.js';
+export type { OperatorsByKind } from '../modules/query/operators.js';

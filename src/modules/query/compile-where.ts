@@ -2,20 +2,11 @@
  * WHERE clauses of the list query: filters, the table/status scope and the keyset predicate.
  * Every user value goes through `Params`, never into the text.
  */
-import {
-  literal,
-  fieldExpression,
-  fieldHasTextKey,
-  fieldIsMultiple,
-  fieldIsNullable,
-  fieldKind,
-  fieldSortExpression,
-  textKey,
-  uuidLiteral,
-} from './expressions.js';
+import { literal, fieldExpression, fieldIsMultiple, fieldIsNullable, fieldKind, fieldSortExpression, uuidLiteral } from './expressions.js';
+import { operatorOf, type SqlOperand } from './operators.js';
 import { isMultiple } from '../tables/table-def.js';
 import { sqlLiteral } from '../../db/sql-literal.js';
-import type { CursorPosition, FieldRef, Filter, Scalar, SortKey } from './types.js';
+import type { CursorPosition, FieldRef, Filter, SortKey } from './types.js';
 
 /**
  * Collects values and hands out `$n` placeholders (with a cast, so no type is left to guess).
@@ -48,61 +39,6 @@ export function sqlType(field: FieldRef): string {
   }
 }
 
-/** `%`, `_` and `\` match themselves in a LIKE pattern escaped with `\`. */
-export const escapeLike = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-const LIKE_PATTERNS = {
-  contains: (v: string) => `%${escapeLike(v)}%`,
-  ncontains: (v: string) => `%${escapeLike(v)}%`,
-  startsWith: (v: string) => `${escapeLike(v)}%`,
-  endsWith: (v: string) => `%${escapeLike(v)}`,
-};
-
-/** `(e is null or <cond>)` when e can be null: negations match absent values (see parse.ts). */
-const orNull = (field: FieldRef, e: string, cond: string) => (fieldIsNullable(field) ? `(${e} is null or ${cond})` : cond);
-
-/** The null test: json columns test `->>` so that a stored JSON null counts as null. */
-function nullTest(field: FieldRef, isNull: boolean): string {
-  if (field.source === 'column' && field.column.type === 'json') {
-    return `(data->>${literal(field.column.name)}) is ${isNull ? '' : 'not '}null`;
-  }
-  return `${fieldExpression(field)} is ${isNull ? '' : 'not '}null`;
-}
-
-/** multiple select/reference/file: jsonb containment, which a GIN index on `(data->'name')` serves. */
-function multiplePredicate(filter: Filter, p: Params): string {
-  const e = fieldExpression(filter.field);
-  const contains = (v: Scalar) => `${e} @> ${p.add(JSON.stringify([v]), 'jsonb')}`;
-  const anyOf = (values: Scalar[]) => (values.length === 1 ? contains(values[0]) : `(${values.map(contains).join(' or ')})`);
-  const empty = `(${e} is null or ${e} in ('[]'::jsonb, 'null'::jsonb))`;
-  switch (filter.op) {
-    case 'eq':
-      return contains(filter.value);
-    case 'neq':
-      return `(${e} is null or not ${contains(filter.value)})`;
-    case 'in':
-      if (fieldHasTextKey(filter.field)) return textEquality(filter.field, filter.values.map(String), p);
-      return anyOf(filter.values);
-    case 'nin':
-      return `(${e} is null or not ${anyOf(filter.values)})`;
-    case 'null':
-      return filter.isNull ? empty : `not ${empty}`;
-    default:
-      throw new Error(`operator ${filter.op} on a multiple column`);
-  }
-}
-
-/**
- * Equality on a string column: the exact comparison, and the same on the text key (the value's
- * first characters) that the column's sort index holds, so that the index finds the candidates.
- */
-function textEquality(field: FieldRef, values: string[], p: Params): string {
-  const e = fieldExpression(field);
-  const key = fieldSortExpression(field);
-  if (values.length === 1) return `${key} = ${p.add(textKey(values[0]), 'text')} and ${e} = ${p.add(values[0], 'text')}`;
-  return `${key} = any(${p.add([...new Set(values.map(textKey))], 'text[]')}) and ${e} = any(${p.add(values, 'text[]')})`;
-}
-
 /**
  * A filter through references (`author.name eq Ada`, SPEC §12): the row's reference is among the
  * ids of the referenced rows that match, one `in (select id ...)` per hop. PostgreSQL runs it as
@@ -124,42 +60,14 @@ function relatedPredicate(filter: Filter, field: Extract<FieldRef, { source: 're
   return condition;
 }
 
+/** One filter's condition: its operator's SQL (operators.ts) on the field, through references for dotted fields. */
 export function filterPredicate(filter: Filter, p: Params): string {
   if (filter.field.source === 'related') return relatedPredicate(filter, filter.field, p);
-  if (filter.op === 'null') {
-    return fieldIsMultiple(filter.field) ? multiplePredicate(filter, p) : nullTest(filter.field, filter.isNull);
-  }
-  if (fieldIsMultiple(filter.field)) return multiplePredicate(filter, p);
-  const e = fieldExpression(filter.field);
-  const t = sqlType(filter.field);
-  switch (filter.op) {
-    case 'eq':
-      if (fieldHasTextKey(filter.field)) return textEquality(filter.field, [String(filter.value)], p);
-      return `${e} = ${p.add(filter.value, t)}`;
-    case 'neq':
-      return orNull(filter.field, e, `${e} <> ${p.add(filter.value, t)}`);
-    case 'gt':
-      return `${e} > ${p.add(filter.value, t)}`;
-    case 'gte':
-      return `${e} >= ${p.add(filter.value, t)}`;
-    case 'lt':
-      return `${e} < ${p.add(filter.value, t)}`;
-    case 'lte':
-      return `${e} <= ${p.add(filter.value, t)}`;
-    case 'between':
-      return `${e} between ${p.add(filter.values[0], t)} and ${p.add(filter.values[1], t)}`;
-    case 'in':
-      if (fieldHasTextKey(filter.field)) return textEquality(filter.field, filter.values.map(String), p);
-      return `${e} = any(${p.add(filter.values, `${t}[]`)})`;
-    case 'nin':
-      return orNull(filter.field, e, `${e} <> all(${p.add(filter.values, `${t}[]`)})`);
-    case 'ncontains':
-      return orNull(filter.field, e, `${e} not ilike ${p.add(LIKE_PATTERNS.ncontains(filter.value), 'text')} escape '\\'`);
-    case 'contains':
-    case 'startsWith':
-    case 'endsWith':
-      return `${e} ilike ${p.add(LIKE_PATTERNS[filter.op](filter.value), 'text')} escape '\\'`;
-  }
+  const operator = operatorOf(filter);
+  const on: SqlOperand = { field: filter.field, e: fieldExpression(filter.field), type: sqlType(filter.field), add: (value, cast) => p.add(value, cast) };
+  if (!fieldIsMultiple(filter.field)) return operator.sql(filter, on);
+  if (!operator.multiple) throw new Error(`operator ${filter.op} on a multiple column`);
+  return operator.multiple.sql(filter, on);
 }
 
 /** The filters joined by `op`, in parentheses; null when there are none. */

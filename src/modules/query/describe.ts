@@ -1,6 +1,7 @@
 import { COLUMN_TYPES, type ColumnDef, type ColumnType } from '../tables/table-def.js';
 import { columnKind, fieldKind, isSortableColumn } from './expressions.js';
-import { MAX_FILTERS, OPERATORS_BY_KIND } from './parse-filter.js';
+import { OPERATORS_BY_KIND } from './operators.js';
+import { MAX_FILTERS } from './parse-filter.js';
 import { MAX_SORT_KEYS } from './parse-sort.js';
 import { OUTPUT_SYSTEM_FIELDS, SYSTEM_FIELDS, type Operator } from './types.js';
 

@@ -2,33 +2,13 @@ import { invalidQuery } from '../../errors/app-error.js';
 import type { TableDef } from '../tables/table-def.js';
 import { coerceFlag, coerceScalar } from './coerce.js';
 import { fieldKind } from './expressions.js';
+import { OPERATORS_BY_KIND } from './operators.js';
 import { describeField, parseJsonArray, resolveFieldRef, type JsonObject } from './parse-common.js';
 import { OPERATORS, type FieldRef, type Filter, type Operator, type ParseContext, type Scalar, type ValueKind } from './types.js';
 
 export const MAX_FILTERS = 20;
 /** Most values one `in`/`nin` takes (as many as the largest page). */
 export const MAX_LIST_VALUES = 1000;
-
-const EXACT = ['eq', 'neq', 'in', 'nin', 'null'] as const satisfies readonly Operator[];
-const ORDERED = [...EXACT, 'gt', 'gte', 'lt', 'lte', 'between'] as const satisfies readonly Operator[];
-
-/** Which operators apply to which kind of value (SPEC §7), as literals for the type below. */
-const OPERATOR_TABLE = {
-  text: [...EXACT, 'contains', 'ncontains', 'startsWith', 'endsWith'],
-  option: EXACT,
-  number: ORDERED,
-  integer: ORDERED,
-  date: ORDERED,
-  datetime: ORDERED,
-  timestamp: ORDERED,
-  boolean: EXACT,
-  uuid: EXACT,
-  status: EXACT,
-  json: ['null'],
-} as const satisfies Record<ValueKind, readonly Operator[]>;
-export const OPERATORS_BY_KIND: Record<ValueKind, readonly Operator[]> = OPERATOR_TABLE;
-/** Each kind's operators as a union: the console's filter builder, which imports only types, is checked against it. */
-export type OperatorsByKind = { [K in keyof typeof OPERATOR_TABLE]: (typeof OPERATOR_TABLE)[K][number] };
 
 const isOperator = (w: unknown): w is Operator => typeof w === 'string' && (OPERATORS as readonly string[]).includes(w);
 
