@@ -9,9 +9,7 @@ import type { RowImage } from '../list-cache/change-log.js';
 import type { RowCache } from '../list-cache/row-cache.js';
 import { wireInstant } from '../list-cache/change-log.js';
 import { toContentsOutput } from '../rows/row.js';
-import { parseFields } from '../../query/parse-fields.js';
-import { toListItem, type ListRow } from '../../query/rows.js';
-import type { Projection } from '../../query/types.js';
+import { parseFields, toListItem, type ListRow, type Projection } from '../../query/index.js';
 import type { ExpandNode } from './parse-expand.js';
 
 /** What an expansion reads with, and for whom. */

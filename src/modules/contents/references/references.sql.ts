@@ -1,6 +1,6 @@
 import type { SqlQuery } from '../../../db/sql.js';
 import { isUuid } from '../../../shared/ids.js';
-import { literal } from '../../query/expressions.js';
+import { literal } from '../../query/index.js';
 import { CONTENTS_COLUMNS, ROW_FIELDS } from '../rows/row.js';
 import type { Actor } from '../revisions/actions.js';
 import { reviseRows } from '../revisions/revisions.sql.js';

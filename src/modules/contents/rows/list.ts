@@ -8,11 +8,9 @@ import type { TableDef } from '../../tables/table-def.js';
 import { isLocalized } from '../../tables/table-def.js';
 import { parseSnapshot, wireInstant, type RowImage } from '../list-cache/change-log.js';
 import type { ListCache, Lookup, PagePatch, PageResult } from '../list-cache/list-cache.js';
-import { sortKeysOf } from '../../query/evaluate.js';
 import { positionOf, rowsWithCreated } from '../list-cache/page-patch.js';
 import type { ContentsListItem, ListContentsInput } from './rows.schema.js';
-import { compileListQuery, pageOf, parseListQuery, toListItem, type ListQuery, type ListRow } from '../../query/index.js';
-import { MAX_HOPS } from '../../query/parse-common.js';
+import { compileListQuery, MAX_HOPS, pageOf, parseListQuery, sortKeysOf, toListItem, type ListQuery, type ListRow } from '../../query/index.js';
 
 export interface ListScope {
   /** Lists read through the plain pool: no unit of work is needed, and it is the hottest path. */

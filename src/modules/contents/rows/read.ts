@@ -8,8 +8,7 @@ import type { ContentsListItem } from './rows.schema.js';
 import { expandContext, type ListScope } from './list.js';
 import { expandItems } from '../expand/expand.js';
 import { parseExpand } from '../expand/parse-expand.js';
-import { parseFields } from '../../query/parse-fields.js';
-import { toListItem, type ListRow } from '../../query/rows.js';
+import { parseFields, toListItem, type ListRow } from '../../query/index.js';
 import { assertMaySeeDrafts, withDraftApplied } from '../drafts/drafts.js';
 
 export type ReadScope = ListScope;

@@ -9,9 +9,9 @@ import {
   OP_DESCRIPTION,
   SEARCH_DESCRIPTION,
   SORT_DESCRIPTION,
+  MAX_SEARCH_LENGTH,
   SORT_EXAMPLE,
-} from '../../query/describe.js';
-import { MAX_SEARCH_LENGTH } from '../../query/search.js';
+} from '../../query/index.js';
 import { contentStatus } from '../../tables/table.schema.js';
 
 const tablePath = { projectId: pathId('Project id'), tableId: pathId('Table id or key') };

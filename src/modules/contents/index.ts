@@ -1,0 +1,18 @@
+/**
+ * What the rest of the server uses of the contents module: the value rules other modules share,
+ * the list cache the server creates, imports and exports (the HTTP routes and the CLI), and the
+ * workers' jobs. The rooms behind it: rows/ (reads, lists and writes of rows), drafts/,
+ * revisions/, references/ (onDelete and referrers), expand/, import/, export/ and list-cache/.
+ * The tRPC routers are imported from their rooms by src/trpc/router.ts.
+ */
+export { checkValue, SLUG } from './rows/value-rules.js';
+export { slugify, storedDefault } from './rows/validate.js';
+export { publishDueContents } from './rows/schedule.js';
+export { actorOf } from './revisions/actions.js';
+export { purgeRevisions } from './revisions/revisions.js';
+export { ListCache, detectTextOrder } from './list-cache/list-cache.js';
+export { currentXmin, deleteSeenChanges } from './list-cache/change-log.js';
+export { CHANGES_RETENTION_MS } from './list-cache/table-sync.js';
+export { importContents } from './import/import.js';
+export { csvLines, ndjsonLines, type ImportLine } from './import/import-lines.js';
+export { prepareExport, type ExportFormat } from './export/export.js';
