@@ -83,7 +83,7 @@ export const dropIndexesStatement = (columnId: string) => {
 
 /**
  * The full-text search indexes of a table (SPEC §12): a GIN index on its search document, and
- * one per locale when a searchable column is localized (contents/query/search.ts). Each index
+ * one per locale when a searchable column is localized (query/search.ts). Each index
  * is named after a hash of its expression, so a change that leaves the document as it was (a
  * new number column, a new label) rebuilds nothing; indexes of a former document are dropped.
  */

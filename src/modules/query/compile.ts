@@ -101,7 +101,7 @@ export function dataExpression(query: ListQuery): string | null {
 /**
  * `options.columns` replaces the select list, and `options.unbounded` drops LIMIT, OFFSET and the
  * `_k` keys (nothing pages by cursor): an export reads the whole ordered set through one SQL
- * cursor (export/export.ts).
+ * cursor (contents/export/export.ts).
  */
 export function compileListQuery(
   query: ListQuery,

@@ -12,7 +12,7 @@ import { isPlainObject, validateData } from '../rows/validate.js';
 /*
  * Drafts of published rows (SPEC §13). A PUBLISHED row keeps serving its live values while an
  * editor prepares changes: `PUT` with `"draft": true` merges them into the row's pending draft,
- * `draft/publish` applies them as an update (contents.write.ts, source `draft`), and
+ * `draft/publish` applies them as an update (rows/write.ts, source `draft`), and
  * `DELETE .../draft` drops them. The live row, and so lists, searches, caches, events and read
  * keys, never hold a draft value; callers that may see drafts see `hasDraft` on the row.
  */

@@ -29,7 +29,7 @@ const revisionOutput = z.object({
 
 /**
  * The list's output: documented as a list of `revisionOutput`, not parsed again at run time
- * (as contents lists, contents.schema.ts): the service builds each item field by field, and
+ * (as contents lists, rows/rows.schema.ts): the service builds each item field by field, and
  * re-checking every `data` of a page cost more than reading it.
  */
 const revisionList = listOf(revisionOutput);

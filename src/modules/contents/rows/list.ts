@@ -132,7 +132,7 @@ function pageFromRows(query: ListQuery, rows: ListRow[]): PageResult<ContentsLis
 }
 
 /**
- * How a first page takes a created row (page-patch.ts). Not for later pages or cursor pages, nor
+ * How a first page takes a created row (list-cache/page-patch.ts). Not for later pages or cursor pages, nor
  * when localized values are read in a locale: those rows are built by SQL this does not mirror.
  */
 function patchFor(query: ListQuery): PagePatch<ContentsListItem> | undefined {

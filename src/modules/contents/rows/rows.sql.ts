@@ -36,7 +36,7 @@ export const publishScheduledContents = (id: string): SqlQuery => ({
 /**
  * Rows of a table among `ids` (a reference column's values must exist). Inside a transaction,
  * `lock` holds them `for key share` until it ends: a concurrent delete of one waits, and then
- * finds the new reference (contents/references.ts).
+ * finds the new reference (contents/references/references.ts).
  */
 export const existingContents = (tableId: string, ids: string[], lock = false): SqlQuery => ({
   text: `select id from contents where table_id = $1 and id = any($2::uuid[])${lock ? ' for key share' : ''}`,
