@@ -3,7 +3,10 @@
  * the list cache the server creates, imports and exports (the HTTP routes and the CLI), and the
  * workers' jobs. The rooms behind it: rows/ (reads, lists and writes of rows), drafts/,
  * revisions/, references/ (onDelete and referrers), expand/, import/, export/ and list-cache/.
- * The tRPC routers are imported from their rooms by src/trpc/router.ts.
+ * In a room, `<room>.ts` is its service, `<room>.router.ts`, `<room>.schema.ts` and
+ * `<room>.sql.ts` its tRPC procedures, input and output schemas and statements, and every other
+ * file is named for what it holds (rows/ has a file per operation instead of one service). The
+ * routers are imported from their rooms by src/trpc/router.ts.
  */
 export { checkValue, SLUG } from './rows/value-rules.js';
 export { slugify, storedDefault } from './rows/validate.js';
