@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { adminToken, benchDatabase, freePort, seed, startChild, stopChild } from './setup.js';
-import { compileListQuery, parseListQuery } from '../src/modules/contents/query/index.js';
+import { compileListQuery, parseListQuery } from '../src/modules/query/index.js';
 import { TableDefinitions } from '../src/modules/tables/table-definitions.js';
 import { openOrm } from '../src/db/orm.js';
 import { createOrmConfig } from '../mikro-orm.config.js';

@@ -6,7 +6,7 @@ import type { Logger } from './shared/logger.js';
 import type { Storage } from './storage/storage.js';
 import type { CredentialResolver } from './auth/credentials.js';
 import type { ProjectDirectory } from './modules/projects/project-directory.js';
-import type { ListCache } from './modules/contents/list-cache/list-cache.js';
+import type { ListCache } from './modules/contents/index.js';
 import type { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { RequestLogBuffer } from './modules/logs/log-buffer.js';
 import type { EventFeed } from './modules/events/feed/feed-reader.js';

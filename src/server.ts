@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './app-deps.js';
 import { CredentialResolver } from './auth/credentials.js';
 import { ProjectDirectory } from './modules/projects/project-directory.js';
-import { ListCache, detectTextOrder } from './modules/contents/list-cache/list-cache.js';
+import { ListCache, detectTextOrder } from './modules/contents/index.js';
 import { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { Config } from './config/config.js';
 import { openMigratedOrm } from './db/migrate.js';

@@ -7,4 +7,4 @@ export type { AppRouter } from '../../src/trpc/router.js';
 export type { ErrorCode, ErrorDetail } from '../../src/errors/app-error.js';
 export type { EventEnvelope, StreamReset } from '../../src/modules/events/stream/envelope.js';
 export type { EventType } from '../../src/modules/events/vocabulary.js';
-export type { OperatorsByKind } from '../../src/modules/contents/query/parse-filter.js';
+export type { OperatorsByKind } from '../../src/modules/query/operators.js';

@@ -11,11 +11,8 @@ import type { Principal } from './principal.js';
 import type { ProjectDirectory, ProjectInfo } from '../modules/projects/project-directory.js';
 import { projectRoleAtLeast } from '../modules/projects/project-roles.js';
 import type { TableDefinitions } from '../modules/tables/table-definitions.js';
-import type { ListCache } from '../modules/contents/list-cache/list-cache.js';
 import type { TableDef } from '../modules/tables/table-def.js';
-import type { ListScope } from '../modules/contents/contents.list.js';
-import type { WriteScope } from '../modules/contents/contents.write.js';
-import type { Actor } from '../modules/contents/revision-types.js';
+import type { Actor, ListCache, ListScope, WriteScope } from '../modules/contents/index.js';
 
 /**
  * What a `/{projectId}/...` operation needs (docs/concepts.md#credentials-and-roles):

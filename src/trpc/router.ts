@@ -4,9 +4,9 @@ import { projectMemberRouter } from '../modules/projects/project-member.router.j
 import { projectRouter } from '../modules/projects/project.router.js';
 import { workspaceMemberRouter } from '../modules/workspaces/workspace-member.router.js';
 import { columnRouter } from '../modules/columns/column.router.js';
-import { contentsRouter } from '../modules/contents/contents.router.js';
-import { revisionsRouter } from '../modules/contents/revisions.router.js';
-import { draftsRouter } from '../modules/contents/drafts.router.js';
+import { contentsRouter } from '../modules/contents/rows/rows.router.js';
+import { revisionsRouter } from '../modules/contents/revisions/revisions.router.js';
+import { draftsRouter } from '../modules/contents/drafts/drafts.router.js';
 import { tableRouter } from '../modules/tables/table.router.js';
 import { workspaceRouter } from '../modules/workspaces/workspace.router.js';
 import { categoryRouter } from '../modules/categories/category.router.js';

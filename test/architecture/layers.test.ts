@@ -18,7 +18,7 @@ const graph = importGraph(root, ['src', 'workers', 'client/src']);
  * src/db/, the migrations, each domain's pure `<domain>.sql.ts`, and the pure builders of the
  * query engine and of column indexes.
  */
-const SQL_HOMES = [/^src\/db\//, /^src\/migrations\//, /\.sql\.ts$/, /^src\/modules\/contents\/query\//, /^src\/modules\/columns\/column\.ddl\.ts$/];
+const SQL_HOMES = [/^src\/db\//, /^src\/migrations\//, /\.sql\.ts$/, /^src\/modules\/query\//, /^src\/modules\/columns\/column\.ddl\.ts$/];
 const isSqlHome = (file: string) => SQL_HOMES.some((home) => home.test(file.split(path.sep).join('/')));
 
 /** A string or template literal that starts a SQL statement. */

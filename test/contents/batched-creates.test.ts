@@ -5,7 +5,7 @@ import { buildWorld, createTable, expectConflict, list, postRow, type World } fr
 
 /**
  * Concurrent creates are written in batches, one statement and one transaction per batch
- * (src/modules/contents/contents.insert.ts). Each request must still get its own answer: its
+ * (src/modules/contents/rows/insert.ts). Each request must still get its own answer: its
  * row, or a 409 naming the field when a unique value was taken, by a stored row or by another
  * row of the same batch; counts and events only for the rows that were stored.
  */

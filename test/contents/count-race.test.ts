@@ -3,7 +3,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, createRow, createTable, list, putRow, type World } from './fixture.js';
 
 /**
- * Status counters (src/modules/contents/counts.ts) under publishes and unpublishes racing in one
+ * Status counters (src/modules/contents/rows/counts.ts) under publishes and unpublishes racing in one
  * table. Every writer is forced onto the same counter shard here, the case where taking the
  * (table, status) counter rows in different orders deadlocked (a 500 for one of the writers).
  */

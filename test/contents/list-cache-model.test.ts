@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { createPool } from '../../src/db/pool.js';
 import { openOrm, type Orm } from '../../src/db/orm.js';
 import { AppError } from '../../src/errors/app-error.js';
-import { listContents } from '../../src/modules/contents/contents.list.js';
+import { listContents } from '../../src/modules/contents/rows/list.js';
 import { ListCache, detectTextOrder } from '../../src/modules/contents/list-cache/list-cache.js';
 import { TableDefinitions } from '../../src/modules/tables/table-definitions.js';
 import { createLogger } from '../../src/shared/logger.js';

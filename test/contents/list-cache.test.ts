@@ -6,7 +6,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { createPool } from '../../src/db/pool.js';
 import { parseSnapshot } from '../../src/modules/contents/list-cache/change-log.js';
 import { ListCache, type Lookup } from '../../src/modules/contents/list-cache/list-cache.js';
-import { parseListQuery } from '../../src/modules/contents/query/index.js';
+import { parseListQuery } from '../../src/modules/query/index.js';
 import { TableDefinitions } from '../../src/modules/tables/table-definitions.js';
 import { openOrm } from '../../src/db/orm.js';
 import { buildWorld, columnsPath, contentsPath, createRow, createTable, expectStatus, list, putRow, type World } from './fixture.js';

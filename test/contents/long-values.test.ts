@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../src/trpc/router.js';
-import { storageLimitField } from '../../src/modules/contents/uniqueness.js';
+import { storageLimitField } from '../../src/modules/contents/rows/uniqueness.js';
 import type { TableDef } from '../../src/modules/tables/table-def.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import {

@@ -1,7 +1,7 @@
 /** validateData on its own (no database): merging, defaults, required values and text bounds. */
 import { describe, expect, it } from 'vitest';
 import type { ColumnDef, TableDef } from '../../src/modules/tables/table-def.js';
-import { validateData } from '../../src/modules/contents/validate.js';
+import { validateData } from '../../src/modules/contents/rows/validate.js';
 
 const locales = { locales: ['en', 'fr'], defaultLocale: 'en' };
 

@@ -4,7 +4,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { describeProblems, lintOpenApi } from '../helpers/openapi-lint.js';
 import { buildWorld, GHOST, type World } from '../contents/fixture.js';
 import { buildOpenApiDocument } from '../../src/http/openapi.js';
-import { OPERATORS } from '../../src/modules/contents/query/types.js';
+import { OPERATORS } from '../../src/modules/query/index.js';
 import { listOf, pageParams } from '../../src/shared/pagination.js';
 import { pathId } from '../../src/shared/schemas.js';
 import { projectProcedure } from '../../src/trpc/procedures.js';

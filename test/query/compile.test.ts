@@ -10,7 +10,7 @@ import {
   parseListQuery,
   type RawListParams,
   type SqlQuery,
-} from '../../src/modules/contents/query/index.js';
+} from '../../src/modules/query/index.js';
 import { ALL_OPS, FIELD_MATRIX, PROJECT, TABLE_ID, json, sampleFilter, testTable } from './fixtures.js';
 
 const table = testTable();

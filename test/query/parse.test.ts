@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors/app-error.js';
-import { encodeCursor, parseListQuery, type ListQuery, type RawListParams } from '../../src/modules/contents/query/index.js';
+import { encodeCursor, parseListQuery, type ListQuery, type RawListParams } from '../../src/modules/query/index.js';
 import { ALL_OPS, FIELD_MATRIX, PROJECT, json, sampleFilter, testTable } from './fixtures.js';
 
 const table = testTable();

@@ -1,7 +1,8 @@
 /**
  * Runs the compiled SQL against PostgreSQL: each operator's result set, op=or, sorts with nulls
  * and ties, offset and keyset pagination, publicOnly, projection, locale fallback and count.
- * Expectations are computed in JS from the seeded rows.
+ * Expectations are computed in JS from the seeded rows. The query's JavaScript evaluation
+ * (evaluate.ts, which the list cache trusts instead of the database) must match the same rows.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -11,11 +12,15 @@ import {
   compileListQuery,
   encodeCursor,
   pageOf,
+  OPERATORS,
   parseListQuery,
+  rowMatches,
+  sortKeysOf,
   toListItem,
   type ListRow,
   type RawListParams,
-} from '../../src/modules/contents/query/index.js';
+  type RowValues,
+} from '../../src/modules/query/index.js';
 import { sqlLiteral } from '../../src/db/sql-literal.js';
 import { JsonbArrayWriter, jsonbArray } from '../../src/db/jsonb-param.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -343,6 +348,97 @@ describe('publicOnly', () => {
     }
     const orEscape = await run({ filter: json([{ i: 'status', w: 'eq', v: 'DRAFT' }, { i: 'qty', w: 'null', v: false }]), op: 'or', size: 1000 }, true);
     expect(orEscape.rows.every((r) => r.status === 'PUBLISHED')).toBe(true);
+  });
+});
+
+describe('the JavaScript mirror of the SQL (evaluate.ts, the list cache) matches the same rows', () => {
+  /** A seeded row as the change log records it: timestamps in UTC microseconds, as seeded. */
+  const imageOf = (r: Row): RowValues => ({
+    id: r.id,
+    status: r.status,
+    slug: r.slug,
+    createdAt: r.createdAt,
+    updatedAt: r.createdAt,
+    publishedAt: r.publishedAt,
+    publishAt: r.publishAt,
+    data: r.data,
+  });
+
+  /** The distinct scalar values field `i` has in the seeded rows (the items of multiple columns). */
+  function valuesOf(i: string): (string | number | boolean)[] {
+    const get = (r: Row): unknown => {
+      if (i === 'id' || i === 'slug' || i === 'status' || i === 'createdAt' || i === 'publishedAt' || i === 'publishAt') return r[i];
+      if (i === 'updatedAt') return r.createdAt;
+      if (i === 'name') return (r.data.name as { en?: string } | undefined)?.en;
+      return r.data[i === 'data.status' ? 'status' : i];
+    };
+    const values = ROWS.flatMap((r) => [get(r)].flat()).filter((v): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v));
+    return [...new Set(values)].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : 1));
+  }
+
+  /** Filters of operator `w` on field `i`: values the rows hold (first, middle, last) and the matrix's sample. */
+  function filtersOf(i: string, w: string, sample: string): Record<string, unknown>[] {
+    if (w === 'null') return [true, false].map((v) => ({ i, w, v }));
+    const held = valuesOf(i);
+    const picks = [...new Set([held[0], held[Math.floor(held.length / 2)], held.at(-1), sample])].filter((v) => v !== undefined);
+    return picks.map((v, n) => {
+      const text = String(v);
+      const other = picks[(n + 1) % picks.length];
+      switch (w) {
+        case 'contains':
+        case 'ncontains':
+          return { i, w, v: text.slice(1, 4).toUpperCase() };
+        case 'startsWith':
+          return { i, w, v: text.slice(0, 3).toLowerCase() };
+        case 'endsWith':
+          return { i, w, v: text.slice(-2) };
+        case 'in':
+        case 'nin':
+          return { i, w, v: [v, other] };
+        case 'between':
+          return { i, w, v: [v, other].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : 1)) };
+        default:
+          return { i, w, v };
+      }
+    });
+  }
+
+  /** The rows PostgreSQL returns for `filter` and those the mirror says match; every row must be decided. */
+  async function compare(filter: Record<string, unknown>[], op: 'and' | 'or', publicOnly: boolean) {
+    const { query, rows } = await run({ size: 1000, filter: json(filter), op }, publicOnly);
+    const answers = ROWS.map((r) => ({ id: r.id, match: rowMatches({ query, publicOnly }, imageOf(r)) }));
+    const context = `${json(filter)} op=${op} publicOnly=${publicOnly}`;
+    expect(answers.filter((a) => a.match === null).map((a) => a.id), `undecided: ${context}`).toEqual([]);
+    expect(sortedIds(answers.filter((a) => a.match)), context).toEqual(sortedIds(rows));
+    return query;
+  }
+
+  it('every operator on every field, with values the rows hold, as one filter, and combined by and/or', async () => {
+    const seen = new Set<string>();
+    for (const field of FIELD_MATRIX) {
+      for (const w of field.ops) {
+        for (const [n, filter] of filtersOf(field.i, w, field.sample).entries()) {
+          const query = await compare([filter], 'and', n % 2 === 1);
+          seen.add(`${w}${query.filters[0].field.source === 'column' && query.filters[0].field.column.settings.multiple ? ' multiple' : ''}`);
+          const second = { i: 'qty', w: 'gte', v: 2 };
+          await compare([filter, second], n % 2 === 0 ? 'or' : 'and', false);
+        }
+      }
+    }
+    // Each operator ran, and each one that applies to multiple columns ran on them too.
+    const onMultiple = ['eq', 'neq', 'in', 'nin', 'null'].map((w) => `${w} multiple`);
+    expect([...seen].sort()).toEqual([...OPERATORS, ...onMultiple].sort());
+  });
+
+  it('the sort keys it computes are the ones the select returns', async () => {
+    const sortable = FIELD_MATRIX.filter((f) => !['tags', 'authors', 'gallery', 'meta'].includes(f.i));
+    for (const field of sortable) {
+      const { query, rows } = await run({ size: 1000, sort: json([{ i: field.i, o: 'desc' }, { i: field.i === 'qty' ? 'price' : 'qty' }]) });
+      const byId = new Map(ROWS.map((r) => [r.id, r]));
+      for (const row of rows) {
+        expect(sortKeysOf(query.sort, imageOf(byId.get(row.id)!)), `${field.i} of row ${row.id}`).toEqual([row._k0, row._k1]);
+      }
+    }
   });
 });
 

@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { sqlOn } from '../../src/db/sql.js';
-import { currentXmin, deleteSeenChanges } from '../../src/modules/contents/list-cache/change-log.js';
-import { CHANGES_RETENTION_MS } from '../../src/modules/contents/list-cache/table-sync.js';
+import { CHANGES_RETENTION_MS, currentXmin, deleteSeenChanges } from '../../src/modules/contents/index.js';
 import type { Logger } from '../../src/shared/logger.js';
 import { startLoop } from '../loop.js';
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { sqlOn } from '../../src/db/sql.js';
-import { purgeRevisions } from '../../src/modules/contents/revisions.js';
+import { purgeRevisions } from '../../src/modules/contents/index.js';
 import type { Logger } from '../../src/shared/logger.js';
 import { startLoop } from '../loop.js';
 

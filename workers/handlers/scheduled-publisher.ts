@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { transaction } from '../../src/db/sql.js';
-import { publishDueContents } from '../../src/modules/contents/contents.schedule.js';
+import { publishDueContents } from '../../src/modules/contents/index.js';
 import type { TableDefinitions } from '../../src/modules/tables/table-definitions.js';
 import type { Logger } from '../../src/shared/logger.js';
 import { startLoop } from '../loop.js';

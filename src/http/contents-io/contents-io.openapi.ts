@@ -1,4 +1,4 @@
-import { FIELDS_DESCRIPTION, FILTER_DESCRIPTION, OP_DESCRIPTION, SEARCH_DESCRIPTION, SORT_DESCRIPTION } from '../../modules/contents/query/describe.js';
+import { FIELDS_DESCRIPTION, FILTER_DESCRIPTION, OP_DESCRIPTION, SEARCH_DESCRIPTION, SORT_DESCRIPTION } from '../../modules/query/index.js';
 
 /*
  * The OpenAPI face of contents import and export (contents-io-routes.ts), which the generator

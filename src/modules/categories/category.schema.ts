@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDate, nameString, pathId } from '../../shared/schemas.js';
 import { listOf, pageParams } from '../../shared/pagination.js';
-import { SLUG } from '../contents/value-rules.js';
+import { SLUG } from '../contents/index.js';
 
 export const categoryOutput = z.object({
   id: z.uuid(),

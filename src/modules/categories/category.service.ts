@@ -3,7 +3,7 @@ import { findPage } from '../../db/find-page.js';
 import { badRequest, conflict, fieldInvalid, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
-import { slugify } from '../contents/validate.js';
+import { slugify } from '../contents/index.js';
 import { CategorySchema, type Category } from './category.entity.js';
 import type { CategoryOutput, CreateCategoryInput, ListCategoriesInput } from './category.schema.js';
 

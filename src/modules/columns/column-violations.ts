@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runSql } from '../../db/sql.js';
-import { checkValue } from '../contents/value-rules.js';
-import { columnExpression } from '../contents/query/index.js';
+import { checkValue } from '../contents/index.js';
+import { columnExpression } from '../query/index.js';
 import { isLocalized, type ColumnDef } from '../tables/table-def.js';
 import { rowsMissing, rowsSharingValue, valuesAfter } from './column.sql.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { columnExpression, columnSortExpression, columnUniqueExpression, searchDocument, searchIndexLocales } from '../contents/query/index.js';
+import { columnExpression, columnSortExpression, columnUniqueExpression, searchDocument, searchIndexLocales } from '../query/index.js';
 import { isLocalized, isMultiple, STRING_TYPES, type ColumnDef, type TableDef } from '../tables/table-def.js';
 
 /*
@@ -83,7 +83,7 @@ export const dropIndexesStatement = (columnId: string) => {
 
 /**
  * The full-text search indexes of a table (docs/contents.md#search): a GIN index on its search document, and
- * one per locale when a searchable column is localized (contents/query/search.ts). Each index
+ * one per locale when a searchable column is localized (query/search.ts). Each index
  * is named after a hash of its expression, so a change that leaves the document as it was (a
  * new number column, a new label) rebuilds nothing; indexes of a former document are dropped.
  */

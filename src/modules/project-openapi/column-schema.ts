@@ -1,5 +1,5 @@
 import { isLocalized, isMultiple, type ColumnDef } from '../tables/table-def.js';
-import { SLUG } from '../contents/value-rules.js';
+import { SLUG } from '../contents/index.js';
 
 /*
  * JSON schemas (OpenAPI 3.1) of contents values, from a column's type and settings (docs/contents.md#tables-and-columns),

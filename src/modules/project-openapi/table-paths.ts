@@ -1,6 +1,6 @@
 import { errorsOf } from '../../openapi/error-rules.js';
 import { commonHeaders, errorResponse } from '../../openapi/responses.js';
-import { EXPAND_DESCRIPTION, FIELDS_DESCRIPTION, OP_DESCRIPTION, SEARCH_DESCRIPTION, tableFilterDescription, tableSortDescription } from '../contents/query/describe.js';
+import { EXPAND_DESCRIPTION, FIELDS_DESCRIPTION, OP_DESCRIPTION, SEARCH_DESCRIPTION, tableFilterDescription, tableSortDescription } from '../query/index.js';
 import { dataSchema, type DocColumn, type JsonSchema, type SchemaContext } from './column-schema.js';
 
 /** A live table with its columns, in position order. */

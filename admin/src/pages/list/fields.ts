@@ -4,7 +4,7 @@ import type { Column } from '../../data/columns/queries.js';
 /**
  * What the list can sort and filter by: the table's columns and the row's own fields, with the
  * operators each takes. The rules mirror the API's (docs/contents.md#list-queries; the server's
- * src/modules/contents/query/parse-filter.ts is the authority and answers 400 INVALID_QUERY to
+ * src/modules/query/operators.ts is the authority and answers 400 INVALID_QUERY to
  * anything else): only types cross from the server into the console, so the operator table is
  * repeated here, and checked against the server's `OperatorsByKind` when the console compiles.
  */

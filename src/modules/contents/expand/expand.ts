@@ -8,10 +8,8 @@ import { isMultiple } from '../../tables/table-def.js';
 import type { RowImage } from '../list-cache/change-log.js';
 import type { RowCache } from '../list-cache/row-cache.js';
 import { wireInstant } from '../list-cache/change-log.js';
-import { toContentsOutput } from '../contents.row.js';
-import { parseFields } from '../query/parse-fields.js';
-import { toListItem, type ListRow } from '../query/rows.js';
-import type { Projection } from '../query/types.js';
+import { toContentsOutput } from '../rows/row.js';
+import { parseFields, toListItem, type ListRow, type Projection } from '../../query/index.js';
 import type { ExpandNode } from './parse-expand.js';
 
 /** What an expansion reads with, and for whom. */

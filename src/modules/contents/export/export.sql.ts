@@ -1,7 +1,5 @@
 import type { SqlQuery } from '../../../db/sql.js';
-import { columnValue } from '../query/compile.js';
-import { literal, systemColumn } from '../query/expressions.js';
-import type { ListQuery } from '../query/index.js';
+import { columnValue, literal, systemColumn, type ListQuery } from '../../query/index.js';
 
 /** An export reads one snapshot: rows written meanwhile neither appear nor move others. */
 export const exportStatements: Record<'begin' | 'commit' | 'rollback', SqlQuery> = {

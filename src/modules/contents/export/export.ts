@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { isLocalized } from '../../tables/table-def.js';
-import type { ListContentsInput } from '../contents.schema.js';
-import { referencedTables, type ListScope } from '../contents.list.js';
-import { compileListQuery, MAX_PAGE_SIZE, parseListQuery, toListItem, type ListQuery, type ListRow } from '../query/index.js';
+import type { ListContentsInput } from '../rows/rows.schema.js';
+import { referencedTables, type ListScope } from '../rows/list.js';
+import { compileListQuery, MAX_PAGE_SIZE, parseListQuery, toListItem, type ListQuery, type ListRow } from '../../query/index.js';
 import { copyExport, declareExport, exportStatements, fetchExport, ndjsonLine } from './export.sql.js';
 
 export type ExportFormat = 'ndjson' | 'csv';

@@ -1,6 +1,6 @@
 import type { Sql } from '../../../db/sql.js';
-import type { NewRow } from '../contents.row.js';
-import { freeSlug } from '../uniqueness.js';
+import type { NewRow } from '../rows/row.js';
+import { freeSlug } from '../rows/uniqueness.js';
 import { slugsLikeAny } from './import.sql.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { SqlQuery } from '../../../db/sql.js';
 import { jsonbArray } from '../../../db/jsonb-param.js';
-import type { Actor, RevisionAction } from '../revision-types.js';
-import { CONTENTS_COLUMNS } from '../contents.row.js';
+import type { Actor, RevisionAction } from '../revisions/actions.js';
+import { CONTENTS_COLUMNS } from '../rows/row.js';
 import type { ContentStatus } from '../../tables/table.entity.js';
 
 /* The statements of imports (docs/import-export.md#import) that single writes do not have. */

@@ -9,8 +9,7 @@
  * listed row would pull the next row in and leave the one after it unknown. Those reload.
  */
 import type { RowImage } from './change-log.js';
-import { comparePosition, type SortPosition, type TextOrder } from './list-effects.js';
-import type { SortKey } from '../query/types.js';
+import { comparePosition, type SortKey, type SortPosition, type TextOrder } from '../../query/index.js';
 
 /** A cached row of the compiled select: its id and its sort-key values `_k0`, `_k1`, … */
 export interface SortedRow {

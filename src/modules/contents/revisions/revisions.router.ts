@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { sqlOn } from '../../../db/sql.js';
+import { isoDate, jsonBoolean } from '../../../shared/schemas.js';
+import { listOf, pageParams } from '../../../shared/pagination.js';
+import { tableProcedure } from '../../../trpc/procedures.js';
+import { router } from '../../../trpc/trpc.js';
+import { contentStatus } from '../../tables/table.schema.js';
+import { toContentsOutput } from '../rows/row.js';
+import { contentsOutput, contentsPath } from '../rows/rows.schema.js';
+import { findRow, updateContents } from '../rows/write.js';
+import { REVISION_ACTIONS } from './actions.js';
+import { getRevision, listRevisions, restoreIntoDraft } from './revisions.js';
+
+const TAG = 'Contents';
+const revisions = '/{projectId}/tables/{tableId}/contents/{contentsId}/revisions' as const;
+
+const revisionOutput = z.object({
+  version: z.number().int().describe('Counts from 1 per row'),
+  action: z.enum(REVISION_ACTIONS),
+  status: contentStatus.describe('The row’s status after the change'),
+  data: z.record(z.string(), z.unknown()).describe('The row’s full data after the change'),
+  actor: z
+    .object({ type: z.enum(['account', 'apiKey']), id: z.uuid() })
+    .nullable()
+    .describe('Who made the change (null for revisions recorded before revisions existed)'),
+  createdAt: isoDate,
+});
+
+/**
+ * The list's output: documented as a list of `revisionOutput`, not parsed again at run time
+ * (as contents lists, rows/rows.schema.ts): the service builds each item field by field, and
+ * re-checking every `data` of a page cost more than reading it.
+ */
+const revisionList = listOf(revisionOutput);
+const { $schema: _dialect, ...revisionListJsonSchema } = z.toJSONSchema(revisionList, { target: 'draft-2020-12', io: 'output' });
+const revisionListResponse = z
+  .custom<z.infer<typeof revisionList>>((value) => typeof value === 'object' && value !== null)
+  .meta({ override: revisionListJsonSchema as never });
+
+const DESCRIPTION = 'Read_write keys and project members (VIEWER and up); read keys get 403.';
+const version = z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a version number (1, 2, …)').describe('The revision’s version');
+
+/** A row's revisions (docs/contents.md#revisions). */
+export const revisionsRouter = router({
+  list: tableProcedure('revisions')
+    .meta({ openapi: { method: 'GET', path: revisions, tags: [TAG], summary: 'Revisions of a row, newest first', description: DESCRIPTION, protect: true } })
+    .input(z.object({ ...contentsPath, ...pageParams }))
+    .output(revisionListResponse)
+    .query(async ({ ctx, input }) => {
+      return listRevisions(sqlOn(ctx.deps.pool), ctx.table, input.contentsId, input);
+    }),
+
+  get: tableProcedure('revisions')
+    .meta({ openapi: { method: 'GET', path: `${revisions}/{version}`, tags: [TAG], summary: 'One revision of a row', description: DESCRIPTION, protect: true } })
+    .input(z.object({ ...contentsPath, version }))
+    .output(revisionOutput)
+    .query(async ({ ctx, input }) => {
+      const sql = sqlOn(ctx.deps.pool);
+      const row = await findRow(sql, ctx.table, input.contentsId);
+      return getRevision(sql, ctx.table, row.id, Number(input.version));
+    }),
+
+  restore: tableProcedure('write')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: `${revisions}/{version}/restore`,
+        tags: [TAG],
+        summary: 'Restore a revision',
+        description:
+          'The row takes the revision’s data (columns deleted since are left out), validated and unique-checked now as an update is (422, 409); its status stays. Records a `restored` revision and fires `contents.updated`. With `{ "draft": true }` the revision’s data becomes the pending draft of a PUBLISHED row instead (replacing any draft; publish it with POST .../draft/publish): validated as a draft save is (422), 409 INVALID_TRANSITION for a row that is not PUBLISHED, the live row untouched, no revision recorded and no event fired.',
+        protect: true,
+      },
+    })
+    .input(
+      z.object({
+        ...contentsPath,
+        version,
+        draft: jsonBoolean.optional().describe('true: restore into the pending draft of a PUBLISHED row, leaving the live values as they are. Default: false, onto the live row.'),
+      }),
+    )
+    .output(contentsOutput)
+    .mutation(async ({ ctx, input }) => {
+      if (input.draft) return toContentsOutput(ctx.table, await restoreIntoDraft(ctx.tableAccess.writeScope(), input.contentsId, Number(input.version)));
+      const row = await updateContents(ctx.tableAccess.writeScope(), { projectId: input.projectId, tableId: input.tableId, contentsId: input.contentsId }, { kind: 'revision', version: Number(input.version) });
+      return toContentsOutput(ctx.table, row);
+    }),
+});

@@ -1,0 +1,52 @@
+import { sqlOn, type Sql } from '../../../db/sql.js';
+import { invalidQuery, notFound } from '../../../errors/app-error.js';
+import type { ProjectInfo } from '../../projects/project-directory.js';
+import { findRow } from './write.js';
+import { toContentsOutput, type ContentsRow } from './row.js';
+import type { TableDef } from '../../tables/table-def.js';
+import type { ContentsListItem } from './rows.schema.js';
+import { expandContext, type ListScope } from './list.js';
+import { expandItems } from '../expand/expand.js';
+import { parseExpand } from '../expand/parse-expand.js';
+import { parseFields, toListItem, type ListRow } from '../../query/index.js';
+import { assertMaySeeDrafts, withDraftApplied } from '../drafts/drafts.js';
+
+export type ReadScope = ListScope;
+
+export function checkLocale(project: ProjectInfo, locale: string | undefined): void {
+  if (locale !== undefined && !project.locales.includes(locale)) {
+    throw invalidQuery(`locale: "${locale}" is not a project locale (${project.locales.join(', ')})`);
+  }
+}
+
+/** A row by id or slug as the caller may see it: non-public rows are 404 for read keys, as if they did not exist. */
+export async function findVisibleRow(sql: Sql, table: TableDef, contentsId: string, publicOnly: boolean): Promise<ContentsRow> {
+  const row = await findRow(sql, table, contentsId);
+  if (publicOnly && row.status !== 'PUBLISHED') throw notFound('Contents');
+  return row;
+}
+
+/**
+ * One row by id or slug (see findVisibleRow); `fields` and `expand` as on lists (docs/contents.md,
+ * the list engine's parsing and projection); `version=draft` with its pending draft applied.
+ */
+export async function getContents(
+  scope: ReadScope,
+  input: { contentsId: string; locale?: string; fields?: string; expand?: string; version?: 'published' | 'draft' },
+): Promise<ContentsListItem> {
+  const { contentsId, locale } = input;
+  if (input.version === 'draft') assertMaySeeDrafts(scope.publicOnly);
+  const found = await findVisibleRow(sqlOn(scope.pool), scope.table, contentsId, scope.publicOnly);
+  checkLocale(scope.project, locale);
+  const expand = await parseExpand(input.expand, input.fields, scope.table, scope.tables);
+  // With `expand`, the row's own names (the expanded columns added); the dotted ones are the plan's.
+  const fields = expand ? expand.fields : input.fields;
+  const projection = fields === undefined ? null : parseFields(fields, scope.table);
+  const row = input.version === 'draft' ? await withDraftApplied(scope, found) : found;
+  const whole = toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale, publicOnly: scope.publicOnly });
+  // toContentsOutput leaves hasDraft out for read keys, so the projection cannot bring it back.
+  const output = projection ? (toListItem(whole as ListRow, { projection }) as ContentsListItem) : whole;
+  if (!expand) return output;
+  const [expanded] = await expandItems([output], expand.nodes, expandContext(scope, locale ?? null));
+  return expanded;
+}

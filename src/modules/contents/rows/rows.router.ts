@@ -1,0 +1,117 @@
+import { markCreated, markNoContent } from '../../../trpc/context.js';
+import { rawPathParam } from '../../../auth/access.js';
+import { sqlOn } from '../../../db/sql.js';
+import { tableItemProcedure, tableProcedure } from '../../../trpc/procedures.js';
+import { router } from '../../../trpc/trpc.js';
+import { z } from 'zod';
+import { findVisibleRow, getContents } from './read.js';
+import { toContentsOutput } from './row.js';
+import {
+  contentsListItem,
+  contentsListResponse,
+  contentsOutput,
+  createContentsInput,
+  deleteContentsInput,
+  getContentsInput,
+  listContentsInput,
+  referrersInput,
+  referrersOutput,
+  updateContentsInput,
+} from './rows.schema.js';
+import { createContents, deleteContents, findRow, updateContents } from './write.js';
+import { listContents } from './list.js';
+import { referrersOf } from '../references/references.js';
+import { saveDraft } from '../drafts/drafts.js';
+
+const TAG = 'Contents';
+
+const collection = '/{projectId}/tables/{tableId}/contents' as const;
+const item = '/{projectId}/tables/{tableId}/contents/{contentsId}' as const;
+
+/** PUT/DELETE of one row: an unknown id or slug is 404 before the body is looked at (docs/reliability.md#errors). */
+const rowWriteProcedure = tableItemProcedure('write', async (ctx, input) => {
+  await findRow(sqlOn(ctx.deps.pool), ctx.table, rawPathParam(input, 'contentsId'));
+});
+
+export const contentsRouter = router({
+  list: tableProcedure('read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: collection,
+        tags: [TAG],
+        summary: 'List contents with paging, field selection, sorting and filtering',
+        description: 'Read keys see PUBLISHED rows only, whatever the filter. See the parameters for the JSON shapes of sort and filter.',
+        protect: true,
+      },
+    })
+    .input(listContentsInput)
+    .output(contentsListResponse)
+    .query(({ ctx, input }) =>
+      listContents(ctx.tableAccess.readScope(ctx.em), input),
+    ),
+
+  create: tableProcedure('write')
+    .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Create contents', protect: true }, successStatus: 201 })
+    .input(createContentsInput)
+    .output(contentsOutput)
+    .mutation(async ({ ctx, input }) => {
+      const row = await createContents(ctx.tableAccess.writeScope(), input);
+      markCreated(ctx, row.id);
+      return toContentsOutput(ctx.table, row);
+    }),
+
+  get: tableProcedure('read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: item,
+        tags: [TAG],
+        summary: 'Read contents by id or slug',
+        description: 'With `fields`, only `id` and the fields asked for, as on lists (`data` is absent when no column is asked for).',
+        protect: true,
+      },
+    })
+    .input(getContentsInput)
+    .output(contentsListItem)
+    .query(({ ctx, input }) => getContents(ctx.tableAccess.readScope(ctx.em), input)),
+
+  referrers: tableProcedure('read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: `${item}/referrers`,
+        tags: [TAG],
+        summary: 'Where a row is referenced',
+        description:
+          'For each reference column that holds this row’s id, the number of rows that hold it: what a delete would clear (onDelete setNull), delete (cascade) or be refused for (restrict).',
+        protect: true,
+      },
+    })
+    .input(referrersInput)
+    .output(referrersOutput)
+    .query(async ({ ctx, input }) => {
+      const sql = sqlOn(ctx.deps.pool);
+      const publicOnly = ctx.access.publicOnly;
+      const row = await findVisibleRow(sql, ctx.table, input.contentsId, publicOnly);
+      return referrersOf(sql, ctx.access.project.id, ctx.table.id, row.id, publicOnly);
+    }),
+
+  update: rowWriteProcedure
+    .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update contents (data merged; status transitions checked)', protect: true } })
+    .input(updateContentsInput)
+    .output(contentsOutput)
+    .mutation(async ({ ctx, input }) => {
+      const row = input.draft ? await saveDraft(ctx.tableAccess.writeScope(), input) : await updateContents(ctx.tableAccess.writeScope(), input);
+      return toContentsOutput(ctx.table, row);
+    }),
+
+  delete: rowWriteProcedure
+    .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete contents', protect: true }, successStatus: 204 })
+    .input(deleteContentsInput)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await deleteContents(ctx.tableAccess.writeScope(), input.contentsId);
+      markNoContent(ctx);
+    }),
+});

@@ -1,0 +1,260 @@
+import type pg from 'pg';
+import { conflict, notFound, validationError, type ErrorDetail } from '../../../errors/app-error.js';
+import type { ProjectInfo } from '../../projects/project-directory.js';
+import { sqlOn, transaction, type Sql } from '../../../db/sql.js';
+import { emitEvents } from '../../events/outbox.js';
+import { newEvent, type DomainEvent, type EventType } from '../../events/vocabulary.js';
+import { outboxOfClient } from '../../../jobs/outbox.js';
+import { isUuid, uuidv7 } from '../../../shared/ids.js';
+import { slugColumnOf, type TableDef } from '../../tables/table-def.js';
+import { recordChange } from './counts.js';
+import { insertRow, insertRowBatched } from './insert.js';
+import { toContentsOutput, toDate, type ContentsRow, type NewRow } from './row.js';
+import { deleteRow, existingContents, filesOfColumnProject, lockSlug, rowByIdOrSlug, updateRow } from './rows.sql.js';
+import type { CreateContentsInput, UpdateContentsInput } from './rows.schema.js';
+import { assertTransition, planStatus } from './status.js';
+import { validateData, type ValidatedData } from './validate.js';
+import { nextFreeSlug, storageLimitField, uniqueViolationField } from './uniqueness.js';
+import { applyOnDelete } from '../references/references.js';
+import { updateAction, type Actor } from '../revisions/actions.js';
+import { revisionOf } from '../revisions/revisions.sql.js';
+import { readDraft } from '../drafts/draft-data.js';
+
+export interface WriteScope {
+  pool: pg.Pool;
+  table: TableDef;
+  project: ProjectInfo;
+  /** The project's other tables, for rows a delete reaches through references (onDelete). */
+  tables?: (tableId: string) => Promise<TableDef | null>;
+  /** Who writes, for the revisions (docs/contents.md#revisions). */
+  actor: Actor | null;
+}
+
+/** The events of a row change; `false` entries are the ones that do not apply. */
+function rowEvents(scope: WriteScope, row: ContentsRow, types: (EventType | false)[], table = scope.table): DomainEvent[] {
+  const data = toContentsOutput(table, row);
+  return types.filter((t): t is EventType => t !== false).map((t) => newEvent(t, scope.project.id, table.id, data));
+}
+
+/** Records the events of a row change in the transaction of `client`. */
+const emitRowEvents = (scope: WriteScope, client: pg.PoolClient, row: ContentsRow, types: (EventType | false)[]) =>
+  emitEvents(outboxOfClient(client), rowEvents(scope, row, types));
+
+/** How often a derived slug is recomputed when a concurrent writer takes it first. */
+const SLUG_ATTEMPTS = 5;
+
+/**
+ * References and files must exist in the project (422). In the write's transaction,
+ * `lock` keeps the referenced rows from being deleted until it commits (docs/contents.md#references).
+ */
+export async function checkLookups(sql: Sql, validated: Pick<ValidatedData, 'references' | 'files'>, details: ErrorDetail[], lock = false): Promise<void> {
+  for (const ref of validated.references) {
+    const found = await sql<{ id: string }>(existingContents(ref.tableId, ref.ids, lock));
+    const missing = ref.ids.filter((id) => !found.some((f) => f.id === id));
+    if (missing.length > 0) details.push({ field: `data.${ref.column.name}`, message: `unknown contents id(s): ${missing.join(', ')}` });
+  }
+  for (const file of validated.files) {
+    // Files of the project that owns the column's table.
+    const found = await sql<{ id: string }>(filesOfColumnProject(file.column.id, file.ids.filter(isUuid)));
+    const missing = file.ids.filter((id) => !found.some((f) => f.id === id));
+    if (missing.length > 0) details.push({ field: `data.${file.column.name}`, message: `unknown file id(s): ${missing.join(', ')}` });
+  }
+}
+
+/** Finds a row by id or, for anything that is not a UUID, by slug. */
+export async function findRow(sql: Sql, table: TableDef, contentsId: string, forUpdate = false): Promise<ContentsRow> {
+  const byId = isUuid(contentsId);
+  if (!byId && !slugColumnOf(table)) throw notFound('Contents');
+  const [row] = await sql<ContentsRow>(rowByIdOrSlug(table.id, byId ? contentsId.toLowerCase() : contentsId, byId, forUpdate));
+  if (!row) throw notFound('Contents');
+  return row;
+}
+
+/**
+ * Runs `write`, turning unique violations into 409 naming the field (docs/contents.md#contents), and a value the
+ * database cannot hold into 422 naming it.
+ */
+export async function mapWriteFailures<T>(table: TableDef, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const field = uniqueViolationField(table, error);
+    if (field) throw conflict(`${field}: this value already exists in another row`);
+    const tooLarge = storageLimitField(table, error);
+    if (tooLarge) throw validationError([{ field: tooLarge, message: 'is too large to store' }]);
+    throw error;
+  }
+}
+
+export async function createContents(scope: WriteScope, input: CreateContentsInput): Promise<ContentsRow> {
+  const { pool, table, project } = scope;
+  const sql = sqlOn(pool);
+  const validated = validateData(table, project, input.data, null);
+  const details = [...validated.details];
+  const plan = planStatus(null, input, table.defaultStatus, details);
+
+  const slugColumn = slugColumnOf(table);
+  // Omitted or null: the slug is derived from its source (validateData), and must then be made free.
+  const derivedSlug = slugColumn !== undefined && input.data[slugColumn.name] == null && validated.data[slugColumn.name] !== undefined;
+  const newRow = (data: Record<string, unknown>): NewRow => {
+    const now = new Date();
+    const row: ContentsRow = {
+      id: uuidv7(now.getTime()),
+      table_id: table.id,
+      status: plan.status,
+      slug: slugColumn ? ((data[slugColumn.name] as string | undefined) ?? null) : null,
+      data,
+      created_at: now,
+      updated_at: now,
+      published_at: plan.publishes ? now : null,
+      publish_at: plan.publishAt,
+    };
+    return { row, projectId: project.id, events: rowEvents(scope, row, ['contents.created', plan.publishes && 'contents.published']), actor: scope.actor };
+  };
+  if (!derivedSlug && validated.references.length === 0) {
+    await checkLookups(sql, validated, details);
+    if (details.length > 0) throw validationError(details);
+    // A taken unique value (null) or a failed batch: alone, the insert names what went wrong.
+    const inserted = await insertRowBatched(pool, newRow(validated.data)).catch(() => null);
+    return inserted ?? mapWriteFailures(table, () => insertRow(pool, newRow(validated.data)));
+  }
+
+  // Checked and inserted in one transaction: the referenced rows stay locked (`for key share`)
+  // until the row is in, so none of them is deleted in between (docs/contents.md#references).
+  const insertChecked = async (tx: Sql, client: pg.PoolClient, data: Record<string, unknown>) => {
+    await checkLookups(tx, validated, details, true);
+    if (details.length > 0) throw validationError(details);
+    return insertRow(client, newRow(data));
+  };
+  if (!derivedSlug) return mapWriteFailures(table, () => transaction(pool, (tx, client) => insertChecked(tx, client, validated.data)));
+
+  const base = validated.data[slugColumn.name] as string;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await mapWriteFailures(table, () =>
+        transaction(pool, async (tx, client) => {
+          // Writers deriving the same slug queue here, so each one sees the slugs the others took.
+          await tx(lockSlug(table.id, base));
+          return insertChecked(tx, client, { ...validated.data, [slugColumn.name]: await nextFreeSlug(tx, table.id, base) });
+        }),
+      );
+    } catch (error) {
+      // A writer that gave this slug explicitly took it between our lookup and our insert: try the next.
+      const isSlugRace = (error as { message?: string }).message?.startsWith(`data.${slugColumn.name}:`);
+      if (!isSlugRace || attempt >= SLUG_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** The data of a row's revision, its since-deleted columns left out; 404 when there is no such version. */
+export async function revisionData(sql: Sql, table: TableDef, rowId: string, version: number): Promise<Record<string, unknown>> {
+  const [revision] = await sql<{ data: Record<string, unknown> }>(revisionOf(rowId, version));
+  if (!revision) throw notFound('Revision');
+  const live = new Set(table.columns.map((c) => c.name));
+  return Object.fromEntries(Object.entries(revision.data).filter(([name]) => live.has(name)));
+}
+
+/** What an update applies: the body's `data` (PUT), a revision's data (restore) or the row's pending draft (draft publish). */
+export type UpdateSource = { kind: 'body' } | { kind: 'revision'; version: number } | { kind: 'draft' };
+
+/**
+ * The data an update merges into the row, over `existing` (null: it replaces the row's data). A
+ * draft publish with no pending draft is 404.
+ */
+async function updateInput(sql: Sql, table: TableDef, current: ContentsRow, input: UpdateContentsInput, source: UpdateSource) {
+  switch (source.kind) {
+    case 'body':
+      return { data: input.data ?? {}, existing: current.data };
+    case 'revision':
+      return { data: await revisionData(sql, table, current.id, source.version), existing: null };
+    case 'draft': {
+      const draft = await readDraft(sql, table, current);
+      if (!draft) throw notFound('Draft');
+      return { data: draft, existing: current.data };
+    }
+  }
+}
+
+/**
+ * PUT (docs/contents.md#contents): `data` merged into the row's, the status moved as asked. From a revision, the
+ * row takes that revision's data instead, its status unchanged; from the pending draft, the row
+ * takes the draft's changes and is published (docs/contents.md#drafts-of-published-rows). Each is validated and unique-checked as
+ * an update is.
+ */
+export async function updateContents(scope: WriteScope, input: UpdateContentsInput, source: UpdateSource = { kind: 'body' }): Promise<ContentsRow> {
+  const { pool, table, project } = scope;
+  return mapWriteFailures(table, () =>
+    transaction(pool, async (sql, client) => {
+      const current = await findRow(sql, table, input.contentsId, true);
+      const given = await updateInput(sql, table, current, input, source);
+      const validated = validateData(table, project, given.data, given.existing);
+      const details = [...validated.details];
+      const publishAt = current.publish_at === null ? null : toDate(current.publish_at);
+      const requested = source.kind === 'draft' ? { status: 'PUBLISHED' as const } : input;
+      const plan = planStatus({ status: current.status, publishAt }, requested, table.defaultStatus, details);
+      await checkLookups(sql, validated, details, true);
+      if (details.length > 0) throw validationError(details);
+      assertTransition(current.status, plan.status);
+      const slugColumn = slugColumnOf(table);
+      if (source.kind !== 'revision' && slugColumn && given.data[slugColumn.name] == null && validated.data[slugColumn.name] !== undefined) {
+        // A slug derived by this write (a row from before the slug column, or a slug set to null):
+        // take a free one, as on create, rather than clash with another row's.
+        const derived = validated.data[slugColumn.name] as string;
+        if (derived !== current.slug) validated.data[slugColumn.name] = await nextFreeSlug(sql, table.id, derived);
+      }
+      const slug = slugColumn ? ((validated.data[slugColumn.name] as string | undefined) ?? null) : null;
+      // A published draft is a publish even of a row that was PUBLISHED already (docs/contents.md#drafts-of-published-rows).
+      const publishes = plan.publishes || source.kind === 'draft';
+      const action = source.kind === 'revision' ? 'restored' : source.kind === 'draft' ? 'draftPublished' : updateAction(current.status, plan.status);
+      const [row] = await sql<ContentsRow>(
+        updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, publishes, { action, actor: scope.actor }, source.kind === 'draft'),
+      );
+      await recordChange(sql, table.id, current.status, plan.status);
+      await emitRowEvents(scope, client, row, ['contents.updated', publishes && 'contents.published', plan.unpublishes && 'contents.unpublished']);
+      return row;
+    }),
+  );
+}
+
+/**
+ * Deletes a row, and applies `onDelete` of the reference columns that point at it (docs/contents.md#references):
+ * cleared references (`contents.updated`), cascaded deletes (`contents.deleted`, totals kept),
+ * or a 409 that leaves everything as it was, all in the delete's transaction.
+ */
+export async function deleteContents(scope: WriteScope, contentsId: string): Promise<ContentsRow> {
+  const { pool, table } = scope;
+  return transaction(pool, async (sql, client) => {
+    const row = await findRow(sql, table, contentsId, true);
+    await sql(deleteRow(row.id));
+    const effects = await applyOnDelete(sql, scope.project.id, table.id, [row.id], scope.actor);
+    const deleted = [row, ...effects.deleted];
+    // One counter change per table and status, in one order: concurrent deletes cannot deadlock on them.
+    const groups = Map.groupBy(deleted, (r) => `${r.table_id} ${r.status}`);
+    for (const key of [...groups.keys()].sort()) {
+      const [first, ...rest] = groups.get(key)!;
+      await recordChange(sql, first.table_id, first.status, null, rest.length + 1);
+    }
+    const events = [
+      ...(await rowsEvents(scope, deleted, 'contents.deleted')),
+      ...(await rowsEvents(scope, effects.updated, 'contents.updated')),
+    ];
+    await emitEvents(outboxOfClient(client), events);
+    return row;
+  });
+}
+
+/** One event per row, each with its own table's view of it. */
+async function rowsEvents(scope: WriteScope, rows: ContentsRow[], type: EventType): Promise<DomainEvent[]> {
+  const tables = new Map<string, TableDef>([[scope.table.id, scope.table]]);
+  const events: DomainEvent[] = [];
+  for (const row of rows) {
+    let table = tables.get(row.table_id);
+    if (!table) {
+      const found = await scope.tables?.(row.table_id);
+      if (!found) throw new Error(`table ${row.table_id} of a referencing row is unknown`);
+      tables.set(row.table_id, (table = found));
+    }
+    events.push(...rowEvents(scope, row, [type], table));
+  }
+  return events;
+}
