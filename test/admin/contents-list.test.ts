@@ -232,6 +232,85 @@ describe('the contents list', () => {
   );
 
   it(
+    'moves the focus between the grid’s cells with the keyboard, keeps one place in the tab order, sorts from a header and opens a row with Enter',
+    async () => {
+      const { page } = run;
+      await page.goto(listUrl('?sort=price'));
+      await poll(() => firstRowText(page)).toBe(titleOf(0));
+      const grid = page.getByRole('grid');
+      const focused = page.locator(':focus');
+      const focusedIs = async (role: string, text: string | RegExp) => {
+        await poll(() => focused.getAttribute('role')).toBe(role);
+        if (typeof text === 'string') expect(await focused.textContent()).toBe(text);
+        else expect(await focused.textContent()).toMatch(text);
+      };
+      // One place of the grid is in the tab order: the first row until the focus moves.
+      const tabStops = grid.locator('[tabindex="0"]');
+      expect(await tabStops.count()).toBe(1);
+      expect(await tabStops.getAttribute('role')).toBe('row');
+      expect(await tabStops.textContent()).toContain(titleOf(0));
+
+      // Columns: Title (the row's name), Price, Featured, Issued, Author, Cover, Tags, Status, Updated.
+      await page.getByRole('row', { name: titleOf(0) }).focus();
+      await page.keyboard.press('ArrowRight');
+      await focusedIs('rowheader', titleOf(0));
+      await page.keyboard.press('ArrowRight');
+      await focusedIs('gridcell', '5');
+      await page.keyboard.press('ArrowDown');
+      await focusedIs('gridcell', '8');
+      await screenshot(page, 'contents-list-keyboard');
+      await page.keyboard.press('End');
+      await focusedIs('gridcell', /\d{4}/);
+      expect(await focused.locator('time').count()).toBe(1);
+      await page.keyboard.press('Home');
+      await focusedIs('rowheader', titleOf(1));
+      await page.keyboard.press('ArrowLeft');
+      await focusedIs('row', new RegExp(`^${titleOf(1)}`));
+      await page.keyboard.press('ArrowUp');
+      await focusedIs('row', new RegExp(`^${titleOf(0)}`));
+      // Above the first row, the headers: Enter and Space sort by the focused one, which keeps the focus.
+      await page.keyboard.press('ArrowUp');
+      await focusedIs('columnheader', /^Title/);
+      await page.keyboard.press('ArrowRight');
+      await focusedIs('columnheader', /^Price/);
+      expect(await focused.getAttribute('aria-sort')).toBe('ascending');
+      await page.keyboard.press('Enter');
+      await poll(() => header(page, 'Price').getAttribute('aria-sort')).toBe('descending');
+      await poll(() => firstRowText(page)).toBe(titleOf(ROWS - 1));
+      await focusedIs('columnheader', /^Price/);
+      await page.keyboard.press('Space');
+      await poll(() => header(page, 'Price').getAttribute('aria-sort')).toBe('ascending');
+      await poll(() => firstRowText(page)).toBe(titleOf(0));
+      expect(page.url()).toMatch(/sort=price/);
+      await page.keyboard.press('ArrowDown');
+      await focusedIs('gridcell', '5');
+      // Ctrl+End and Ctrl+Home: the grid's last and first cells.
+      await page.keyboard.press('Control+End');
+      expect(await page.getByRole('row', { name: titleOf(24) }).locator(':focus time').count()).toBe(1);
+      await page.keyboard.press('Control+Home');
+      await focusedIs('rowheader', titleOf(0));
+
+      // Tab leaves the grid; Shift+Tab comes back to the cell focused last, the one place in the tab order.
+      await page.keyboard.press('Tab');
+      await poll(() => grid.locator(':focus').count()).toBe(0);
+      await page.keyboard.press('Shift+Tab');
+      await focusedIs('rowheader', titleOf(0));
+      expect(await tabStops.count()).toBe(1);
+
+      // Typing finds a row by its name; Enter on a cell opens its row's editor.
+      await page.keyboard.type('tid');
+      await focusedIs('rowheader', titleOf(3));
+      await page.keyboard.press('Enter');
+      await page.waitForURL(new RegExp(`/tables/${articlesId}/rows/[\\w-]+$`));
+      await page.getByRole('heading', { name: titleOf(3), level: 1 }).waitFor();
+      await page.goBack();
+      await poll(() => firstRowText(page)).toBe(titleOf(0));
+      expect(run.problems).toEqual([]);
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
     'shows a row another writer creates and publishes, without a reload, and links each row to its editor',
     async () => {
       const { page } = run;
