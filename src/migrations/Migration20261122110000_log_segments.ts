@@ -1,11 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
-import { buildSegments } from '../modules/logs/log-segment.js';
-import type { RequestLogEntry } from '../modules/logs/log-buffer.js';
+import { buildConvertedSegments, type ConvertedEntry } from './frozen/20261122110000-log-segments.js';
 
 /**
- * Request logs are stored as segments (see log-segment.ts): one row per project per hand-over of
- * an API's buffer, its entries compressed, with the facets (hour, status, method, key → count,
- * duration sum, latency histogram) that totals, filters and rollups read.
+ * Request logs are stored as segments (see the logs module's log-segment.ts): one row per project
+ * per hand-over of an API's buffer, its entries compressed, with the facets (hour, status,
+ * method, key → count, duration sum, latency histogram) that totals, filters and rollups read.
  *
  * `tx` is the inserting transaction's id, as `request_log.tx` was: the rollup folds in the
  * segments between two of its watermarks. Segments whose entries are already in the rollups
@@ -16,7 +15,9 @@ import type { RequestLogEntry } from '../modules/logs/log-buffer.js';
  * compression attempt on every insert.
  *
  * Existing `request_log` rows are converted, one segment per project and hour, keeping their ids;
- * rows the rollup had not folded in yet get a fresh `tx` so that it still does.
+ * rows the rollup had not folded in yet get a fresh `tx` so that it still does. The segments are
+ * built by a frozen copy of the logs module's builder (frozen/20261122110000-log-segments.ts), so
+ * that later changes to the module do not change what this migration writes.
  */
 export class Migration20261122110000_log_segments extends Migration {
   override name = 'Migration20261122110000_log_segments';
@@ -65,8 +66,8 @@ export class Migration20261122110000_log_segments extends Migration {
         ip: r.ip as string | null,
         userAgent: r.user_agent as string | null,
         createdAt: Math.round(Number(r.created_at)),
-      })) satisfies (RequestLogEntry & { id: string })[];
-      for (const s of await buildSegments(entries)) {
+      })) satisfies ConvertedEntry[];
+      for (const s of await buildConvertedSegments(entries)) {
         await this.execute(
           `insert into request_log_segment (id, project_id, first_at, last_at, entries, facets, payload, tx)
            values (?, ?, timestamptz 'epoch' + ? * interval '1 millisecond', timestamptz 'epoch' + ? * interval '1 millisecond', ?, ?::jsonb, decode(?, 'base64'),

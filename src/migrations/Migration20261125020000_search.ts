@@ -1,14 +1,15 @@
 import { Migration } from '@mikro-orm/migrations';
-import { createIndexStatements, searchIndexStatements } from '../modules/columns/column.ddl.js';
-import type { ColumnDef } from '../modules/tables/table-def.js';
+import { referenceIndexStatements, searchIndexStatements, type StoredColumn } from './frozen/20261125020000-search.js';
 
 /**
  * Full-text search (docs/contents.md#search). `contents_search_text` is the text a localized column
  * contributes to a row's search document: every locale's value, cut to 100,000 characters (a
  * tsvector holds at most 1 MB, and a text value may be as long as a request body). Then every
  * live table gets the GIN indexes of its search document, as the columns module keeps them from
- * now on (searchIndexStatements), and every single reference column the statistics the planner
- * needs for filters through it (createIndexStatements).
+ * now on (its searchIndexStatements), and every reference and file column the statistics the
+ * planner needs for filters through it (its createIndexStatements). The statements are frozen
+ * copies of the columns module's (frozen/20261125020000-search.ts), so that later changes to the
+ * module do not change what this migration creates.
  */
 export class Migration20261125020000_search extends Migration {
   override name = 'Migration20261125020000_search';
@@ -31,12 +32,12 @@ export class Migration20261125020000_search extends Migration {
          left join content_column c on c.table_id = t.id and c.deleted_at is null
         where t.deleted_at is null
         group by t.id, p.locales`,
-    )) as { id: string; locales: string[]; columns: ColumnDef[] }[];
+    )) as { id: string; locales: string[]; columns: StoredColumn[] }[];
     for (const table of tables) {
       for (const statement of searchIndexStatements(table, table.locales)) await this.execute(statement);
       // Only what is missing is created: every statement is `if not exists`.
       for (const column of table.columns.filter((c) => c.type === 'reference' || c.type === 'file')) {
-        for (const statement of createIndexStatements(table.id, column, table.locales)) await this.execute(statement);
+        for (const statement of referenceIndexStatements(table.id, column)) await this.execute(statement);
       }
     }
   }

@@ -70,6 +70,21 @@ describe('layers', () => {
     expect(runners).toEqual([]);
   });
 
+  it('migrations import only @mikro-orm/*, node:* and src/migrations/: live module code would change what an old migration does', () => {
+    const specifier = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
+    const migrationsDir = path.normalize('src/migrations/');
+    const outside = [...graph.keys()]
+      .filter((file) => file.startsWith(migrationsDir))
+      .flatMap((file) =>
+        [...source(file).matchAll(specifier)]
+          .map((m) => m[1] ?? m[2] ?? m[3])
+          .filter((name) => !/^(@mikro-orm\/|node:)/.test(name))
+          .filter((name) => !(name.startsWith('.') && path.normalize(path.join(path.dirname(file), name)).startsWith(migrationsDir)))
+          .map((name) => `${file} -> ${name}`),
+      );
+    expect(outside).toEqual([]);
+  });
+
   it('no files import each other in a cycle', () => {
     expect(cycles(graph)).toEqual([]);
   });
