@@ -27,6 +27,13 @@ const SQL_STATEMENT =
 
 const source = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
+/** Every module specifier a file imports or re-exports, relative or bare (`pg`, `node:http`). */
+const SPECIFIER = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
+const specifiersOf = (file: string) => [...source(file).matchAll(SPECIFIER)].map((m) => m[1] ?? m[2] ?? m[3]);
+
+/** The packages of the web layer. */
+const HTTP_PACKAGES = new Set(['node:http', 'node:https', 'http', 'https', 'express', 'busboy']);
+
 describe('layers', () => {
   it('reads the whole source tree', () => {
     expect(graph.size).toBeGreaterThan(200);
@@ -71,18 +78,38 @@ describe('layers', () => {
   });
 
   it('migrations import only @mikro-orm/*, node:* and src/migrations/: live module code would change what an old migration does', () => {
-    const specifier = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
     const migrationsDir = path.normalize('src/migrations/');
     const outside = [...graph.keys()]
       .filter((file) => file.startsWith(migrationsDir))
       .flatMap((file) =>
-        [...source(file).matchAll(specifier)]
-          .map((m) => m[1] ?? m[2] ?? m[3])
+        specifiersOf(file)
           .filter((name) => !/^(@mikro-orm\/|node:)/.test(name))
           .filter((name) => !(name.startsWith('.') && path.normalize(path.join(path.dirname(file), name)).startsWith(migrationsDir)))
           .map((name) => `${file} -> ${name}`),
       );
     expect(outside).toEqual([]);
+  });
+
+  it('modules speak no HTTP: node:http, express and busboy belong to src/http', () => {
+    const http = [...graph.keys()]
+      .filter((file) => unitOf(file).startsWith('src/modules/'))
+      .flatMap((file) => specifiersOf(file).filter((name) => HTTP_PACKAGES.has(name)).map((name) => `${file} -> ${name}`));
+    expect(http).toEqual([]);
+  });
+
+  it('modules reach src/auth only through their routers (access is decided before a module runs)', () => {
+    const fromModules = [...graph]
+      .filter(([file]) => unitOf(file).startsWith('src/modules/'))
+      .flatMap(([file, targets]) => targets.filter((target) => target.startsWith(path.normalize('src/auth/'))).map((target) => `${file} -> ${target}`));
+    expect(fromModules).toEqual([]);
+  });
+
+  it('src/db knows no module: it does not import the ORM configuration (which lists the entities)', () => {
+    const config = path.normalize('mikro-orm.config.ts');
+    const fromDb = [...graph]
+      .filter(([file]) => file.startsWith(path.normalize('src/db/')))
+      .flatMap(([file, targets]) => targets.filter((target) => target === config || target.startsWith(path.normalize('src/modules/'))).map((target) => `${file} -> ${target}`));
+    expect(fromDb).toEqual([]);
   });
 
   it('no files import each other in a cycle', () => {
