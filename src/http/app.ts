@@ -20,7 +20,7 @@ import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { securityHeaders } from './security-headers.js';
 import { logRequests } from './request-log.js';
-import { factsOf, trackRequests } from './request-facts.js';
+import { factsOf, trackRequests } from './request-tracking.js';
 import { createOperatorMetrics } from './prometheus.js';
 import { sendError } from './send-error.js';
 import { createV1Handler } from './v1.js';

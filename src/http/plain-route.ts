@@ -5,7 +5,7 @@ import type { AppDeps } from '../app-deps.js';
 import type { Principal } from '../auth/principal.js';
 import { authorizeProject, type ProjectAccess, type ProjectAccessLevel } from '../auth/project-access.js';
 import { describeError } from '../errors/describe.js';
-import { principalOf } from './request-facts.js';
+import { principalOf } from './request-tracking.js';
 import { sendError } from './send-error.js';
 
 /*

@@ -4,7 +4,7 @@ import client from 'prom-client';
 import type { AppDeps } from '../app-deps.js';
 import { unauthorized } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
-import { answeredStatus, wasStream, type RequestDone } from './request-facts.js';
+import { answeredStatus, wasStream, type RequestDone } from './request-tracking.js';
 import { sendError } from './send-error.js';
 
 const LABELS = ['face', 'route', 'method', 'status'] as const;

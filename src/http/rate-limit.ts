@@ -4,7 +4,7 @@ import { rateLimited } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import type { SharedTokenBuckets } from '../rate-limit/token-bucket.js';
 import { clientIp } from './client-ip.js';
-import { notePrincipal } from './request-facts.js';
+import { notePrincipal } from './request-tracking.js';
 import { sendError } from './send-error.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { RequestLogBuffer } from '../modules/logs/log-buffer.js';
 import { redactCredentials } from '../shared/log-safety.js';
 import { clientIp } from './client-ip.js';
-import { answeredStatus, wasStream, type RequestDone } from './request-facts.js';
+import { answeredStatus, wasStream, type RequestDone } from './request-tracking.js';
 
 /** Longest path and user agent kept; a log row is not the place for a 1 MB query string. */
 const MAX_PATH = 2048;

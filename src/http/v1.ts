@@ -6,7 +6,7 @@ import { methodNotAllowed, noRoute } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import { createContextFactory, type Context } from '../trpc/context.js';
 import type { AppRouter } from '../trpc/router.js';
-import { factsOf } from './request-facts.js';
+import { factsOf } from './request-tracking.js';
 import { sendError } from './send-error.js';
 import { jsonBodyReader } from './v1-body.js';
 import { readQuery } from './v1-query.js';

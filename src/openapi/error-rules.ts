@@ -153,6 +153,3 @@ export function errorsOf(facts: OperationFacts): Map<string, SpecificError | und
   for (const status of ['429', '500', '503']) errors.set(status, undefined);
   return new Map([...errors].sort(([a], [b]) => a.localeCompare(b)));
 }
-
-/** The resource groups that declare domain errors (for a test that they exist). */
-export const DOMAIN_ERROR_TAGS = Object.keys(DOMAIN_ERRORS);

@@ -76,8 +76,6 @@ const ERRORS: Record<string, { description: string; code: ErrorCode; message: st
   '503': { description: '`SERVICE_UNAVAILABLE`: the database is unreachable; retry shortly', code: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; retry shortly' },
 };
 
-export const ERROR_STATUSES = Object.keys(ERRORS);
-
 /**
  * The response object of an error status. `specific` replaces the generic description when the
  * operation has a more precise reason (e.g. which unique value a 409 is about).

@@ -4,7 +4,7 @@ import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { AppDeps } from '../../src/app-deps.js';
 import type { AppError } from '../../src/errors/app-error.js';
 import { describeError } from '../../src/errors/describe.js';
-import { factsOf } from '../../src/http/request-facts.js';
+import { factsOf } from '../../src/http/request-tracking.js';
 import { sendUnmatched } from '../../src/http/v1.js';
 import { jsonBodyReader } from '../../src/http/v1-body.js';
 import type { V1RouteTable } from '../../src/http/v1-routes.js';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sqlLiteral as literal } from '../../db/sql-literal.js';
 import { columnExpression, columnSortExpression, columnUniqueExpression, searchDocument, searchIndexLocales } from '../query/index.js';
 import { isLocalized, isMultiple, STRING_TYPES, type ColumnDef, type TableDef } from '../tables/table-def.js';
 
@@ -8,15 +9,10 @@ import { isLocalized, isMultiple, STRING_TYPES, type ColumnDef, type TableDef } 
  * `columnExpression`), so they are exactly the text the list queries use and the planner can
  * match them. String values can be as long as a request body, far more than a btree entry
  * holds (2,704 bytes): their btree indexes hold a prefix (sort, equality) or an md5 (unique),
- * never the whole value. Ids are UUIDs and index names are built from
- * them; `literal` asserts it.
+ * never the whole value. Table ids and index names are embedded as literals escaped by
+ * db/sql-literal.ts.
  */
 
-const SAFE = /^[A-Za-z0-9_-]+$/;
-const literal = (value: string) => {
-  if (!SAFE.test(value)) throw new Error(`unsafe SQL literal: ${value}`);
-  return `'${value}'`;
-};
 
 
 const STATISTICS_TYPES: ReadonlySet<ColumnDef['type']> = new Set(['number', 'integer', 'date', 'datetime', 'boolean', 'select', 'reference', 'file']);
@@ -26,8 +22,6 @@ export function indexName(columnId: string, suffix: string): string {
   return `c_${columnId.replace(/-/g, '')}_${suffix.replace(/-/g, '_').toLowerCase()}`.slice(0, 63);
 }
 
-/** Index name prefix of a column's unique indexes: a unique violation names the column. */
-export const uniqueIndexPrefix = (columnId: string) => indexName(columnId, 'u');
 
 /** The CREATE INDEX statements a column needs: sort/compare, contains (trigram), unique. */
 export function createIndexStatements(tableId: string, column: ColumnDef, locales: string[]): string[] {

@@ -2,20 +2,16 @@
  * The SQL text of every field, shared by the query compiler and the columns module's index DDL:
  * PostgreSQL uses an expression index only when the query's expression is the same text, so
  * both sides must build it here. Column names and locale codes are embedded as string literals
- * (never user values: they come from the validated schema, and `literal` re-checks them).
+ * (from the validated schema, escaped as every literal is by db/sql-literal.ts).
  */
-import { COLUMN_NAME, isLocalized, isMultiple, STRING_TYPES, type ColumnDef } from '../tables/table-def.js';
+import { sqlLiteral } from '../../db/sql-literal.js';
+import { isLocalized, isMultiple, STRING_TYPES, type ColumnDef } from '../tables/table-def.js';
 import type { FieldRef, SystemField, ValueKind } from './types.js';
 
 export const LOCALE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
-/** `'name'`: a column name or locale code as an SQL string literal; anything else is a bug. */
-export function literal(value: string): string {
-  if (!COLUMN_NAME.test(value) && !LOCALE_CODE.test(value)) {
-    throw new Error(`refusing to embed ${JSON.stringify(value)} in SQL`);
-  }
-  return `'${value}'`;
-}
+/** `'name'`: a column name or locale code as an SQL string literal (db/sql-literal.ts escapes it). */
+export const literal = (value: string): string => sqlLiteral(value);
 
 const SYSTEM_COLUMNS: Record<SystemField, string> = {
   id: 'id',

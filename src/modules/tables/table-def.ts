@@ -81,7 +81,6 @@ export const COLUMN_NAME = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
  * `{ "<locale>": value }`.
  */
 export const STRING_TYPES: ReadonlySet<ColumnType> = new Set(['text', 'longtext', 'email', 'url', 'slug']);
-export const ORDERED_TYPES: ReadonlySet<ColumnType> = new Set(['number', 'integer', 'date', 'datetime']);
 export const LOCALIZABLE_TYPES: ReadonlySet<ColumnType> = new Set(['text', 'longtext', 'url']);
 
 export const isMultiple = (c: ColumnDef) =>

@@ -6,7 +6,6 @@ import { isTableRef } from '../tables/table-refs.js';
 
 /** The event types of docs/webhooks.md; `*` subscribes to all of them. */
 export const WEBHOOK_EVENTS = [...EVENT_TYPES, '*'] as const;
-export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
 function isHttpUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;

@@ -31,7 +31,6 @@ export const memberOutput = z.object({
   role: z.string(),
   createdAt: isoDate,
 });
-export type MemberOutput = z.infer<typeof memberOutput>;
 
 export const workspaceMemberOutput = memberOutput.extend({ role: workspaceRole });
 export const invitedMemberOutput = workspaceMemberOutput.extend({
