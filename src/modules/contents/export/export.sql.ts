@@ -30,7 +30,7 @@ export const copyExport = (select: SqlQuery): string => {
 /** The next `rows` rows of the export's cursor. */
 export const fetchExport = (rows: number): SqlQuery => ({ text: `fetch forward ${rows} from export_rows`, values: [] });
 
-/** A JSON key and its colon, as SQL text: names are checked by `literal` (letters, digits, `_`). */
+/** A JSON key and its colon, as SQL text: column names hold letters, digits and `_` only (COLUMN_NAME), nothing JSON or SQL would escape. */
 const key = (name: string) => `'"${literal(name).slice(1, -1)}":'`;
 
 /** A timestamptz as the list writes it (db/pool.ts): ISO-8601 in UTC, milliseconds truncated. */
