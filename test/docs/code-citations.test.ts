@@ -7,7 +7,7 @@ import { anchors } from './markdown.js';
  * What comments and descriptions in the code cite is the project's own manual: `docs/<page>.md`,
  * with `#anchor` for a heading of that page. A reader of the repository can follow every such
  * citation, so each must name an existing page and heading, and none may cite a section of a
- * document outside the repository (`SPEC §3` and the like).
+ * document outside the repository (the word SPEC followed by a section sign and a number).
  */
 
 const root = path.resolve(import.meta.dirname, '../..');
