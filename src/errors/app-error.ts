@@ -72,6 +72,8 @@ export const invalidTransition = (message: string) => new AppError(409, 'INVALID
 export const validationError = (details: ErrorDetail[]) =>
   new AppError(422, 'VALIDATION_ERROR', `Validation failed: ${details.map((d) => d.field).join(', ')}`, details);
 export const fieldInvalid = (field: string, message: string) => validationError([{ field, message }]);
+/** 422 whose message says the problem itself rather than listing the fields. */
+export const unprocessable = (message: string, details: ErrorDetail[]) => new AppError(422, 'VALIDATION_ERROR', message, details);
 export const invalidJson = (message: string) => new AppError(400, 'INVALID_JSON', message);
 /** 404 for a path no route serves (`path` as the client wrote it, e.g. `/v1/...`). */
 export const noRoute = (method: string, path: string) => new AppError(404, 'NOT_FOUND', `No route for ${method} ${path}`);

@@ -1,5 +1,5 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
-import { fieldInvalid } from '../../errors/app-error.js';
+import { unprocessable } from '../../errors/app-error.js';
 import { concurrencyLimit } from '../../shared/concurrency-limit.js';
 import { OUTPUT_TYPES, type ImageRequest } from './image-request.js';
 import { planResize } from './resize-plan.js';
@@ -38,7 +38,7 @@ const AVIF_EFFORT = 0;
  * 422: the request is well-formed but this file's bytes cannot be transformed (too many
  * pixels, not an image of a kind we read, corrupt). `field` is `file`, the thing at fault.
  */
-export const unprocessableImage = (message: string) => fieldInvalid('file', message);
+export const unprocessableImage = (message: string) => unprocessable(message, [{ field: 'file', message }]);
 
 /** What a client is told of bytes libvips cannot read; the decoder's own text stays in the log. */
 const NOT_TRANSFORMABLE = 'the file is not an image that can be transformed';
