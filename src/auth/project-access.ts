@@ -22,7 +22,7 @@ import type { Actor, ListCache, ListScope, WriteScope } from '../modules/content
  * - `revisions`: GET of revisions — read_write keys (revisions hold unpublished values), VIEWER+;
  * - `write`: POST/PUT/DELETE of project data — read_write key, EDITOR+;
  * - `schema`: changes to tables and columns — read_write key, project ADMIN;
- * - `admin`: api-keys and webhooks — account tokens with project ADMIN only.
+ * - `admin`: api-keys, webhooks and roles — account tokens with project ADMIN only.
  */
 export type ProjectAccessLevel = 'read' | 'logs' | 'revisions' | 'write' | 'schema' | 'admin';
 
@@ -122,7 +122,7 @@ export async function authorizeProject(
   level: ProjectAccessLevel,
 ): Promise<ProjectAccess> {
   if (principal.kind === 'apiKey') {
-    if (level === 'admin') throw forbidden('API keys cannot manage API keys or webhooks; use an account token');
+    if (level === 'admin') throw forbidden('API keys cannot manage API keys, webhooks or roles; use an account token');
     // A key reaches its own project only: another project is 403 whether it exists or not.
     if (principal.projectId.toLowerCase() !== projectId.toLowerCase()) throw forbidden("This key belongs to another project");
     const refusal = originRefusal(headers, principal.allowedHosts);

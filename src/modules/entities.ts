@@ -4,6 +4,7 @@ import { CategorySchema } from './categories/category.entity.js';
 import { ColumnSchema } from './columns/column.entity.js';
 import { FileSchema } from './files/file.entity.js';
 import { ProjectMemberSchema, ProjectSchema } from './projects/project.entity.js';
+import { RoleSchema } from './roles/role.entity.js';
 import { TableSchema } from './tables/table.entity.js';
 import { TranslationSchema } from './translations/translation.entity.js';
 import { WebhookDeliverySchema, WebhookSchema } from './webhooks/webhook.entity.js';
@@ -23,6 +24,7 @@ export const entities = [
   ColumnSchema,
   CategorySchema,
   VariableSchema,
+  RoleSchema,
   TranslationSchema,
   FileSchema,
   WebhookSchema,

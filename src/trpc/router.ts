@@ -1,5 +1,6 @@
 import { accountRouter } from '../modules/accounts/account.router.js';
 import { apiKeyRouter } from '../modules/api-keys/api-key.router.js';
+import { roleRouter } from '../modules/roles/role.router.js';
 import { projectMemberRouter } from '../modules/projects/project-member.router.js';
 import { projectRouter } from '../modules/projects/project.router.js';
 import { workspaceMemberRouter } from '../modules/workspaces/workspace-member.router.js';
@@ -32,6 +33,7 @@ export const appRouter = router({
   projects: projectRouter,
   projectMembers: projectMemberRouter,
   apiKeys: apiKeyRouter,
+  roles: roleRouter,
   tables: tableRouter,
   columns: columnRouter,
   contents: contentsRouter,

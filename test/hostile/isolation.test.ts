@@ -37,7 +37,7 @@ function expectation(op: Operation, who: Who): Expected {
   }
   if (!op.path.startsWith('/{projectId}')) throw new Error(`No isolation rule for ${op.method} ${op.path}: extend isolation.test.ts`);
   if (who === 'writeKeyB' || who === 'ownerB') return 403;
-  const admin = /^\/\{projectId\}\/(api-keys|webhooks)(\/|$)/.test(op.path);
+  const admin = /^\/\{projectId\}\/(api-keys|webhooks|roles)(\/|$)/.test(op.path);
   const schema = !read && /^\/\{projectId\}\/tables(\/\{tableId\}(\/columns(\/\{columnId\})?)?)?$/.test(op.path);
   // Revisions and request logs are read by members and read_write keys, not by read keys.
   const notForReadKeys = read && (/\/revisions(\/|$)/.test(op.path) || /^\/\{projectId\}\/logs$/.test(op.path));
@@ -120,7 +120,7 @@ describe('isolation matrix (from /v1/openapi.json)', () => {
       const path = fillPath(op.path, { ...world.ids, [scope]: world.idsB[scope] });
       const callers: (keyof Credentials)[] = ['ownerB'];
       // B's key reaches what keys may reach in B: project data, not admin or account endpoints.
-      if (!workspaceScoped && !/^\/\{projectId\}\/(api-keys|webhooks)/.test(op.path)) callers.push('writeKeyB');
+      if (!workspaceScoped && !/^\/\{projectId\}\/(api-keys|webhooks|roles)/.test(op.path)) callers.push('writeKeyB');
       for (const caller of callers) {
         const res = await send(op, path, world.creds[caller]);
         if (res.status === 404) expectError(res, 404, 'NOT_FOUND');
@@ -137,7 +137,7 @@ describe('isolation matrix (from /v1/openapi.json)', () => {
     const aIds = new Set(Object.values(world.ids));
     for (const op of operations.filter((o) => o.method === 'GET' && !o.path.endsWith('}') && !o.path.endsWith('/content'))) {
       const scoped = op.path.startsWith('/{projectId}') || op.path.startsWith('/workspaces/{workspaceId}');
-      const callers: (keyof Credentials)[] = scoped && op.path.startsWith('/{projectId}') && !/api-keys|webhooks/.test(op.path) ? ['ownerB', 'writeKeyB'] : ['ownerB'];
+      const callers: (keyof Credentials)[] = scoped && op.path.startsWith('/{projectId}') && !/api-keys|webhooks|roles/.test(op.path) ? ['ownerB', 'writeKeyB'] : ['ownerB'];
       for (const caller of callers) {
         let path: string;
         try {

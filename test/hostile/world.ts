@@ -62,6 +62,7 @@ async function populate(t: TestApi, token: string, name: string) {
   const file = ok(await t.call('POST', `${p}/files`, { ...as, raw: multipart, headers: { 'content-type': 'multipart/form-data; boundary=b' } }));
   const apiKey = ok(await call('POST', `${p}/api-keys`, { name: 'in the path', permission: 'read' }));
   const webhook = ok(await call('POST', `${p}/webhooks`, { url: 'http://127.0.0.1:9/hook', events: ['*'] }));
+  const role = ok(await call('POST', `${p}/roles`, { name: 'in the path', rules: [{ table: 'articles', actions: ['read'] }] }));
   const member = await invite(t, workspaceId, token);
   const projectMember = ok(await call('POST', `/v1/workspaces/${workspaceId}/projects/${projectId}/members`, { accountId: member.accountId, role: 'VIEWER' }));
   // A delivery attempt needs the workers; its two rows are written directly instead.
@@ -89,6 +90,7 @@ async function populate(t: TestApi, token: string, name: string) {
     fileId: file.id,
     apiKeyId: apiKey.id,
     webhookId: webhook.id,
+    roleId: role.id,
     deliveryId,
     memberId: member.memberId,
     projectMemberId: projectMember.id,

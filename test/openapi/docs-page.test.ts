@@ -20,7 +20,7 @@ const SCREENSHOTS = 'test-output';
 const BROWSER_TEST_MS = 180_000;
 const PAGE_WAIT_MS = 90_000;
 const GROUPS = [
-  'Accounts', 'Workspaces', 'Workspace Members', 'Projects', 'Project Members', 'API Keys', 'Tables', 'Columns',
+  'Accounts', 'Workspaces', 'Workspace Members', 'Projects', 'Project Members', 'API Keys', 'Roles', 'Tables', 'Columns',
   'Contents', 'Categories', 'Variables', 'Translations', 'Files', 'Webhooks', 'Logs', 'Metrics',
 ];
 

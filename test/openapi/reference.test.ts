@@ -36,7 +36,7 @@ type Doc = any;
 const JUSTIFIED_WARNINGS = ['info-license', 'no-ambiguous-paths'];
 
 const RESOURCE_GROUPS = [
-  'Accounts', 'Workspaces', 'Workspace Members', 'Projects', 'Project Members', 'API Keys', 'Tables', 'Columns',
+  'Accounts', 'Workspaces', 'Workspace Members', 'Projects', 'Project Members', 'API Keys', 'Roles', 'Tables', 'Columns',
   'Contents', 'Categories', 'Variables', 'Translations', 'Files', 'Webhooks', 'Logs', 'Metrics',
 ];
 

@@ -359,3 +359,19 @@ describe('cursor', () => {
     refused({ sort, filter, cursor: forged([1, '2026-01-01T00:00:00Z'], 'not-a-uuid') }, /^cursor: malformed/);
   });
 });
+
+describe('placeholders', () => {
+  const NOW = '2030-05-06T07:08:09.000Z';
+  const placeholders = new Map([['$now', (kind: string) => (kind === 'timestamp' ? NOW : null)]]);
+  const withPlaceholders = (...items: unknown[]) => parseListQuery(filterOf(...items), table, { ...PROJECT, placeholders });
+
+  it('a value equal to a placeholder takes what it stands for, before coercion, also inside lists', () => {
+    expect(withPlaceholders({ i: 'createdAt', w: 'lt', v: '$now' }).filters[0]).toMatchObject({ op: 'lt', value: '2030-05-06T07:08:09.000Z' });
+    expect(withPlaceholders({ i: 'createdAt', w: 'between', v: ['2020-01-01', '$now'] }).filters[0]).toMatchObject({ values: ['2020-01-01T00:00:00Z', NOW] });
+  });
+
+  it('a placeholder that cannot stand for the field is refused; without placeholders it is a plain string', () => {
+    expect(() => withPlaceholders({ i: 'price', w: 'eq', v: '$now' })).toThrow('filter[0].v: "$now" cannot stand for a value of number column "price"');
+    expect(oneFilter({ i: 'title', w: 'eq', v: '$now' })).toMatchObject({ value: '$now' });
+  });
+});

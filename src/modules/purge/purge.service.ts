@@ -51,7 +51,7 @@ export async function purgeDeleted(em: EntityManager, kind: q.PurgeKind, id: str
     await deleteInBatches((batch) => q.requestLogSegmentsBatch(projectId, batch));
     await run(q.deleteRequestRollups(projectId));
     // Foreign keys cascade from the project row to what is left (members, keys, file rows,
-    // categories, variables, translations).
+    // categories, variables, translations, roles).
     await run(q.deleteRow('project', projectId));
   }
 

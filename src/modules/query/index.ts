@@ -18,7 +18,7 @@ export {
   literal,
   systemColumn,
 } from './expressions.js';
-export { MAX_FILTERS } from './parse-filter.js';
+export { MAX_FILTERS, parseFilters } from './parse-filter.js';
 export { OPERATORS_BY_KIND, type OperatorsByKind } from './operators.js';
 export { MAX_SORT_KEYS } from './parse-sort.js';
 export { MAX_SEARCH_LENGTH, searchDocument, searchIndexLocales } from './search.js';
@@ -49,4 +49,7 @@ export type {
   SystemField,
   OutputSystemField,
   Operator,
+  ParseContext,
+  Scalar,
+  ValueKind,
 } from './types.js';

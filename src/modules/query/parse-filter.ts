@@ -12,8 +12,11 @@ export const MAX_LIST_VALUES = 1000;
 
 const isOperator = (w: unknown): w is Operator => typeof w === 'string' && (OPERATORS as readonly string[]).includes(w);
 
-function coerce(part: string, field: FieldRef, kind: ValueKind, raw: unknown): Scalar {
-  const result = coerceScalar(kind, raw);
+function coerce(part: string, field: FieldRef, kind: ValueKind, raw: unknown, project: ParseContext): Scalar {
+  const placeholder = typeof raw === 'string' ? project.placeholders?.get(raw) : undefined;
+  const value = placeholder ? placeholder(kind) : raw;
+  if (value === null && placeholder) throw invalidQuery(`${part}: "${raw as string}" cannot stand for a value of ${describeField(field)}`);
+  const result = coerceScalar(kind, value);
   if (!result.ok) throw invalidQuery(`${part}: ${result.reason} (${describeField(field)})`);
   return result.value;
 }
@@ -51,22 +54,22 @@ function parseOne(item: JsonObject, index: number, table: TableDef, project: Par
     }
     case 'in':
     case 'nin': {
-      const values = listItems(vPart, w, v).map((x, i) => coerce(`${vPart}[${i}]`, field, kind, x));
+      const values = listItems(vPart, w, v).map((x, i) => coerce(`${vPart}[${i}]`, field, kind, x, project));
       return { field, op: w, values: [...new Set(values)] };
     }
     case 'between': {
       const pair = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((s) => s.trim()) : null;
       if (!pair || pair.length !== 2) throw invalidQuery(`${vPart}: between takes two values, [a, b] or "a,b"`);
-      return { field, op: w, values: [coerce(`${vPart}[0]`, field, kind, pair[0]), coerce(`${vPart}[1]`, field, kind, pair[1])] };
+      return { field, op: w, values: [coerce(`${vPart}[0]`, field, kind, pair[0], project), coerce(`${vPart}[1]`, field, kind, pair[1], project)] };
     }
     case 'contains':
     case 'ncontains':
     case 'startsWith':
     case 'endsWith':
-      return { field, op: w, value: String(coerce(vPart, field, kind, v)) };
+      return { field, op: w, value: String(coerce(vPart, field, kind, v, project)) };
     default:
       if (v === null) throw invalidQuery(`${vPart}: null is not a value; use {"w":"null","v":true}`);
-      return { field, op: w, value: coerce(vPart, field, kind, v) };
+      return { field, op: w, value: coerce(vPart, field, kind, v, project) };
   }
 }
 

@@ -33,6 +33,12 @@ export interface ParseContext extends ProjectLocales {
   related?: ReadonlyMap<string, TableDef>;
   /** Read keys: only PUBLISHED referenced rows count in a dotted filter or sort. */
   publicOnly?: boolean;
+  /**
+   * Words that stand for a value known only later (a role rule's `"$me"` and `"$now"`,
+   * docs/roles.md#rules): a filter value equal to one is replaced, before coercion, by what the
+   * function gives for the field's kind; null means the word cannot stand for such a field (400).
+   */
+  placeholders?: ReadonlyMap<string, (kind: ValueKind) => Scalar | null>;
 }
 
 /** One step of a dotted path: a reference column, and the table it points at. */
