@@ -14,7 +14,7 @@ import { queryShapeOf, readQueryOrThrow } from '../v1-query.js';
 const STREAM_QUERY = queryShapeOf(eventStreamInput.shape, ['projectId']);
 
 /** The stream's path under `/v1`. */
-export const EVENT_STREAM_PATH = /^\/[^/]+\/events\/stream\/?$/;
+const EVENT_STREAM_PATH = /^\/[^/]+\/events\/stream\/?$/;
 
 /**
  * `?access_token=` for the stream only: a browser's EventSource cannot send an Authorization
