@@ -3,7 +3,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { CredentialResolver } from './credentials.js';
 import { authorizeProject, type AccessDeps, type ProjectAccess } from './project-access.js';
 import type { Orm } from '../db/orm.js';
-import type { StreamOwner } from '../modules/events/stream/open-stream.js';
+import type { EventStreamInput } from '../modules/events/events.schema.js';
+import { openStream, parseStreamFilter, type OpenedStream, type StreamOwner } from '../modules/events/stream/open-stream.js';
+import type { EventFeed } from '../modules/events/feed/feed-reader.js';
+import type { EventStreams } from '../modules/events/stream/stream-registry.js';
 
 /**
  * What a recheck of a stream's access depends on: its credential (the Authorization header),
@@ -31,4 +34,17 @@ export function streamOwner(deps: AccessDeps & { credentials: CredentialResolver
       return authorizeProject(deps, deps.orm.em.fork(), current, headers, project.id, 'read');
     },
   };
+}
+
+type StreamDeps = Parameters<typeof streamOwner>[0] & { feed: EventFeed; streams: EventStreams };
+
+/**
+ * The realtime stream of a caller whose `read` access was checked, as both surfaces open it (the
+ * SSE route and the `events.subscribe` procedure): its filter read against the project's tables,
+ * its visibility the access's, its owner the credential.
+ */
+export async function openAccessStream(deps: StreamDeps, access: ProjectAccess, headers: IncomingHttpHeaders, input: EventStreamInput, signal: AbortSignal): Promise<OpenedStream> {
+  const filter = await parseStreamFilter(input, access.tables);
+  const owner = streamOwner(deps, access, headers);
+  return openStream(deps, { owner, projectId: access.project.id, publicOnly: access.publicOnly, filter, lastEventId: input.lastEventId }, signal);
 }

@@ -1,11 +1,11 @@
 import type { RequestHandler } from 'express';
 import type { AppDeps } from '../../app-deps.js';
-import { streamOwner } from '../../auth/stream-access.js';
+import { openAccessStream } from '../../auth/stream-access.js';
 import { badRequest } from '../../errors/app-error.js';
 import { describeError } from '../../errors/describe.js';
 import type { StreamItem } from '../../modules/events/stream/stream-subscription.js';
 import { eventStreamInput } from '../../modules/events/events.schema.js';
-import { endingOf, openStream, parseStreamFilter } from '../../modules/events/stream/open-stream.js';
+import { endingOf } from '../../modules/events/stream/open-stream.js';
 import type { PlainRoute } from '../plain-route.js';
 import { streamOperation } from './event-stream.openapi.js';
 import { queryShapeOf, readQueryOrThrow } from '../v1-query.js';
@@ -63,17 +63,12 @@ export function eventStreamRoute(deps: AppDeps): PlainRoute {
         lastEventId: req.get('last-event-id') ?? query.lastEventId,
       });
       if (!parsed.success) throw badRequest(`Invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-      const filter = await parseStreamFilter(parsed.data, access.tables);
       const { publicOnly } = access;
       const left = new AbortController();
       res.once('close', () => left.abort());
       // The stream has joined the feed when this resolves: the headers below tell the client it
       // started, and every event written from then on reaches it. Errors until here are JSON.
-      const { grant, batches, close } = await openStream(
-        deps,
-        { owner: streamOwner(deps, access, req.headers), projectId: access.project.id, publicOnly, filter, lastEventId: parsed.data.lastEventId },
-        left.signal,
-      );
+      const { grant, batches, close } = await openAccessStream(deps, access, req.headers, parsed.data, left.signal);
       let heartbeat: NodeJS.Timeout | undefined;
       try {
         res.writeHead(200, {

@@ -1,10 +1,10 @@
 import { tracked } from '@trpc/server';
-import { streamOwner } from '../../auth/stream-access.js';
+import { openAccessStream } from '../../auth/stream-access.js';
 import { projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import type { EventEnvelope, StreamReset } from './stream/envelope.js';
 import { eventStreamInput } from './events.schema.js';
-import { endingOf, openStream, parseStreamFilter, type OpenedStream } from './stream/open-stream.js';
+import { endingOf, type OpenedStream } from './stream/open-stream.js';
 
 /**
  * docs/realtime.md#typed-client: the project's events over SSE (`httpSubscriptionLink`), each
@@ -21,15 +21,8 @@ export const eventsRouter = router({
   subscribe: projectProcedure('read')
     .input(eventStreamInput)
     .subscription(async ({ ctx, input, signal }) => {
-      const { deps, access, req } = ctx;
-      const filter = await parseStreamFilter(input, access.tables);
-      const { publicOnly } = access;
-      const stream = await openStream(
-        deps,
-        { owner: streamOwner(deps, access, req.headers), projectId: access.project.id, publicOnly, filter, lastEventId: input.lastEventId },
-        signal ?? new AbortController().signal,
-      );
-      return trackedItems(stream, publicOnly);
+      const stream = await openAccessStream(ctx.deps, ctx.access, ctx.req.headers, input, signal ?? new AbortController().signal);
+      return trackedItems(stream, ctx.access.publicOnly);
     }),
 });
 
