@@ -22,7 +22,8 @@ export const jsonBoolean = z.union([z.literal(true), z.literal(false)]);
 /** Lower-cased e-mail address. */
 export const emailString = z.email().max(320).transform((v) => v.toLowerCase());
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object: not null, not an array. */
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const { $schema: _dialect, ...objectJsonSchema } = z.toJSONSchema(z.record(z.string(), z.unknown()));
 
 /**

@@ -7,7 +7,8 @@ import type { UpdateContentsInput } from '../rows/rows.schema.js';
 import { checkLookups, findRow, mapWriteFailures, type WriteScope } from '../rows/write.js';
 import { draftToStored, readDraft } from './draft-data.js';
 import { discardDraft, setDraft } from './drafts.sql.js';
-import { isPlainObject, validateData } from '../rows/validate.js';
+import { isPlainObject } from '../../../shared/schemas.js';
+import { validateData } from '../rows/validate.js';
 
 /*
  * Drafts of published rows (docs/contents.md#drafts-of-published-rows). A PUBLISHED row keeps serving its live values while an

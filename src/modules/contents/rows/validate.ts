@@ -2,6 +2,7 @@ import type { ErrorDetail } from '../../../errors/app-error.js';
 import { findJsonProblem, MAX_JSON_DEPTH, stringProblem } from '../../../shared/json-guard.js';
 import { isLocalized, type ColumnDef, type TableDef } from '../../tables/table-def.js';
 import { checkValue } from './value-rules.js';
+import { isPlainObject } from '../../../shared/schemas.js';
 
 export interface Locales {
   locales: string[];
@@ -19,9 +20,6 @@ export interface ValidatedData {
 
 /** A key's own value (a column may be named like `constructor`). */
 const own = (o: Record<string, unknown>, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
-
-export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `Hello, Wörld!` → `hello-world` (lower-case ASCII, dashes; docs/contents.md#tables-and-columns). */
 export function slugify(text: string): string {
