@@ -36,7 +36,7 @@ try {
   if (process.env.SETTINGS) await client.query(process.env.SETTINGS);
   for (const [name, raw] of Object.entries(queries)) {
     const query = parseListQuery({ page: 1, size: 20, withCount: true, ...raw }, table, project);
-    const compiled = compileListQuery(query, { tableId: fixture.tableId, publicOnly: false });
+    const compiled = compileListQuery(query, { tableId: fixture.tableId });
     for (const [kind, sql] of Object.entries({ select: compiled.select, count: compiled.count })) {
       if (!sql) continue;
       const plan = await client.query(`explain (analyze, buffers off) ${sql.text}`, sql.values);

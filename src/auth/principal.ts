@@ -1,3 +1,5 @@
+import type { Rule } from '../modules/roles/role.schema.js';
+
 /** Who is calling: a person (account token) or a project API key (docs/concepts.md#credentials-and-roles). */
 export type Principal = AccountPrincipal | ApiKeyPrincipal;
 
@@ -15,4 +17,12 @@ export interface ApiKeyPrincipal {
   projectId: string;
   permission: ApiKeyPermission;
   allowedHosts: string[];
+}
+
+/** A custom role granted to the caller (docs/roles.md): its rules, and `version` (its updatedAt, ISO) for caches. */
+export interface GrantedRole {
+  id: string;
+  name: string;
+  rules: Rule[];
+  version: string;
 }

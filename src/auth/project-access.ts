@@ -7,11 +7,23 @@ import type { ProjectRole } from '../modules/projects/project.entity.js';
 import { WorkspaceMemberSchema } from '../modules/workspaces/workspace.entity.js';
 import { projectRoleOf } from './access.js';
 import { originRefusal } from './allowed-hosts.js';
-import type { Principal } from './principal.js';
+import type { GrantedRole, Principal } from './principal.js';
+import { TtlCache } from '../shared/ttl-cache.js';
+import { compileTablePolicy, usesNow, type Caller, type TablePolicy } from '../modules/roles/policy.js';
+import { builtInRole, PERMISSION_RULES } from '../modules/roles/built-in-roles.js';
+import type { Rule } from '../modules/roles/role.schema.js';
+import { WriteRules } from '../modules/roles/write-rules.js';
+
+/**
+ * How long a compiled policy is kept. Its key holds the role's version and the table's schema, so
+ * a change to either is seen at once; the window only bounds how long a change to a table that a
+ * dotted `where` reaches through may go unseen.
+ */
+const POLICY_CACHE_MS = 10_000;
 import type { ProjectDirectory, ProjectInfo } from '../modules/projects/project-directory.js';
 import { projectRoleAtLeast } from '../modules/projects/project-roles.js';
 import type { TableDefinitions } from '../modules/tables/table-definitions.js';
-import type { TableDef } from '../modules/tables/table-def.js';
+import type { RowScope, TableDef } from '../modules/tables/table-def.js';
 import type { Actor, ListCache, ListScope, WriteScope } from '../modules/contents/index.js';
 
 /**
@@ -47,25 +59,70 @@ export class ProjectAccess {
     readonly project: ProjectInfo,
     /** Null for the operator (the CLI), who holds every right. */
     readonly principal: Principal | null,
+    /** A custom role granted to the caller; null for built-in roles, permission keys and the operator. */
+    readonly role: GrantedRole | null,
     /** Non-public contents (DRAFT, SCHEDULED, ARCHIVED) are invisible to read keys only. */
     readonly publicOnly: boolean,
     readonly deps: AccessDeps,
   ) {}
 
-  /** The project's tables by id or key (null when unknown). */
-  readonly tables = (idOrKey: string): Promise<TableDef | null> => this.deps.tables.get(this.project.id, idOrKey);
+  /** The rules the caller holds: its role's, or those its built-in grant stands for (docs/roles.md#built-in-roles). */
+  get rules(): readonly Rule[] {
+    if (this.role) return this.role.rules;
+    if (this.principal?.kind === 'apiKey') return PERMISSION_RULES[this.publicOnly ? 'read' : 'read_write'];
+    // Accounts' built-in roles all read everything, drafts included; what else they may do is their level's.
+    return builtInRole('EDITOR')!.rules;
+  }
 
-  /** The access to one table of the project (404 when it does not exist). */
-  async table(idOrKey: string): Promise<TableAccess> {
-    const table = await this.tables(idOrKey);
+  /** The caller's rules compiled for `table`, cached (docs/roles.md#one-enforcement-path). */
+  policy(table: TableDef): Promise<TablePolicy> {
+    return policyFor(this, table);
+  }
+
+  /** The project's tables by id or key, as the caller sees them (views); null when unknown. */
+  readonly tables = async (idOrKey: string): Promise<TableDef | null> => {
+    const table = await this.deps.tables.get(this.project.id, idOrKey);
+    return table && (await this.policy(table)).view;
+  };
+
+  /**
+   * The access to one table of the project: 404 when it does not exist, 403 when the caller's
+   * rules grant nothing on it (`read` levels: no read rule).
+   */
+  async table(idOrKey: string, level: ProjectAccessLevel = 'read'): Promise<TableAccess> {
+    const table = await this.deps.tables.get(this.project.id, idOrKey);
     if (!table) throw notFound('Table');
-    return this.on(table);
+    const policy = await this.policy(table);
+    const reads = level === 'read' || level === 'revisions';
+    const granted = reads ? policy.grants.read.length > 0 : WRITE_ACTIONS.some((action) => policy.grants[action].length > 0);
+    if (!granted) throw forbidden(`This role grants no ${reads ? 'read' : 'write'} access to table "${table.key}"`);
+    return new TableAccess(this, table, policy);
   }
+}
 
-  /** The access to a table already loaded. */
-  on(table: TableDef): TableAccess {
-    return new TableAccess(this, table);
+const WRITE_ACTIONS = ['create', 'update', 'delete', 'publish'] as const;
+
+/** Compiled policies by grant, caller, table schema (and second, for rules with `$now`). */
+const policies = new TtlCache<string, Promise<TablePolicy>>({ ttlMs: POLICY_CACHE_MS, maxEntries: 10_000 });
+
+function policyFor(access: ProjectAccess, table: TableDef): Promise<TablePolicy> {
+  const { principal, role } = access;
+  const caller: Caller = principal?.kind === 'apiKey' ? { kind: 'apiKey', me: principal.apiKeyId } : { kind: 'account', me: principal?.accountId ?? '' };
+  const rules = access.rules;
+  const now = Date.now();
+  const timed = role !== null && usesNow(rules);
+  // Built-in rules name no caller: one entry serves every caller of the same grant.
+  const grant = role ? `role:${role.id}:${role.version}:${caller.me}${timed ? `:${Math.floor(now / 1000)}` : ''}` : `builtin:${caller.kind}:${access.publicOnly}`;
+  const key = `${grant}|${table.id}|${table.schemaKey}`;
+  let compiled = policies.get(key);
+  if (!compiled) {
+    const { locales, defaultLocale } = access.project;
+    const at = new Date(timed ? Math.floor(now / 1000) * 1000 : now);
+    compiled = compileTablePolicy(rules, table, caller, at, { locales, defaultLocale, tables: (id) => access.deps.tables.get(access.project.id, id) });
+    compiled.catch(() => policies.delete(key));
+    policies.set(key, compiled);
   }
+  return compiled;
 }
 
 /** Who writes, as revisions record it; null for the operator. */
@@ -74,25 +131,43 @@ const actorOf = (principal: Principal | null): Actor | null => {
   return principal.kind === 'account' ? { type: 'account', id: principal.accountId } : { type: 'apiKey', id: principal.apiKeyId };
 };
 
-/** What a caller may read and write in one table: the scopes that contents reads and writes take. */
+/**
+ * What a caller may read and write in one table: the scopes that contents reads and writes take.
+ * `table` is the caller's view (its readable columns and rows); writes work on `definition`.
+ */
 export class TableAccess {
+  readonly table: TableDef;
+
   constructor(
     readonly access: ProjectAccess,
-    readonly table: TableDef,
-  ) {}
+    /** The table itself, every column. */
+    readonly definition: TableDef,
+    readonly policy: TablePolicy,
+  ) {
+    this.table = policy.view;
+  }
 
   get project(): ProjectInfo {
     return this.access.project;
   }
 
-  get publicOnly(): boolean {
-    return this.access.publicOnly;
+  /** Whether the caller reads pending drafts, `hasDraft` and revisions. */
+  get drafts(): boolean {
+    return this.policy.drafts;
+  }
+
+  /**
+   * The rows a write may address by id or slug: the readable ones (others are 404, as for a
+   * read); every row when the caller has no read rule on the table.
+   */
+  get writableRows(): RowScope | undefined {
+    return this.policy.grants.read.length > 0 ? this.table.rows : undefined;
   }
 
   /** A read without the list cache and the entity manager (exports: no `expand` of files). */
   exportScope(): Omit<ListScope, 'cache' | 'em'> {
     const { access, table } = this;
-    return { pool: access.deps.pool, table, project: access.project, publicOnly: access.publicOnly, tables: access.tables };
+    return { pool: access.deps.pool, table, project: access.project, drafts: this.drafts, tables: access.tables };
   }
 
   /** A list or read one: through the list cache; `em` reads the files that `expand` reaches. */
@@ -104,13 +179,16 @@ export class TableAccess {
 
   /** A write: the table, the project's other tables (onDelete) and who writes (revisions). */
   writeScope(): WriteScope {
-    const { access, table } = this;
-    return { pool: access.deps.pool, table, project: access.project, tables: access.tables, actor: actorOf(access.principal) };
+    const { access, definition } = this;
+    const tables = (idOrKey: string) => access.deps.tables.get(access.project.id, idOrKey);
+    // Built-in grants write what their level allows; a custom role's rules are checked per row.
+    const rules = access.role ? new WriteRules(this.policy, definition) : undefined;
+    return { pool: access.deps.pool, table: definition, project: access.project, tables, actor: actorOf(access.principal), rules };
   }
 }
 
 /** The operator's access (the CLI): every right, no credential. */
-export const operatorAccess = (project: ProjectInfo, deps: AccessDeps) => new ProjectAccess(project, null, false, deps);
+export const operatorAccess = (project: ProjectInfo, deps: AccessDeps) => new ProjectAccess(project, null, null, false, deps);
 
 /** Checks the principal's right to `level` on the project, in the documented order (403 before 404). */
 export async function authorizeProject(
@@ -133,7 +211,7 @@ export async function authorizeProject(
     const project = await deps.projects.get(principal.projectId);
     // The key's project was deleted after the key was cached: the key is as good as deleted.
     if (!project) throw unauthorized('Unknown, deleted, deactivated or expired token or key');
-    return new ProjectAccess(project, principal, principal.permission !== 'read_write', deps);
+    return new ProjectAccess(project, principal, null, principal.permission !== 'read_write', deps);
   }
   const project = isUuid(projectId) ? await deps.projects.get(projectId) : null;
   if (!project) throw notFound('Project');
@@ -142,5 +220,5 @@ export async function authorizeProject(
   if (!projectRoleAtLeast(role, MIN_ROLE[level])) {
     throw forbidden(role ? `Requires project role ${MIN_ROLE[level]} or higher` : 'No access to this project');
   }
-  return new ProjectAccess(project, principal, false, deps);
+  return new ProjectAccess(project, principal, null, false, deps);
 }

@@ -8,7 +8,7 @@ import {
   rawPathParam,
 } from '../auth/access.js';
 import type { AccountPrincipal, Principal } from '../auth/principal.js';
-import { authorizeProject, type ProjectAccessLevel, type ProjectAccess } from '../auth/project-access.js';
+import { authorizeProject, type ProjectAccessLevel, type ProjectAccess, type TableAccess } from '../auth/project-access.js';
 import type { TableDef } from '../modules/tables/table-def.js';
 import type { Context } from './context.js';
 import { raiseInputErrors } from './input-errors.js';
@@ -91,7 +91,7 @@ export const tableProcedure = (level: ProjectAccessLevel) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
     const { principal, access } = await projectAccess(opts, input, level);
-    const tableAccess = await access.table(rawPathParam(input, 'tableId'));
+    const tableAccess = await access.table(rawPathParam(input, 'tableId'), level);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table } });
   });
@@ -101,7 +101,9 @@ export interface TableItemContext {
   em: Context['em'];
   deps: Context['deps'];
   access: ProjectAccess;
+  /** The caller's view of the table. */
   table: TableDef;
+  tableAccess: TableAccess;
 }
 
 /**
@@ -112,8 +114,8 @@ export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: Tabl
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
     const { principal, access } = await projectAccess(opts, input, level);
-    const tableAccess = await access.table(rawPathParam(input, 'tableId'));
-    await exists({ em: opts.ctx.em, deps: opts.ctx.deps, access, table: tableAccess.table }, input);
+    const tableAccess = await access.table(rawPathParam(input, 'tableId'), level);
+    await exists({ em: opts.ctx.em, deps: opts.ctx.deps, access, table: tableAccess.table, tableAccess }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table } });
   });

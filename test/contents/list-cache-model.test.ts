@@ -13,6 +13,7 @@ import { startApi, type RunningApi } from '../../src/server.js';
 import { clientFor, startTestApi, type CallResult, type TestApi } from '../helpers/api.js';
 import { buildWorld, columnsPath, contentsPath, createTable, type Table, type World } from './fixture.js';
 import { createOrmConfig } from '../../mikro-orm.config.js';
+import { PUBLISHED_ONLY } from '../../src/modules/tables/table-def.js';
 
 /*
  * Model-based check of the list cache (list-cache/): random creates, updates (values moving rows
@@ -121,10 +122,14 @@ async function uncached(table: Table, query: Query, publicOnly: boolean) {
       {
         pool,
         cache: new ListCache(textOrder),
-        table: def,
+        // A read key's views: PUBLISHED rows only, here and through every reference.
+        table: publicOnly ? { ...def, rows: PUBLISHED_ONLY } : def,
         project: { id: w.projectId, workspaceId: w.workspaceId, locales: ['en', 'fr'], defaultLocale: 'en' },
-        publicOnly,
-        tables: (tableId) => new TableDefinitions(orm).get(w.projectId, tableId),
+        drafts: !publicOnly,
+        tables: async (tableId) => {
+          const found = await new TableDefinitions(orm).get(w.projectId, tableId);
+          return found && publicOnly ? { ...found, rows: PUBLISHED_ONLY } : found;
+        },
         em: orm.em.fork(),
       },
       input,

@@ -106,7 +106,7 @@ describe('cached lists stay exact', () => {
       const query = parseListQuery({ page: 1, size: 20, withCount: true, filter: JSON.stringify([{ i: 'price', w: 'gt', v: 1 }]) }, def, { locales: ['en', 'fr'], defaultLocale: 'en' });
       const statement = { text: 'select count(*)::float8 as total, pg_current_snapshot()::text as snapshot from contents where table_id = $1 and (data->>\'price\')::float8 > 1', values: [table.id] };
       const cache = new ListCache();
-      const lookup = (seq: number): Lookup => ({ tableId: table.id, query: statement, variant: 'v', shape: { query, publicOnly: false }, seq });
+      const lookup = (seq: number): Lookup => ({ tableId: table.id, query: statement, variant: 'v', shape: { query }, seq });
       const countNow = async () => {
         const [row] = (await pool.query(statement)).rows;
         return { total: Number(row.total), snapshot: parseSnapshot(row.snapshot) };

@@ -12,6 +12,7 @@ import {
   type SqlQuery,
 } from '../../src/modules/query/index.js';
 import { ALL_OPS, FIELD_MATRIX, PROJECT, TABLE_ID, json, sampleFilter, testTable } from './fixtures.js';
+import { PUBLISHED_ONLY } from '../../src/modules/tables/table-def.js';
 
 const table = testTable();
 const col = (name: string) => {
@@ -20,7 +21,7 @@ const col = (name: string) => {
   return c;
 };
 const compile = (raw: RawListParams, publicOnly = false) =>
-  compileListQuery(parseListQuery(raw, table, PROJECT), { tableId: TABLE_ID, publicOnly });
+  compileListQuery(parseListQuery(raw, table, PROJECT), { tableId: TABLE_ID, rows: publicOnly ? PUBLISHED_ONLY : null });
 const filtered = (...items: unknown[]) => compile({ filter: json(items) }).select;
 
 /** Every `$n` in the text is within the values, and every value is used. */
@@ -82,9 +83,9 @@ describe('statement shape', () => {
     expect(compile({ page: 4, size: 25 }).select.values.slice(-2)).toEqual([26, 75]);
   });
 
-  it('publicOnly always adds status = PUBLISHED, also to the count and whatever the filter', () => {
+  it('a view of PUBLISHED rows always adds status = PUBLISHED, also to the count and whatever the filter', () => {
     const { select, count } = compile({ filter: json([{ i: 'status', w: 'eq', v: 'DRAFT' }]) }, true);
-    expect(select.text).toContain(`where table_id = $1::uuid and status = 'PUBLISHED' and ((status = $2::text))`);
+    expect(select.text).toContain(`where table_id = $1::uuid and (status = 'PUBLISHED') and ((status = $2::text))`);
     expect(count?.text).toContain(`status = 'PUBLISHED'`);
   });
 
@@ -206,7 +207,7 @@ describe('keyset', () => {
   const id = '0190f5c2-3b4a-7c6d-8e9f-0a1b2c3d4e5f';
   const withCursor = (raw: RawListParams, k: Record<string, unknown>) => {
     const cursor = encodeCursor(parseListQuery(raw, table, PROJECT), { id, ...k });
-    return compileListQuery(parseListQuery({ ...raw, cursor }, table, PROJECT), { tableId: TABLE_ID, publicOnly: false });
+    return compileListQuery(parseListQuery({ ...raw, cursor }, table, PROJECT), { tableId: TABLE_ID });
   };
 
   it('default sort: a row comparison, no offset; the count ignores the cursor', () => {

@@ -25,6 +25,7 @@ import { sqlLiteral } from '../../src/db/sql-literal.js';
 import { JsonbArrayWriter, jsonbArray } from '../../src/db/jsonb-param.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { ALL_OPS, FIELD_MATRIX, PROJECT, json, sampleFilter, testTable } from './fixtures.js';
+import { PUBLISHED_ONLY } from '../../src/modules/tables/table-def.js';
 
 const TABLE_ID = randomUUID();
 const OTHER_TABLE_ID = randomUUID();
@@ -133,9 +134,9 @@ afterAll(async () => {
 /** Runs a list query; every one also runs with its values inlined as literals (what an export's COPY runs), with the same rows. */
 async function run(raw: RawListParams, publicOnly = false) {
   const query = parseListQuery(raw, table, PROJECT);
-  const { select, count } = compileListQuery(query, { tableId: TABLE_ID, publicOnly });
+  const { select, count } = compileListQuery(query, { tableId: TABLE_ID, rows: publicOnly ? PUBLISHED_ONLY : null });
   const rows: ListRow[] = (await client.query(select.text, select.values)).rows;
-  const inlined = compileListQuery(query, { tableId: TABLE_ID, publicOnly }, { inlineValues: true }).select;
+  const inlined = compileListQuery(query, { tableId: TABLE_ID, rows: publicOnly ? PUBLISHED_ONLY : null }, { inlineValues: true }).select;
   expect(inlined.values).toEqual([]);
   expect((await client.query(inlined.text)).rows, inlined.text).toEqual(rows);
   const total: number | null = count ? (await client.query(count.text, count.values)).rows[0].total : null;
@@ -406,7 +407,7 @@ describe('the JavaScript mirror of the SQL (evaluate.ts, the list cache) matches
   /** The rows PostgreSQL returns for `filter` and those the mirror says match; every row must be decided. */
   async function compare(filter: Record<string, unknown>[], op: 'and' | 'or', publicOnly: boolean) {
     const { query, rows } = await run({ size: 1000, filter: json(filter), op }, publicOnly);
-    const answers = ROWS.map((r) => ({ id: r.id, match: rowMatches({ query, publicOnly }, imageOf(r)) }));
+    const answers = ROWS.map((r) => ({ id: r.id, match: rowMatches({ query, rows: publicOnly ? PUBLISHED_ONLY : null }, imageOf(r)) }));
     const context = `${json(filter)} op=${op} publicOnly=${publicOnly}`;
     expect(answers.filter((a) => a.match === null).map((a) => a.id), `undecided: ${context}`).toEqual([]);
     expect(sortedIds(answers.filter((a) => a.match)), context).toEqual(sortedIds(rows));
@@ -616,7 +617,7 @@ describe('index use', () => {
   /** The plan of the page statement, with sequential scans priced out so that any usable index is taken. */
   async function plan(raw: RawListParams, publicOnly = false): Promise<string> {
     const query = parseListQuery(raw, table, PROJECT);
-    const { select } = compileListQuery(query, { tableId: TABLE_ID, publicOnly });
+    const { select } = compileListQuery(query, { tableId: TABLE_ID, rows: publicOnly ? PUBLISHED_ONLY : null });
     await client.query('set enable_seqscan = off');
     try {
       const { rows } = await client.query(`explain ${select.text}`, select.values);

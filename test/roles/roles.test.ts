@@ -102,10 +102,10 @@ describe('built-in roles', () => {
       expect(role.description.length).toBeGreaterThan(0);
     }
     expect([admin.name, editor.name, viewer.name]).toEqual(['ADMIN', 'EDITOR', 'VIEWER']);
-    const everything = [{ table: '*', actions: ['read', 'create', 'update', 'delete', 'publish'] }];
+    const everything = [{ table: '*', actions: ['read', 'create', 'update', 'delete', 'publish'], drafts: true }];
     expect(admin.rules).toEqual(everything);
     expect(editor.rules).toEqual(everything);
-    expect(viewer.rules).toEqual([{ table: '*', actions: ['read'] }]);
+    expect(viewer.rules).toEqual([{ table: '*', actions: ['read'], drafts: true }]);
     expect(expectStatus(await t.call('GET', `${path()}/VIEWER`), 200)).toEqual(viewer);
   });
 

@@ -68,13 +68,13 @@ export function contentsIoRoutes(deps: AppDeps): PlainRoute[] {
     access: 'write',
     openapi: { operation: importOperation },
     async handle(req, res, { access }) {
-      const tableAccess = await access.table(String(req.params.tableId));
+      const tableAccess = await access.table(String(req.params.tableId), 'write');
       const type = req.headers['content-type'] ?? '';
       if (!NDJSON.test(type) && !CSV.test(type)) throw unsupportedMediaType('Content-Type must be application/x-ndjson or text/csv');
       const mode = queryOf(req, IMPORT_QUERY).mode ?? 'create';
       if (mode !== 'create' && mode !== 'upsert') throw badRequest('mode: must be create or upsert');
       const text = bodyText(req, deps.config.IMPORT_MAX_BYTES);
-      const lines = CSV.test(type) ? csvLines(text, tableAccess.table, access.project) : ndjsonLines(text);
+      const lines = CSV.test(type) ? csvLines(text, tableAccess.definition, access.project) : ndjsonLines(text);
       const result = await importContents(tableAccess.writeScope(), lines, { upsert: mode === 'upsert' });
       res.status(200).json(result);
     },

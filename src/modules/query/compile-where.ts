@@ -44,13 +44,13 @@ export function sqlType(field: FieldRef): string {
  * ids of the referenced rows that match, one `in (select id ...)` per hop. PostgreSQL runs it as
  * a semi-join: the matching referenced rows first (through their own indexes), then the rows
  * that hold one of them (through the reference column's index). A `multiple` column matches when
- * any of its ids does; for read keys only PUBLISHED referenced rows can match.
+ * any of its ids does; only referenced rows the caller sees (each hop table's `rows`) can match.
  */
 function relatedPredicate(filter: Filter, field: Extract<FieldRef, { source: 'related' }>, p: Params): string {
   let condition = filterPredicate({ ...filter, field: field.field } as Filter, p);
   for (let i = field.via.length - 1; i >= 0; i--) {
     const { column, table } = field.via[i];
-    const visible = field.publicOnly ? ` and status = 'PUBLISHED'` : '';
+    const visible = table.rows ? ` and (${table.rows.sql})` : '';
     const ids = `select id::text from contents where table_id = ${uuidLiteral(table.id)}${visible} and ${condition}`;
     const name = literal(column.name);
     condition = isMultiple(column)

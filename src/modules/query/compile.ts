@@ -9,7 +9,7 @@
  * The SQL uses `$n` placeholders and no `?`: run it with node-postgres or kysely's
  * `CompiledQuery.raw(text, values)`, never MikroORM's `execute` (which rewrites `?`).
  */
-import { isLocalized, type ColumnDef } from '../tables/table-def.js';
+import { isLocalized, type ColumnDef, type RowScope } from '../tables/table-def.js';
 import { cursorPredicate, filtersClause, Params, sortsById } from './compile-where.js';
 import { fieldIsNullable, fieldKind, fieldSortExpression, literal } from './expressions.js';
 import { searchQuery } from './search.js';
@@ -17,8 +17,8 @@ import type { ListQuery, SortKey, SqlQuery } from './types.js';
 
 export interface ListScope {
   tableId: string;
-  /** Read keys: only PUBLISHED rows, whatever the filter says. */
-  publicOnly: boolean;
+  /** The rows the caller may read (the table view's `rows`), whatever the filter says; absent: every row. */
+  rows?: Pick<RowScope, 'sql'> | null;
 }
 
 const SYSTEM_SELECT =
@@ -34,7 +34,7 @@ const searchTsQuery = (query: ListQuery, p: Params) =>
 
 function whereClause(query: ListQuery, scope: ListScope, p: Params, withCursor: boolean, tsquery: string | null): string {
   const parts = [`table_id = ${p.add(scope.tableId, 'uuid')}`];
-  if (scope.publicOnly) parts.push(`status = 'PUBLISHED'`);
+  if (scope.rows) parts.push(`(${scope.rows.sql})`);
   if (tsquery !== null) parts.push(`${query.searchDocument} @@ ${tsquery}`);
   // A table without searchable columns has nothing a search could match.
   else if (query.search) parts.push('false');

@@ -21,7 +21,7 @@ export const fieldId = (f: FieldRef): string =>
     : f.source === 'relevance'
       ? '_relevance'
       : f.source === 'related'
-        ? `${f.via.map((hop) => hop.column.id).join('>')}>${fieldId(f.field)}${f.publicOnly ? ':public' : ''}`
+        ? `${f.via.map((hop) => `${hop.column.id}${hop.table.rows ? `[${hop.table.rows.key}]` : ''}`).join('>')}>${fieldId(f.field)}`
         : `data.${f.column.id}.${f.locale ?? ''}`;
 
 function filterSignature(f: Filter): unknown[] {

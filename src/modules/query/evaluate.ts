@@ -8,7 +8,7 @@
  * unknown collation, values of an unexpected JSON type); the caller then asks the database. So a
  * wrong "unaffected" needs a wrong mirror, never a guess.
  */
-import { isLocalized, isMultiple } from '../tables/table-def.js';
+import { isLocalized, isMultiple, type RowScope } from '../tables/table-def.js';
 import { fieldIsMultiple, fieldKind, hasTextKey, textKey } from './expressions.js';
 import { compareScalars, operatorOf, type TestedValue } from './operators.js';
 import type { FieldRef, Filter, ListQuery, Scalar, SortKey, SystemField } from './types.js';
@@ -25,7 +25,8 @@ export type TextOrder = 'codepoint' | 'unknown';
 /** What a cached list depends on: which rows match, in which order, and who reads it. */
 export interface ListShape {
   query: Pick<ListQuery, 'filters' | 'op' | 'sort'> & Partial<Pick<ListQuery, 'search'>>;
-  publicOnly: boolean;
+  /** The rows the reader may see (absent: every row). */
+  rows?: Pick<RowScope, 'matches'> | null;
 }
 
 /** A row's place in the list's order: its sort-key values (`_k0`, `_k1`, ... of the select) and id. */
@@ -77,12 +78,18 @@ function filterMatches(filter: Filter, row: RowValues): boolean | null {
   return operator.multiple ? operator.multiple.test(filter, value as readonly unknown[]) : null;
 }
 
-/** Whether `row` is in the list's matching set (filters combined by `op`, read keys PUBLISHED only). */
+/** Whether `row` is in the list's matching set (filters combined by `op`, among the rows the reader sees). */
 export function rowMatches(shape: ListShape, row: RowValues): boolean | null {
-  if (shape.publicOnly && row.status !== 'PUBLISHED') return false;
+  const visible = shape.rows ? shape.rows.matches(row) : true;
+  if (visible === false) return false;
   // Whether a row matches a text search is PostgreSQL's to tell: such lists are loaded again.
   if (shape.query.search) return null;
-  const { filters, op } = shape.query;
+  const matched = filtersMatch(shape.query, row);
+  return matched === false ? false : visible === null || matched === null ? null : true;
+}
+
+/** The filters combined by `op` on one row (true without filters), null when it cannot be told. */
+export function filtersMatch({ filters, op }: Pick<ListQuery, 'filters' | 'op'>, row: RowValues): boolean | null {
   let unknown = false;
   for (const filter of filters) {
     const hit = filterMatches(filter, row);

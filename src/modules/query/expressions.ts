@@ -170,8 +170,9 @@ const referenceId = (row: string, column: ColumnDef) => {
 /**
  * A field through references (`author.company.name`) as one correlated scalar subquery per hop,
  * each finding the referenced row by primary key: `r1` is the row `author` points at, `r2` the
- * one its `company` points at, and the innermost expression (bare `data`) reads the last. For
- * read keys a row that is not PUBLISHED counts as absent (null).
+ * one its `company` points at, and the innermost expression (bare `data`) reads the last. A row
+ * the caller does not see (outside the hop table's `rows`) counts as absent (null); that
+ * condition's unqualified columns are the subquery's own row.
  */
 function relatedExpression(field: Extract<FieldRef, { source: 'related' }>, inner: string): string {
   let expression = inner;
@@ -179,7 +180,7 @@ function relatedExpression(field: Extract<FieldRef, { source: 'related' }>, inne
     const { column, table } = field.via[i];
     const alias = `r${i + 1}`;
     const from = i === 0 ? 'contents' : `r${i}`;
-    const visible = field.publicOnly ? ` and ${alias}.status = 'PUBLISHED'` : '';
+    const visible = table.rows ? ` and (${table.rows.sql})` : '';
     expression = `(select ${expression} from contents ${alias} where ${alias}.table_id = ${uuidLiteral(table.id)} and ${alias}.id = ${referenceId(from, column)}${visible})`;
   }
   return expression;

@@ -7,6 +7,7 @@ export { parseListQuery, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './parse.js';
 export { parseFields } from './parse-fields.js';
 export { MAX_HOPS } from './parse-common.js';
 export { compileListQuery, columnValue, orderByClause, type ListScope } from './compile.js';
+export { filtersClause, Params } from './compile-where.js';
 export { encodeCursor, decodeCursor, queryFingerprint, type CursorRow } from './cursor.js';
 export { pageOf, toListItem, type ListRow } from './rows.js';
 export {
@@ -34,7 +35,7 @@ export {
   tableFilterDescription,
   tableSortDescription,
 } from './describe.js';
-export { comparePosition, rowMatches, sortKeysOf, type ListShape, type RowValues, type SortPosition, type TextOrder } from './evaluate.js';
+export { comparePosition, filtersMatch, rowMatches, sortKeysOf, type ListShape, type RowValues, type SortPosition, type TextOrder } from './evaluate.js';
 export { OPERATORS } from './types.js';
 export type {
   ListQuery,

@@ -52,7 +52,7 @@ function resolvePath(part: string, item: JsonObject, segments: string[], table: 
     current = next;
   }
   const field = resolveFieldRef(part, { ...item, i: segments.at(-1) }, current, project) as DirectField;
-  return { source: 'related', via, field, publicOnly: project.publicOnly ?? false };
+  return { source: 'related', via, field };
 }
 
 /**

@@ -78,7 +78,7 @@ export function parseListQuery(raw: RawListParams, table: TableDef, project: Par
 
   const fields = parseFields(raw.fields, table);
   // Read keys never see drafts, nor whether a row has one (docs/contents.md#drafts-of-published-rows).
-  const projection = project.publicOnly ? { ...fields, system: fields.system.filter((f) => f !== 'hasDraft') } : fields;
+  const projection = project.hideDrafts ? { ...fields, system: fields.system.filter((f) => f !== 'hasDraft') } : fields;
   const search = parseSearch(raw.search);
   const sort = parseSort(raw.sort, table, project, search !== null);
   const filters = parseFilters(raw.filter, table, project);

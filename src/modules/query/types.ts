@@ -31,8 +31,12 @@ export interface ProjectLocales {
 export interface ParseContext extends ProjectLocales {
   /** The tables reference columns point at (dotted `i` paths, docs/contents.md#filters-and-sorts-through-references), by id. */
   related?: ReadonlyMap<string, TableDef>;
-  /** Read keys: only PUBLISHED referenced rows count in a dotted filter or sort. */
-  publicOnly?: boolean;
+  /**
+   * Callers that may not see drafts (docs/contents.md#drafts-of-published-rows): `hasDraft` is
+   * dropped from the projection. Which referenced rows a dotted path sees is the `rows` of the
+   * `related` tables (the caller's views of them).
+   */
+  hideDrafts?: boolean;
   /**
    * Words that stand for a value known only later (a role rule's `"$me"` and `"$now"`,
    * docs/roles.md#rules): a filter value equal to one is replaced, before coercion, by what the
@@ -41,7 +45,7 @@ export interface ParseContext extends ProjectLocales {
   placeholders?: ReadonlyMap<string, (kind: ValueKind) => Scalar | null>;
 }
 
-/** One step of a dotted path: a reference column, and the table it points at. */
+/** One step of a dotted path: a reference column, and the table it points at (its `rows`: the ones the caller sees). */
 export interface Hop {
   column: ColumnDef;
   table: TableDef;
@@ -66,7 +70,7 @@ export type DirectField = { source: 'system'; name: SystemField } | { source: 'c
 export type FieldRef =
   | DirectField
   /** `author.name`: a field of the row a reference column points at, through up to 3 hops. */
-  | { source: 'related'; via: Hop[]; field: DirectField; publicOnly: boolean }
+  | { source: 'related'; via: Hop[]; field: DirectField }
   /** `_relevance`: how well a row matches `search` (a sort key only, with a search). */
   | { source: 'relevance' };
 

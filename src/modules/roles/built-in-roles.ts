@@ -1,4 +1,5 @@
 import { PROJECT_ROLES, type ProjectRole } from '../projects/project.entity.js';
+import { CONTENT_STATUSES } from '../tables/table.entity.js';
 import { RULE_ACTIONS, type Rule } from './role.schema.js';
 
 /**
@@ -12,7 +13,7 @@ export interface BuiltInRole {
   rules: Rule[];
 }
 
-const everything: Rule[] = [{ table: '*', actions: [...RULE_ACTIONS] }];
+const everything: Rule[] = [{ table: '*', actions: [...RULE_ACTIONS], drafts: true }];
 
 const DESCRIPTIONS: Record<ProjectRole, string> = {
   ADMIN: 'Everything: contents and the other data, the schema (tables, columns), API keys, webhooks, roles and members.',
@@ -23,7 +24,16 @@ const DESCRIPTIONS: Record<ProjectRole, string> = {
 const RULES: Record<ProjectRole, Rule[]> = {
   ADMIN: everything,
   EDITOR: everything,
-  VIEWER: [{ table: '*', actions: ['read'] }],
+  VIEWER: [{ table: '*', actions: ['read'], drafts: true }],
+};
+
+/**
+ * What a key's `permission` shorthand stands for (docs/concepts.md#credentials-and-roles): `read`
+ * reads PUBLISHED rows (a key's default statuses), `read_write` does everything, drafts included.
+ */
+export const PERMISSION_RULES: Record<'read' | 'read_write', Rule[]> = {
+  read: [{ table: '*', actions: ['read'] }],
+  read_write: [{ table: '*', actions: [...RULE_ACTIONS], statuses: [...CONTENT_STATUSES], drafts: true }],
 };
 
 /** In the order lists show them: ADMIN, EDITOR, VIEWER. */

@@ -53,7 +53,7 @@ const FILE_FIELDS: ColumnDef[] = [
 ];
 
 /** The tables reference columns lead to from `table`, as deep as a dotted path goes. */
-async function reachableTables(table: TableDef, load: RuleContext['tables']): Promise<Map<string, TableDef>> {
+export async function reachableTables(table: TableDef, load: RuleContext['tables']): Promise<Map<string, TableDef>> {
   const found = new Map<string, TableDef>();
   let level = [table];
   for (let depth = 0; depth < MAX_HOPS && level.length > 0; depth++) {

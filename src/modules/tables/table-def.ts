@@ -68,7 +68,45 @@ export interface TableDef {
   hiddenKeys: string[];
   /** Changes whenever a column is added, changed or removed (a cache key part). */
   schemaKey: string;
+  /**
+   * Set on one caller's view of the table (docs/roles.md#one-enforcement-path): the rows it may
+   * read. Absent: every row. A view's `columns` are the columns it may read.
+   */
+  rows?: RowScope;
 }
+
+/**
+ * A row as a RowScope's JavaScript test reads it: the list engine's row values (system
+ * timestamps as UTC text with microseconds, the change log's form).
+ */
+export interface ScopedRow {
+  id: string;
+  status: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Which rows of a table a caller may read, once as SQL and once in JavaScript, both saying the
+ * same thing.
+ */
+export interface RowScope {
+  /**
+   * A condition on one `contents` row, its columns unqualified and its values inlined (no
+   * parameters), so that it fits in any statement or subquery over `contents`.
+   */
+  sql: string;
+  /** The condition on a row in JavaScript; null when it cannot be told here (the database decides). */
+  matches: (row: ScopedRow) => boolean | null;
+  /** Identifies the condition (cache keys, cursors): equal keys, equal conditions. */
+  key: string;
+}
+
+/** The rows read keys see: PUBLISHED ones (docs/concepts.md#credentials-and-roles). */
+export const PUBLISHED_ONLY: RowScope = {
+  sql: `status = 'PUBLISHED'`,
+  matches: (row) => row.status === 'PUBLISHED',
+  key: 'published',
+};
 
 export const COLUMN_NAME = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
 

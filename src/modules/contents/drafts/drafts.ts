@@ -18,9 +18,9 @@ import { validateData } from '../rows/validate.js';
  * keys, never hold a draft value; callers that may see drafts see `hasDraft` on the row.
  */
 
-/** Read keys never see draft values (403). */
-export function assertMaySeeDrafts(publicOnly: boolean): void {
-  if (publicOnly) throw forbidden('Read keys cannot read drafts');
+/** Draft values only for callers that may see drafts (403): not read keys, nor roles without `drafts` (docs/roles.md#rules). */
+export function assertMaySeeDrafts(drafts: boolean): void {
+  if (!drafts) throw forbidden('This credential cannot read drafts');
 }
 
 /**
@@ -47,6 +47,8 @@ export async function saveDraft(scope: WriteScope, input: UpdateContentsInput): 
       if (current.status !== 'PUBLISHED') {
         throw invalidTransition(`draft: only PUBLISHED contents keep a draft; this row is ${current.status}, change it directly`);
       }
+      // A draft proposes the update: checked as that update would be.
+      await scope.rules?.check(sql, { before: current, after: { ...current, data: validated.data } });
       // Values as validated (normalized), so that the draft reads as the row will; null clears.
       const normalized = Object.fromEntries(Object.entries(pending).map(([name, value]) => [name, normalizedChange(table, project, name, value, validated.data[name])]));
       const [row] = await sql<ContentsRow>(setDraft(current.id, draftToStored(table, normalized)));
@@ -90,9 +92,11 @@ function normalizedChange(table: TableDef, project: ProjectInfo, name: string, c
 }
 
 /** `DELETE .../draft`: 404 for a row without a draft. */
-export async function discardDraftOf(scope: Pick<WriteScope, 'pool' | 'table'>, contentsId: string): Promise<void> {
+export async function discardDraftOf(scope: Pick<WriteScope, 'pool' | 'table' | 'rules'>, contentsId: string): Promise<void> {
   const sql = sqlOn(scope.pool);
   const row = await findRow(sql, scope.table, contentsId);
+  // Dropping proposed changes needs the right to update the row.
+  await scope.rules?.check(sql, { before: row, after: row });
   const [discarded] = await sql(discardDraft(row.id));
   if (!discarded) throw notFound('Draft');
 }

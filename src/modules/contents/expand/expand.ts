@@ -4,7 +4,8 @@ import { invalidQuery } from '../../../errors/app-error.js';
 import { isUuid } from '../../../shared/ids.js';
 import { findFiles, toFileOutput } from '../../files/file.service.js';
 import type { FileOutput } from '../../files/file.schema.js';
-import { isMultiple } from '../../tables/table-def.js';
+import { isMultiple, type TableDef } from '../../tables/table-def.js';
+import { visibleAmong } from '../rows/rows.sql.js';
 import type { RowImage } from '../list-cache/change-log.js';
 import type { RowCache } from '../list-cache/row-cache.js';
 import { wireInstant } from '../list-cache/change-log.js';
@@ -20,8 +21,8 @@ export interface ExpandContext {
   /** Brings the cached rows of a table up to date with its committed changes (list-cache). */
   sync: (tableId: string) => Promise<unknown>;
   projectId: string;
-  /** Read keys: a referenced row that is not PUBLISHED expands to null (left out of arrays). */
-  publicOnly: boolean;
+  /** Whether the caller may see `hasDraft`. Which referenced rows it sees is each node table's `rows` (others expand to null, left out of arrays). */
+  drafts: boolean;
   locale: string | null;
   defaultLocale: string;
 }
@@ -53,7 +54,7 @@ function shapeRow(node: ExpandNode, image: RowImage, projection: Projection | nu
     has_draft: image.hasDraft ?? false,
   } as Parameters<typeof toContentsOutput>[1];
   const locale = ctx.locale ? { locale: ctx.locale, defaultLocale: ctx.defaultLocale } : {};
-  const output = toContentsOutput(node.table!, row, { ...locale, publicOnly: ctx.publicOnly });
+  const output = toContentsOutput(node.table!, row, { ...locale, hideDrafts: !ctx.drafts });
   return projection ? toListItem(output as ListRow, { projection }) : output;
 }
 
@@ -77,10 +78,21 @@ async function load(node: ExpandNode, ids: string[], ctx: ExpandContext): Promis
   }
   const projection = node.fields && parseFields(node.fields.join(','), node.table);
   await ctx.sync(node.table.id);
-  for (const [id, image] of await ctx.rows.get(ctx.sql, node.table.id, ids)) {
-    if (image && (!ctx.publicOnly || image.status === 'PUBLISHED')) shaped.set(id, shapeRow(node, image, projection, ctx));
-  }
+  const images = [...(await ctx.rows.get(ctx.sql, node.table.id, ids))].filter((entry): entry is [string, RowImage] => entry[1] !== null);
+  const visible = await visibleIds(node.table, images, ctx.sql);
+  for (const [id, image] of images) if (visible.has(id)) shaped.set(id, shapeRow(node, image, projection, ctx));
   return shaped;
+}
+
+/** The rows among `images` inside the view's `rows`: told in JavaScript, or by the database where it cannot be. */
+async function visibleIds(view: TableDef, images: [string, RowImage][], sql: Sql): Promise<Set<string>> {
+  const { rows } = view;
+  if (!rows) return new Set(images.map(([id]) => id));
+  const verdicts = images.map(([id, image]) => [id, rows.matches(image)] as const);
+  const visible = new Set(verdicts.filter(([, v]) => v === true).map(([id]) => id));
+  const undecided = verdicts.filter(([, v]) => v === null).map(([id]) => id);
+  if (undecided.length > 0) for (const { id } of await sql<{ id: string }>(visibleAmong(view, undecided))) visible.add(id);
+  return visible;
 }
 
 /**

@@ -83,9 +83,9 @@ function* chunksOf(lines: string[]): Generator<ExportChunk> {
  */
 export async function prepareExport(scope: Omit<ListScope, 'cache' | 'em'>, input: ExportInput, { format, escapeFormulas }: ExportOptions): Promise<() => AsyncGenerator<ExportChunk>> {
   const related = await referencedTables(input as ListContentsInput, scope.table, scope.tables);
-  const context = { ...scope.project, related, publicOnly: scope.publicOnly };
+  const context = { ...scope.project, related, hideDrafts: !scope.drafts };
   const query = parseListQuery({ ...input, size: MAX_PAGE_SIZE, withCount: false }, scope.table, context);
-  const listScope = { tableId: scope.table.id, publicOnly: scope.publicOnly };
+  const listScope = { tableId: scope.table.id, rows: scope.table.rows };
   if (format === 'ndjson') {
     const { select } = compileListQuery(query, listScope, { unbounded: true, inlineValues: true, columns: `${ndjsonLine(query)} as line` });
     return () => copyLines(scope.pool, copyExport(select));

@@ -60,13 +60,16 @@ export const referencingRowsQuery = (ref: ReferencingColumn, ids: string[], limi
   values: [ref.tableId, idsParam(ref, ids), limit],
 });
 
-/** How many rows hold the id in `column`, for each column (`referrers`). */
-export const referrerCountsQuery = (refs: ReferencingColumn[], id: string, publicOnly: boolean): SqlQuery => ({
+/**
+ * How many rows hold the id in `column`, for each column (`referrers`), among the rows the caller
+ * sees of each referencing table (`visible[i]`, a RowScope condition; null: every row).
+ */
+export const referrerCountsQuery = (refs: ReferencingColumn[], id: string, visible: (string | null)[]): SqlQuery => ({
   text: refs
     .map(
       (ref, i) =>
         `select ${i} as i, count(*)::int as count from contents
-          where table_id = $${2 * i + 1} and ${holds(ref, 2 * i + 2)}${publicOnly ? ` and status = 'PUBLISHED'` : ''}`,
+          where table_id = $${2 * i + 1} and ${holds(ref, 2 * i + 2)}${visible[i] ? ` and (${visible[i]})` : ''}`,
     )
     .join(' union all '),
   values: refs.flatMap((ref) => [ref.tableId, idsParam(ref, [id])]),

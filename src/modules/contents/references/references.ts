@@ -1,5 +1,6 @@
 import { conflict } from '../../../errors/app-error.js';
 import type { Sql } from '../../../db/sql.js';
+import type { TableDef } from '../../tables/table-def.js';
 import type { ContentsRow } from '../rows/row.js';
 import type { Actor } from '../revisions/actions.js';
 import {
@@ -73,12 +74,17 @@ export interface Referrer {
 
 /**
  * The live references to a row, per referencing column (what a `restrict` delete would be
- * refused for). Read keys count public referencing rows only.
+ * refused for), counting only what the caller sees: `views` gives the caller's view of each
+ * table (its `rows` and readable columns; null: a table it cannot read, which counts nothing).
  */
-export async function referrersOf(sql: Sql, projectId: string, tableId: string, id: string, publicOnly: boolean): Promise<Referrer[]> {
-  const refs = await sql<ReferencingColumn>(referencingColumnsQuery(projectId, tableId));
+export async function referrersOf(sql: Sql, projectId: string, tableId: string, id: string, views: (tableId: string) => Promise<TableDef | null>): Promise<Referrer[]> {
+  const found = await sql<ReferencingColumn>(referencingColumnsQuery(projectId, tableId));
+  const viewed = await Promise.all(found.map(async (ref) => ({ ref, view: await views(ref.tableId) })));
+  const readable = viewed.filter(({ ref, view }) => view?.columns.some((c) => c.name === ref.column));
+  const refs = readable.map(({ ref }) => ref);
   if (refs.length === 0) return [];
-  const counts = await sql<{ i: number; count: number }>(referrerCountsQuery(refs, id, publicOnly));
+  const visible = readable.map(({ view }) => view!.rows?.sql ?? null);
+  const counts = await sql<{ i: number; count: number }>(referrerCountsQuery(refs, id, visible));
   return counts
     .filter((c) => c.count > 0)
     .map((c) => ({ tableId: refs[c.i].tableId, tableKey: refs[c.i].tableKey, column: refs[c.i].column, count: c.count }));

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { sqlOn } from '../../../db/sql.js';
+import { sqlOn, type Sql } from '../../../db/sql.js';
+import { forbidden } from '../../../errors/app-error.js';
+import { isUuid } from '../../../shared/ids.js';
+import type { TableDef } from '../../tables/table-def.js';
+import { findVisibleRow } from '../rows/read.js';
 import { isoDate, jsonBoolean } from '../../../shared/schemas.js';
 import { listOf, pageParams } from '../../../shared/pagination.js';
 import { tableProcedure } from '../../../trpc/procedures.js';
@@ -7,7 +11,7 @@ import { router } from '../../../trpc/trpc.js';
 import { contentStatus } from '../../tables/table.schema.js';
 import { toContentsOutput } from '../rows/row.js';
 import { contentsOutput, contentsPath } from '../rows/rows.schema.js';
-import { findRow, updateContents } from '../rows/write.js';
+import { updateContents } from '../rows/write.js';
 import { REVISION_ACTIONS } from './actions.js';
 import { getRevision, listRevisions, restoreIntoDraft } from './revisions.js';
 
@@ -40,6 +44,17 @@ const revisionListResponse = z
 const DESCRIPTION = 'Read_write keys and project members (VIEWER and up); read keys get 403.';
 const version = z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a version number (1, 2, …)').describe('The revision’s version');
 
+/**
+ * The row whose revisions are asked for, as the caller may read them: revisions hold unpublished
+ * values, so only callers that read drafts get them (403), and only of rows they see (404).
+ */
+async function readableRowId(sql: Sql, access: { drafts: boolean; table: TableDef }, contentsId: string, listing = false): Promise<string> {
+  if (!access.drafts) throw forbidden('This credential cannot read revisions');
+  // Every row visible: a list checks that the row is the table's in the statement that reads the page.
+  if (listing && !access.table.rows && isUuid(contentsId)) return contentsId;
+  return (await findVisibleRow(sql, access.table, contentsId)).id;
+}
+
 /** A row's revisions (docs/contents.md#revisions). */
 export const revisionsRouter = router({
   list: tableProcedure('revisions')
@@ -47,7 +62,8 @@ export const revisionsRouter = router({
     .input(z.object({ ...contentsPath, ...pageParams }))
     .output(revisionListResponse)
     .query(async ({ ctx, input }) => {
-      return listRevisions(sqlOn(ctx.deps.pool), ctx.table, input.contentsId, input);
+      const sql = sqlOn(ctx.deps.pool);
+      return listRevisions(sql, ctx.table, await readableRowId(sql, ctx.tableAccess, input.contentsId, true), input);
     }),
 
   get: tableProcedure('revisions')
@@ -56,8 +72,7 @@ export const revisionsRouter = router({
     .output(revisionOutput)
     .query(async ({ ctx, input }) => {
       const sql = sqlOn(ctx.deps.pool);
-      const row = await findRow(sql, ctx.table, input.contentsId);
-      return getRevision(sql, ctx.table, row.id, Number(input.version));
+      return getRevision(sql, ctx.table, await readableRowId(sql, ctx.tableAccess, input.contentsId), Number(input.version));
     }),
 
   restore: tableProcedure('write')

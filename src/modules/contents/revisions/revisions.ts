@@ -75,6 +75,7 @@ export async function restoreIntoDraft(scope: WriteScope, contentsId: string, ve
       if (current.status !== 'PUBLISHED') {
         throw invalidTransition(`draft: only PUBLISHED contents keep a draft; this row is ${current.status}, restore it without "draft"`);
       }
+      await scope.rules?.check(sql, { before: current, after: { ...current, data: validated.data } });
       // A draft is applied over the live values: every column is named (null clears it), and a
       // localized value names every locale (null drops it), so the draft reads as the revision.
       const draft = Object.fromEntries(

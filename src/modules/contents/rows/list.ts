@@ -5,7 +5,7 @@ import { parseExpand, type TableLoader } from '../expand/parse-expand.js';
 import type { ProjectInfo } from '../../projects/project-directory.js';
 import { sqlOn, type SqlQuery } from '../../../db/sql.js';
 import type { TableDef } from '../../tables/table-def.js';
-import { isLocalized } from '../../tables/table-def.js';
+import { isLocalized, PUBLISHED_ONLY } from '../../tables/table-def.js';
 import { parseSnapshot, wireInstant, type RowImage } from '../list-cache/change-log.js';
 import type { ListCache, Lookup, PagePatch, PageResult } from '../list-cache/list-cache.js';
 import { positionOf, rowsWithCreated } from '../list-cache/page-patch.js';
@@ -18,7 +18,8 @@ export interface ListScope {
   cache: ListCache;
   table: TableDef;
   project: ProjectInfo;
-  publicOnly: boolean;
+  /** Whether the caller may see drafts and `hasDraft` (docs/contents.md#drafts-of-published-rows). */
+  drafts: boolean;
   /** For `expand`: the project's tables, and the entity manager that reads files. */
   tables: TableLoader;
   em: EntityManager;
@@ -31,7 +32,7 @@ export const expandContext = (scope: Omit<ListScope, 'table'>, locale: string | 
   rows: scope.cache.rows,
   sync: (tableId) => scope.cache.syncTable(scope.pool, tableId),
   projectId: scope.project.id,
-  publicOnly: scope.publicOnly,
+  drafts: scope.drafts,
   locale,
   defaultLocale: scope.project.defaultLocale,
 });
@@ -45,9 +46,10 @@ export const expandContext = (scope: Omit<ListScope, 'table'>, locale: string | 
 export async function listContents(scope: ListScope, input: ListContentsInput) {
   const expand = await parseExpand(input.expand, input.fields, scope.table, scope.tables);
   const related = await referencedTables(input, scope.table, scope.tables);
-  const context = { ...scope.project, related, publicOnly: scope.publicOnly };
+  const context = { ...scope.project, related, hideDrafts: !scope.drafts };
   const query = parseListQuery(expand ? { ...input, fields: expand.fields } : input, scope.table, context);
-  const compiled = compileListQuery(query, { tableId: scope.table.id, publicOnly: scope.publicOnly });
+  const { rows } = scope.table;
+  const compiled = compileListQuery(query, { tableId: scope.table.id, rows });
   // The tables a dotted filter or sort reads: synced too, so that their changes reach the cache.
   const readsFrom = relatedTableIds(query);
   const [synced, ...relatedSyncs] = await Promise.all([scope.table.id, ...readsFrom].map((id) => scope.cache.syncTable(scope.pool, id)));
@@ -56,7 +58,7 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
     tableId: scope.table.id,
     query: statement,
     variant: `${scope.table.schemaKey}:${scope.project.defaultLocale}`,
-    shape: { query, publicOnly: scope.publicOnly },
+    shape: { query, rows },
     seq: synced.seq,
     related: readsFrom.map((tableId, i) => ({ tableId, seq: relatedSyncs[i].seq })),
   });
@@ -64,11 +66,11 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
     scope.cache.page(lookup(compiled.select), () => loadPage(scope.pool, query, compiled.select), patchFor(query)),
     !query.withCount
       ? null
-      : (query.filters.length === 0 && !query.search) || !compiled.count
-        ? scope.publicOnly
+      : query.filters.length === 0 && !query.search && (!rows || rows === PUBLISHED_ONLY)
+        ? rows
           ? synced.publishedTotal
           : synced.total
-        : scope.cache.count(lookup(compiled.count), () => loadCount(scope.pool, compiled.count!)),
+        : scope.cache.count(lookup(compiled.count!), () => loadCount(scope.pool, compiled.count!)),
   ]);
   return {
     list: expand ? await expandItems(page.list, expand.nodes, expandContext(scope, query.locale)) : page.list,

@@ -1,5 +1,5 @@
 import { sqlOn, type Sql } from '../../../db/sql.js';
-import { invalidQuery, notFound } from '../../../errors/app-error.js';
+import { invalidQuery } from '../../../errors/app-error.js';
 import type { ProjectInfo } from '../../projects/project-directory.js';
 import { findRow } from './write.js';
 import { toContentsOutput, type ContentsRow } from './row.js';
@@ -19,12 +19,11 @@ export function checkLocale(project: ProjectInfo, locale: string | undefined): v
   }
 }
 
-/** A row by id or slug as the caller may see it: non-public rows are 404 for read keys, as if they did not exist. */
-export async function findVisibleRow(sql: Sql, table: TableDef, contentsId: string, publicOnly: boolean): Promise<ContentsRow> {
-  const row = await findRow(sql, table, contentsId);
-  if (publicOnly && row.status !== 'PUBLISHED') throw notFound('Contents');
-  return row;
-}
+/**
+ * A row by id or slug as the caller may see it: a row outside the view's `rows` (a DRAFT row for
+ * a read key, a row outside a role's rules) is 404, as if it did not exist.
+ */
+export const findVisibleRow = (sql: Sql, view: TableDef, contentsId: string): Promise<ContentsRow> => findRow(sql, view, contentsId, false, view.rows);
 
 /**
  * One row by id or slug (see findVisibleRow); `fields` and `expand` as on lists (docs/contents.md,
@@ -35,16 +34,16 @@ export async function getContents(
   input: { contentsId: string; locale?: string; fields?: string; expand?: string; version?: 'published' | 'draft' },
 ): Promise<ContentsListItem> {
   const { contentsId, locale } = input;
-  if (input.version === 'draft') assertMaySeeDrafts(scope.publicOnly);
-  const found = await findVisibleRow(sqlOn(scope.pool), scope.table, contentsId, scope.publicOnly);
+  if (input.version === 'draft') assertMaySeeDrafts(scope.drafts);
+  const found = await findVisibleRow(sqlOn(scope.pool), scope.table, contentsId);
   checkLocale(scope.project, locale);
   const expand = await parseExpand(input.expand, input.fields, scope.table, scope.tables);
   // With `expand`, the row's own names (the expanded columns added); the dotted ones are the plan's.
   const fields = expand ? expand.fields : input.fields;
   const projection = fields === undefined ? null : parseFields(fields, scope.table);
   const row = input.version === 'draft' ? await withDraftApplied(scope, found) : found;
-  const whole = toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale, publicOnly: scope.publicOnly });
-  // toContentsOutput leaves hasDraft out for read keys, so the projection cannot bring it back.
+  const whole = toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale, hideDrafts: !scope.drafts });
+  // toContentsOutput leaves hasDraft out for callers without drafts, so the projection cannot bring it back.
   const output = projection ? (toListItem(whole as ListRow, { projection }) as ContentsListItem) : whole;
   if (!expand) return output;
   const [expanded] = await expandItems([output], expand.nodes, expandContext(scope, locale ?? null));

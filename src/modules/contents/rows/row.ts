@@ -60,13 +60,13 @@ export function visibleData(table: TableDef, data: Record<string, unknown>): Rec
 }
 
 /**
- * The wire object of a row. `publicOnly` (read keys) leaves `hasDraft` out: it is shown
- * only to callers that may see drafts (docs/contents.md#drafts-of-published-rows).
+ * The wire object of a row. `hideDrafts` leaves `hasDraft` out: it is shown only to callers that
+ * may see drafts (docs/contents.md#drafts-of-published-rows).
  */
 export function toContentsOutput(
   table: TableDef,
   row: ContentsRow,
-  options: { locale?: string; defaultLocale?: string; publicOnly?: boolean } = {},
+  options: { locale?: string; defaultLocale?: string; hideDrafts?: boolean } = {},
 ): ContentsOutput {
   let data = visibleData(table, row.data);
   if (options.locale && options.defaultLocale) data = localize(table.columns, data, options.locale, options.defaultLocale);
@@ -79,6 +79,6 @@ export function toContentsOutput(
     updatedAt: iso(row.updated_at)!,
     publishedAt: iso(row.published_at),
     publishAt: iso(row.publish_at),
-    ...(options.publicOnly ? {} : { hasDraft: row.has_draft ?? false }),
+    ...(options.hideDrafts ? {} : { hasDraft: row.has_draft ?? false }),
   };
 }

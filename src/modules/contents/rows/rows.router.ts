@@ -28,9 +28,12 @@ const TAG = 'Contents';
 const collection = '/{projectId}/tables/{tableId}/contents' as const;
 const item = '/{projectId}/tables/{tableId}/contents/{contentsId}' as const;
 
-/** PUT/DELETE of one row: an unknown id or slug is 404 before the body is looked at (docs/reliability.md#errors). */
+/**
+ * PUT/DELETE of one row: an unknown id or slug is 404 before the body is looked at
+ * (docs/reliability.md#errors), and so is a row the caller may read rules for but not see.
+ */
 const rowWriteProcedure = tableItemProcedure('write', async (ctx, input) => {
-  await findRow(sqlOn(ctx.deps.pool), ctx.table, rawPathParam(input, 'contentsId'));
+  await findRow(sqlOn(ctx.deps.pool), ctx.table, rawPathParam(input, 'contentsId'), false, ctx.tableAccess.writableRows);
 });
 
 export const contentsRouter = router({
@@ -92,9 +95,8 @@ export const contentsRouter = router({
     .output(referrersOutput)
     .query(async ({ ctx, input }) => {
       const sql = sqlOn(ctx.deps.pool);
-      const publicOnly = ctx.access.publicOnly;
-      const row = await findVisibleRow(sql, ctx.table, input.contentsId, publicOnly);
-      return referrersOf(sql, ctx.access.project.id, ctx.table.id, row.id, publicOnly);
+      const row = await findVisibleRow(sql, ctx.table, input.contentsId);
+      return referrersOf(sql, ctx.access.project.id, ctx.table.id, row.id, ctx.access.tables);
     }),
 
   update: rowWriteProcedure
@@ -102,7 +104,10 @@ export const contentsRouter = router({
     .input(updateContentsInput)
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const row = input.draft ? await saveDraft(ctx.tableAccess.writeScope(), input) : await updateContents(ctx.tableAccess.writeScope(), input);
+      const scope = ctx.tableAccess.writeScope();
+      // A role with writeAsDraft proposes: its updates of PUBLISHED rows become their drafts (docs/roles.md#rules).
+      const asDraft = input.draft || (ctx.tableAccess.policy.writeAsDraft && (await findRow(sqlOn(scope.pool), scope.table, input.contentsId)).status === 'PUBLISHED');
+      const row = asDraft ? await saveDraft(scope, input) : await updateContents(scope, input);
       return toContentsOutput(ctx.table, row);
     }),
 

@@ -4,6 +4,7 @@ import type { Actor, RevisionAction } from '../revisions/actions.js';
 import { lastActor, reviseRows } from '../revisions/revisions.sql.js';
 import type { ContentStatus } from '../../tables/table.entity.js';
 import { CONTENTS_COLUMNS, ROW_FIELDS, type NewRow } from './row.js';
+import type { TableDef } from '../../tables/table-def.js';
 
 /*
  * The statements of contents rows: the hot path's reads and writes (named ones are prepared
@@ -53,10 +54,17 @@ export const filesOfColumnProject = (columnId: string, ids: string[]): SqlQuery 
 });
 
 /** A row by id (a lower-case uuid) or by slug; `forUpdate` locks it. */
-export const rowByIdOrSlug = (tableId: string, idOrSlug: string, byId: boolean, forUpdate: boolean): SqlQuery => ({
-  name: `contents.find.${byId ? 'id' : 'slug'}${forUpdate ? '.lock' : ''}`,
-  text: `select ${CONTENTS_COLUMNS} from contents where table_id = $1 and ${byId ? 'id = $2::uuid' : 'slug = $2'}${forUpdate ? ' for update' : ''}`,
+export const rowByIdOrSlug = (tableId: string, idOrSlug: string, byId: boolean, forUpdate: boolean, visible?: string): SqlQuery => ({
+  // Prepared once per shape; a caller's visibility condition makes its own (unnamed) statement.
+  ...(visible ? {} : { name: `contents.find.${byId ? 'id' : 'slug'}${forUpdate ? '.lock' : ''}` }),
+  text: `select ${CONTENTS_COLUMNS} from contents where table_id = $1 and ${byId ? 'id = $2::uuid' : 'slug = $2'}${visible ? ` and (${visible})` : ''}${forUpdate ? ' for update' : ''}`,
   values: [tableId, idOrSlug],
+});
+
+/** Which of `ids` are rows of the view's table inside its `rows` (a caller's view, docs/roles.md). */
+export const visibleAmong = (view: TableDef, ids: string[]): SqlQuery => ({
+  text: `select id::text as id from contents where table_id = $1 and id = any($2::uuid[]) and (${view.rows?.sql ?? 'true'})`,
+  values: [view.id, ids],
 });
 
 /** Writers deriving the same slug in a table queue on this lock until their transaction ends. */

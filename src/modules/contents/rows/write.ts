@@ -6,7 +6,7 @@ import { emitEvents } from '../../events/outbox.js';
 import { newEvent, type DomainEvent, type EventType } from '../../events/vocabulary.js';
 import { outboxOfClient } from '../../../jobs/outbox.js';
 import { isUuid, uuidv7 } from '../../../shared/ids.js';
-import { slugColumnOf, type TableDef } from '../../tables/table-def.js';
+import { slugColumnOf, type RowScope, type TableDef } from '../../tables/table-def.js';
 import { recordChange } from './counts.js';
 import { insertRow, insertRowBatched } from './insert.js';
 import { toContentsOutput, toDate, type ContentsRow, type NewRow } from './row.js';
@@ -28,6 +28,23 @@ export interface WriteScope {
   tables?: (tableId: string) => Promise<TableDef | null>;
   /** Who writes, for the revisions (docs/contents.md#revisions). */
   actor: Actor | null;
+  /**
+   * The caller's rules on rows (docs/roles.md#writes), checked in the write's transaction before
+   * anything is written (403); absent, the caller's level decides alone.
+   */
+  rules?: RowRules;
+}
+
+/** A row change about to be made: `before` null for a create, `after` null for a delete. */
+export interface PlannedChange {
+  before: ContentsRow | null;
+  after: ContentsRow | null;
+  /** A draft publish: a publish although the status stays PUBLISHED. */
+  publishes?: boolean;
+}
+
+export interface RowRules {
+  check(sql: Sql, change: PlannedChange): Promise<void>;
 }
 
 /** The events of a row change; `false` entries are the ones that do not apply. */
@@ -61,11 +78,11 @@ export async function checkLookups(sql: Sql, validated: Pick<ValidatedData, 'ref
   }
 }
 
-/** Finds a row by id or, for anything that is not a UUID, by slug. */
-export async function findRow(sql: Sql, table: TableDef, contentsId: string, forUpdate = false): Promise<ContentsRow> {
+/** Finds a row by id or, for anything that is not a UUID, by slug; among `rows` when given (else 404). */
+export async function findRow(sql: Sql, table: TableDef, contentsId: string, forUpdate = false, rows?: RowScope): Promise<ContentsRow> {
   const byId = isUuid(contentsId);
   if (!byId && !slugColumnOf(table)) throw notFound('Contents');
-  const [row] = await sql<ContentsRow>(rowByIdOrSlug(table.id, byId ? contentsId.toLowerCase() : contentsId, byId, forUpdate));
+  const [row] = await sql<ContentsRow>(rowByIdOrSlug(table.id, byId ? contentsId.toLowerCase() : contentsId, byId, forUpdate, rows?.sql));
   if (!row) throw notFound('Contents');
   return row;
 }
@@ -111,7 +128,7 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
     };
     return { row, projectId: project.id, events: rowEvents(scope, row, ['contents.created', plan.publishes && 'contents.published']), actor: scope.actor };
   };
-  if (!derivedSlug && validated.references.length === 0) {
+  if (!derivedSlug && validated.references.length === 0 && !scope.rules) {
     await checkLookups(sql, validated, details);
     if (details.length > 0) throw validationError(details);
     // A taken unique value (null) or a failed batch: alone, the insert names what went wrong.
@@ -124,7 +141,9 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
   const insertChecked = async (tx: Sql, client: pg.PoolClient, data: Record<string, unknown>) => {
     await checkLookups(tx, validated, details, true);
     if (details.length > 0) throw validationError(details);
-    return insertRow(client, newRow(data));
+    const created = newRow(data);
+    await scope.rules?.check(tx, { before: null, after: created.row });
+    return insertRow(client, created);
   };
   if (!derivedSlug) return mapWriteFailures(table, () => transaction(pool, (tx, client) => insertChecked(tx, client, validated.data)));
 
@@ -205,6 +224,8 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
       const slug = slugColumn ? ((validated.data[slugColumn.name] as string | undefined) ?? null) : null;
       // A published draft is a publish even of a row that was PUBLISHED already (docs/contents.md#drafts-of-published-rows).
       const publishes = plan.publishes || source.kind === 'draft';
+      const after = { ...current, data: validated.data, status: plan.status, slug, publish_at: plan.publishAt };
+      await scope.rules?.check(sql, { before: current, after, publishes: source.kind === 'draft' });
       const action = source.kind === 'revision' ? 'restored' : source.kind === 'draft' ? 'draftPublished' : updateAction(current.status, plan.status);
       const [row] = await sql<ContentsRow>(
         updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, publishes, { action, actor: scope.actor }, source.kind === 'draft'),
@@ -225,6 +246,7 @@ export async function deleteContents(scope: WriteScope, contentsId: string): Pro
   const { pool, table } = scope;
   return transaction(pool, async (sql, client) => {
     const row = await findRow(sql, table, contentsId, true);
+    await scope.rules?.check(sql, { before: row, after: null });
     await sql(deleteRow(row.id));
     const effects = await applyOnDelete(sql, scope.project.id, table.id, [row.id], scope.actor);
     const deleted = [row, ...effects.deleted];
