@@ -24,7 +24,7 @@ let categories: Table;
 let products: Table;
 let orders: Table;
 
-const q = (params: Record<string, unknown>) => `?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))}`;
+const q = (params: Record<string, unknown>) => `?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]))}`;
 
 /** A role with these rules and an API key holding it: the key's secret and id. */
 async function keyWith(rules: unknown[]): Promise<{ key: string; id: string; roleId: string }> {
