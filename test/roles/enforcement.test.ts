@@ -156,16 +156,21 @@ describe('an author key: its own rows ($me)', () => {
   let theirs: string;
 
   beforeAll(async () => {
-    author = await keyWith([{ table: products.key, actions: ['read', 'create', 'update'], where: [{ i: 'owner', w: 'eq', v: '$me' }] }]);
+    // Authors write drafts (every status read); publishing is someone else's.
+    author = await keyWith([
+      { table: products.key, actions: ['read', 'create', 'update'], where: [{ i: 'owner', w: 'eq', v: '$me' }], statuses: ['DRAFT', 'SCHEDULED', 'PUBLISHED', 'ARCHIVED'] },
+    ]);
     theirs = (await createRow(w, products.id, { title: { en: 'Theirs' }, owner: 'someone' })).id;
   });
 
   it('creates inside the where, 403 outside it, and nothing is written', async () => {
     const before = (await list(w, products.id, w.writeKey)).pagination.total;
-    const created = await postRow(w, products.id, { data: { title: { en: 'Mine' }, owner: author.id } }, author.key);
+    const created = await postRow(w, products.id, { data: { title: { en: 'Mine' }, owner: author.id }, status: 'DRAFT' }, author.key);
     expect(created.status, created.text).toBe(201);
     mine = created.json.id;
-    expectError(await postRow(w, products.id, { data: { title: { en: 'Fake' }, owner: 'someone' } }, author.key), 403, 'FORBIDDEN');
+    expectError(await postRow(w, products.id, { data: { title: { en: 'Fake' }, owner: 'someone' }, status: 'DRAFT' }, author.key), 403, 'FORBIDDEN');
+    // The table's default status is PUBLISHED: a create that publishes needs `publish`.
+    expectError(await postRow(w, products.id, { data: { title: { en: 'Live' }, owner: author.id } }, author.key), 403, 'FORBIDDEN');
     expect((await list(w, products.id, w.writeKey)).pagination.total).toBe(before + 1);
   });
 
@@ -182,7 +187,7 @@ describe('an author key: its own rows ($me)', () => {
     expectError(res, 403, 'FORBIDDEN');
     expect(expectStatus(await getRow(w, products.id, mine), 200).data.owner).toBe(author.id);
     expect(expectStatus(await putRow(w, products.id, mine, { data: { price: 5 } }, author.key), 200).data.price).toBe(5);
-    expectError(await putRow(w, products.id, mine, { status: 'ARCHIVED' }, author.key), 403, 'FORBIDDEN');
+    expectError(await putRow(w, products.id, mine, { status: 'PUBLISHED' }, author.key), 403, 'FORBIDDEN');
     expectError(await t.call('DELETE', contentsPath(w, products.id, mine), { token: author.key }), 403, 'FORBIDDEN');
   });
 });
