@@ -59,8 +59,11 @@ function placeholders(caller: Caller, now: Date): ReadonlyMap<string, (kind: Val
 /** One rule's `where` (all items must match) as a RowScope over the table's full rows. */
 function whereScope(filters: Filter[]): RowScope {
   const sql = filtersClause(filters, 'and', new Params(true)) ?? 'true';
-  return { sql, matches: (row) => filtersMatch({ filters, op: 'and' }, row as RowValues), key: hash(sql) };
+  const timestamps = filters.some((f) => f.field.source === 'system' && TIMESTAMPS.has(f.field.name));
+  return { sql, matches: (row) => filtersMatch({ filters, op: 'and' }, row as RowValues), key: hash(sql), timestamps };
 }
+
+const TIMESTAMPS = new Set(['createdAt', 'updatedAt', 'publishedAt', 'publishAt']);
 
 /** Statuses (none: no condition) and a where (null: none) combined. */
 function both(statuses: readonly ContentStatus[] | null, where: RowScope | null): RowScope | null {
@@ -70,7 +73,7 @@ function both(statuses: readonly ContentStatus[] | null, where: RowScope | null)
   const status = { sql: `status in (${inList})`, matches: (row: { status: string }) => statuses.includes(row.status as ContentStatus) };
   if (!where) return { ...status, key: hash(status.sql) };
   const sql = `${status.sql} and ${where.sql}`;
-  return { sql, matches: (row) => (status.matches(row) ? where.matches(row) : false), key: hash(sql) };
+  return { sql, matches: (row) => (status.matches(row) ? where.matches(row) : false), key: hash(sql), timestamps: where.timestamps };
 }
 
 /** Any of the scopes (null among them: every row). */
@@ -92,6 +95,7 @@ function anyOf(scopes: (RowScope | null)[]): RowScope | undefined {
       return unknown ? null : false;
     },
     key: hash(sql),
+    timestamps: list.some((s) => s.timestamps),
   };
 }
 

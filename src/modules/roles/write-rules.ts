@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Sql } from '../../db/sql.js';
 import { forbidden } from '../../errors/app-error.js';
 import { isPlainObject } from '../../shared/schemas.js';
-import { isLocalized, type TableDef } from '../tables/table-def.js';
+import { isLocalized, type RowScope, type TableDef } from '../tables/table-def.js';
 import type { CompiledRule, TablePolicy } from './policy.js';
 import type { RuleAction } from './role.schema.js';
 import { conditionsOnRows, type RowState } from './write-rules.sql.js';
@@ -55,6 +55,18 @@ const publishes = (change: RowChange) =>
   change.publishes === true ||
   (change.after !== null && change.after.status !== change.before?.status && (PUBLIC_STATUSES.has(change.after.status) || change.before?.status === 'PUBLISHED'));
 
+/** Whether `where` holds every row, told in JavaScript; null when it cannot be (the database decides). */
+function tellInJavaScript(where: RowScope, rows: RowState[]): boolean | null {
+  if (where.timestamps) return null;
+  let all = true;
+  for (const row of rows) {
+    const verdict = where.matches(row);
+    if (verdict === null) return null;
+    all &&= verdict;
+  }
+  return all;
+}
+
 export class WriteRules {
   constructor(
     private readonly policy: TablePolicy,
@@ -74,9 +86,12 @@ export class WriteRules {
     for (const [act, rules] of needed) {
       if (rules.length === 0) throw forbidden(`This role cannot ${act} rows of table "${this.table.key}"`);
     }
-    const conditions = [...new Set(needed.flatMap(([, rules]) => rules.flatMap((r) => (r.where ? [r.where.sql] : []))))];
+    // Each `where` in JavaScript where it can tell; the rest in one query on the rows as given.
+    const told = new Map<CompiledRule, boolean | null>();
+    for (const rule of needed.flatMap(([, rules]) => rules)) told.set(rule, rule.where ? tellInJavaScript(rule.where, rows) : true);
+    const conditions = [...new Set([...told].flatMap(([rule, verdict]) => (verdict === null ? [rule.where!.sql] : [])))];
     const results = conditions.length === 0 ? [] : await sql<Record<string, boolean>>(conditionsOnRows(rows, conditions));
-    const holds = (rule: CompiledRule) => !rule.where || results.every((row) => row[`c${conditions.indexOf(rule.where!.sql)}`] === true);
+    const holds = (rule: CompiledRule) => told.get(rule) ?? results.every((row) => row[`c${conditions.indexOf(rule.where!.sql)}`] === true);
     for (const [act, rules] of needed) {
       if (!rules.some(holds)) throw forbidden(`This role cannot ${act} this row of table "${this.table.key}": it is outside the rows its rules allow`);
     }
