@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { AppError } from '../../errors/app-error.js';
 import { filtersClause, filtersMatch, Params, parseFilters, type Filter, type RowValues, type Scalar, type ValueKind } from '../query/index.js';
 import { PUBLISHED_ONLY, type ColumnDef, type RowScope, type TableDef } from '../tables/table-def.js';
 import { CONTENT_STATUSES, type ContentStatus } from '../tables/table.entity.js';
@@ -41,6 +42,9 @@ export interface TablePolicy {
   /** Whether the caller's updates of PUBLISHED rows become drafts. */
   writeAsDraft: boolean;
 }
+
+/** A `where` that no longer parses against the schema. */
+const BROKEN = Symbol('broken');
 
 /** Nothing: the rows of a table the caller has no read rule for. */
 export const NO_ROWS: RowScope = { sql: 'false', matches: () => false, key: 'none' };
@@ -127,16 +131,20 @@ export interface PolicyContext {
 /** Compiles `rules` (a role's, or a built-in's) for `table` and `caller` at `now`. */
 export async function compileTablePolicy(rules: readonly Rule[], table: TableDef, caller: Caller, now: Date, ctx: PolicyContext): Promise<TablePolicy> {
   const mine = rules.map((rule, index) => ({ rule, index })).filter(({ rule }) => rule.table === table.key || rule.table === ALL_TABLES);
-  const parse = async (rule: Rule): Promise<RowScope | null> => {
+  const parse = async (rule: Rule): Promise<RowScope | null | typeof BROKEN> => {
     if (!rule.where || rule.where.length === 0) return null;
     const dotted = rule.where.some((item) => typeof item.i === 'string' && item.i.includes('.'));
     const related = dotted ? await reachableTables(table, ctx.tables) : undefined;
-    const filters = parseFilters(JSON.stringify(rule.where), table, { ...ctx, related, placeholders: placeholders(caller, now) });
-    return whereScope(filters);
+    try {
+      return whereScope(parseFilters(JSON.stringify(rule.where), table, { ...ctx, related, placeholders: placeholders(caller, now) }));
+    } catch (error) {
+      // A `where` naming a column (or table) deleted since the rule was written: the rule grants nothing.
+      if (error instanceof AppError && error.errorCode === 'INVALID_QUERY') return BROKEN;
+      throw error;
+    }
   };
-  const compiled: CompiledRule[] = await Promise.all(
-    mine.map(async ({ rule, index }) => ({ index, rule, where: await parse(rule), write: rule.fields?.write ?? null })),
-  );
+  const parsed = await Promise.all(mine.map(async ({ rule, index }) => ({ index, rule, where: await parse(rule), write: rule.fields?.write ?? null })));
+  const compiled = parsed.filter((c): c is CompiledRule => c.where !== BROKEN);
   const grants = Object.fromEntries(RULE_ACTIONS.map((action) => [action, compiled.filter((c) => c.rule.actions.includes(action))])) as TablePolicy['grants'];
   const readers = grants.read;
   const defaultStatuses: readonly ContentStatus[] | null = caller.kind === 'apiKey' ? ['PUBLISHED'] : null;
