@@ -49,10 +49,10 @@ const BROKEN = Symbol('broken');
 /** Nothing: the rows of a table the caller has no read rule for. */
 export const NO_ROWS: RowScope = { sql: 'false', matches: () => false, key: 'none' };
 
-const hash = (text: string) => createHash('sha1').update(text).digest('base64url').slice(0, 16);
+export const hash = (text: string) => createHash('sha1').update(text).digest('base64url').slice(0, 16);
 
 /** `$me` and `$now` as values of the field they are compared with (role-rules.ts checked they fit). */
-function placeholders(caller: Caller, now: Date): ReadonlyMap<string, (kind: ValueKind) => Scalar | null> {
+export function placeholders(caller: Caller, now: Date): ReadonlyMap<string, (kind: ValueKind) => Scalar | null> {
   const iso = now.toISOString();
   return new Map<string, (kind: ValueKind) => Scalar | null>([
     ['$me', () => caller.me],
