@@ -106,6 +106,14 @@ export class ProjectAccess {
     return filesPolicyFor(this);
   }
 
+  /** The caller's view of a table when its rules grant anything on it; null otherwise, or when unknown. */
+  readonly viewOf = async (idOrKey: string): Promise<TableDef | null> => {
+    const table = await this.deps.tables.get(this.project.id, idOrKey);
+    if (!table) return null;
+    const { grants, view } = await this.policy(table);
+    return Object.values(grants).some((rules) => rules.length > 0) ? view : null;
+  };
+
   /** The project's tables by id or key, as the caller sees them (views); null when unknown. */
   readonly tables = async (idOrKey: string): Promise<TableDef | null> => {
     const table = await this.deps.tables.get(this.project.id, idOrKey);

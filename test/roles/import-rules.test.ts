@@ -198,18 +198,18 @@ describe('WriteRules.checkMany', () => {
     for (const [rules, queries] of [[[ROLE], 0], [[timed], 1]] as const) {
       const { writeRules, sql, counted } = await rulesOf([...rules]);
       const answers = await writeRules.checkMany(sql, [
-      { before: null, after: row({ title: 'a', owner: me }) },
-      { before: null, after: row({ title: 'b', owner: 'other' }) },
-      { before: row({ title: 'c', owner: me }), after: row({ title: 'd', owner: me }) },
-      { before: row({ title: 'c', owner: me }), after: row({ title: 'd', owner: 'other' }) },
-      { before: null, after: row({ title: 'e', owner: me, secret: 'x' }) },
-    ]);
-    expect(answers).toEqual([
-      null,
-      'This role cannot create this row of table "posts": it is outside the rows its rules allow',
-      null,
-      'This role cannot update this row of table "posts": it is outside the rows its rules allow',
-      'This role cannot write "secret" of table "posts"',
+        { before: null, after: row({ title: 'a', owner: me }) },
+        { before: null, after: row({ title: 'b', owner: 'other' }) },
+        { before: row({ title: 'c', owner: me }), after: row({ title: 'd', owner: me }) },
+        { before: row({ title: 'c', owner: me }), after: row({ title: 'd', owner: 'other' }) },
+        { before: null, after: row({ title: 'e', owner: me, secret: 'x' }) },
+      ]);
+      expect(answers).toEqual([
+        null,
+        'This role cannot create this row of table "posts": it is outside the rows its rules allow',
+        null,
+        'This role cannot update this row of table "posts": it is outside the rows its rules allow',
+        'This role cannot write "secret" of table "posts"',
       ]);
       expect(counted.statements).toBe(queries);
     }
