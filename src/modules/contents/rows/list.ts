@@ -54,16 +54,18 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
   const readsFrom = relatedTableIds(query);
   const [synced, ...relatedSyncs] = await Promise.all([scope.table.id, ...readsFrom].map((id) => scope.cache.syncTable(scope.pool, id)));
   // The default locale shapes `locale` reads: part of the key, as the schema is.
-  const lookup = (statement: SqlQuery): Lookup => ({
+  const lookup = (statement: SqlQuery, shaped = ''): Lookup => ({
     tableId: scope.table.id,
     query: statement,
-    variant: `${scope.table.schemaKey}:${scope.project.defaultLocale}`,
+    variant: `${scope.table.schemaKey}:${scope.project.defaultLocale}${shaped}`,
     shape: { query, rows },
     seq: synced.seq,
     related: readsFrom.map((tableId, i) => ({ tableId, seq: relatedSyncs[i].seq })),
   });
   const [page, total] = await Promise.all([
-    scope.cache.page(lookup(compiled.select), () => loadPage(scope.pool, query, compiled.select), patchFor(query)),
+    // A page holds its items shaped with the system fields asked for, which the statement (it
+    // selects them all) does not tell apart: `fields=title` and `fields=title,status` differ here.
+    scope.cache.page(lookup(compiled.select, `:${query.projection.system.join(',')}`), () => loadPage(scope.pool, query, compiled.select), patchFor(query)),
     !query.withCount
       ? null
       : query.filters.length === 0 && !query.search && (!rows || rows === PUBLISHED_ONLY)
