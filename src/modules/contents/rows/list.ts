@@ -22,6 +22,8 @@ export interface ListScope {
   drafts: boolean;
   /** For `expand`: the project's tables, and the entity manager that reads files. */
   tables: TableLoader;
+  /** For `expand`: whether the caller reads the drafts of another table (absent: as `drafts` says). */
+  readsDrafts?: (tableId: string) => Promise<boolean>;
   em: EntityManager;
 }
 
@@ -33,6 +35,7 @@ export const expandContext = (scope: Omit<ListScope, 'table'>, locale: string | 
   sync: (tableId) => scope.cache.syncTable(scope.pool, tableId),
   projectId: scope.project.id,
   drafts: scope.drafts,
+  readsDrafts: scope.readsDrafts,
   locale,
   defaultLocale: scope.project.defaultLocale,
 });
