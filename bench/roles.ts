@@ -9,7 +9,7 @@ import type { Scenario } from './scenarios.js';
  *   written as a `filter` by a read key (target >= 0.90);
  * - P2: read one under a role against the same read by a read key (target >= 0.95);
  * - P3: W1 (create with validation) under a role with a `where` against W1 with a read_write key
- *   (target >= 0.90).
+ *   (target >= 0.90). The table's rows are created PUBLISHED, so the role holds `publish` too.
  */
 
 async function call(api: string, method: string, path: string, body: unknown): Promise<{ id: string; key?: string }> {
@@ -24,7 +24,7 @@ export async function roleScenarios(env: { api: string; fixture: Fixture }): Pro
   const inC = [{ i: 'category', w: 'eq', v: 'c' }];
   const role = await call(api, 'POST', `/v1/${fixture.projectId}/roles`, {
     name: 'bench category c',
-    rules: [{ table: 'articles', actions: ['read', 'create'], where: inC }],
+    rules: [{ table: 'articles', actions: ['read', 'create', 'publish'], where: inC }],
   });
   const roleKey = (await call(api, 'POST', `/v1/${fixture.projectId}/api-keys`, { name: 'bench role', roleId: role.id })).key!;
   const readKey = (await call(api, 'POST', `/v1/${fixture.projectId}/api-keys`, { name: 'bench read', permission: 'read' })).key!;
