@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runSql } from '../db/sql.js';
 import { forbidden, notFound } from '../errors/app-error.js';
 import { isUuid } from '../shared/ids.js';
-import { ProjectMemberSchema, ProjectSchema, type Project, type ProjectRole } from '../modules/projects/project.entity.js';
+import { ProjectSchema, type Project, type ProjectRole } from '../modules/projects/project.entity.js';
 import {
   WorkspaceMemberSchema,
   WorkspaceSchema,
@@ -10,15 +11,26 @@ import {
 } from '../modules/workspaces/workspace.entity.js';
 import { effectiveProjectRole, projectRoleAtLeast } from '../modules/projects/project-roles.js';
 import { workspaceRoleAtLeast } from '../modules/workspaces/workspace-roles.js';
+import { projectMembership } from './auth.sql.js';
+import { grantedRoleOf, type GrantedRoleRow } from './granted-role.js';
+import type { GrantedRole } from './principal.js';
 
 export interface WorkspaceAccess {
   workspace: Workspace;
   role: WorkspaceRole | null;
 }
 
-export interface ProjectAccess {
-  project: Project;
+/**
+ * What an account holds in a project: a built-in role (workspace OWNER and ADMIN: ADMIN), or,
+ * as a project member, a custom role (docs/roles.md#granting-a-role); at most one of the two.
+ */
+export interface ProjectRoleGrant {
   role: ProjectRole | null;
+  customRole: GrantedRole | null;
+}
+
+export interface ProjectAccess extends ProjectRoleGrant {
+  project: Project;
 }
 
 /** A path parameter from the raw (not yet validated) input; missing or non-string is "". */
@@ -52,22 +64,38 @@ export async function loadProjectAccess(
   if (!isUuid(projectId)) throw notFound('Project');
   const project = await em.findOne(ProjectSchema, { id: projectId, workspace: workspace.workspace.id, deletedAt: null });
   if (!project) throw notFound('Project');
-  return { project, role: await projectRoleOf(em, workspace.role, projectId, accountId) };
+  return { project, ...(await projectRoleOf(em, workspace.role, projectId, accountId)) };
 }
 
+/**
+ * The account's grant in the project: one statement for a workspace MEMBER (the membership and
+ * the custom role it may hold, joined), none for OWNER and ADMIN (project ADMIN everywhere).
+ */
 export async function projectRoleOf(
   em: EntityManager,
   workspaceRole: WorkspaceRole | null,
   projectId: string,
   accountId: string,
-): Promise<ProjectRole | null> {
-  if (workspaceRole !== 'MEMBER') return effectiveProjectRole(workspaceRole, null);
-  const member = await em.findOne(ProjectMemberSchema, { project: projectId, account: accountId });
-  return effectiveProjectRole(workspaceRole, member?.role ?? null);
+): Promise<ProjectRoleGrant> {
+  if (workspaceRole !== 'MEMBER') return { role: effectiveProjectRole(workspaceRole, null), customRole: null };
+  const [member] = await runSql<GrantedRoleRow & { role: ProjectRole | null }>(em, projectMembership(projectId, accountId));
+  return { role: effectiveProjectRole(workspaceRole, member?.role ?? null), customRole: member ? grantedRoleOf(member) : null };
 }
 
+/**
+ * The workspace's project endpoints (the project itself, its members) by built-in role. A member
+ * holding a custom role sees them as a VIEWER does; what it may do with the project's data its
+ * rules say (docs/roles.md#granting-a-role).
+ */
 export function requireProjectRole(access: ProjectAccess, minRole: ProjectRole): void {
+  if (access.customRole && minRole === 'VIEWER') return;
   if (!projectRoleAtLeast(access.role, minRole)) {
-    throw forbidden(access.role ? `Requires project role ${minRole} or higher` : 'No access to this project');
+    throw forbidden(
+      access.role
+        ? `Requires project role ${minRole} or higher`
+        : access.customRole
+          ? `Requires project role ${minRole} or higher; the custom role "${access.customRole.name}" grants table rows only`
+          : 'No access to this project',
+    );
   }
 }

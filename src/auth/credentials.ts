@@ -2,6 +2,7 @@ import type { Orm } from '../db/orm.js';
 import { runSqlOnPool } from '../db/sql.js';
 import { unauthorized } from '../errors/app-error.js';
 import { accountTokenByHash, apiKeyByHash, touchCredential } from './auth.sql.js';
+import { grantedRoleOf, type GrantedRoleRow } from './granted-role.js';
 import type { ApiKeyPermission, Principal } from './principal.js';
 import { TtlCache } from '../shared/ttl-cache.js';
 import { ACCOUNT_TOKEN_PREFIX, SECRET_SHAPE, sameDigest, sha256 } from '../shared/secrets.js';
@@ -13,8 +14,9 @@ interface CacheEntry extends Resolved {
 
 /**
  * How long a resolved credential is trusted without asking the database again. A deleted or
- * deactivated credential is therefore refused within this window on every API process; the
- * process that made the change forgets its entries at once (`invalidate`).
+ * deactivated credential is therefore refused within this window on every API process, and a
+ * key's changed grant or role (docs/roles.md#granting-a-role), which is cached with it, applies;
+ * the process that made the change forgets its entries at once (`invalidate`).
  */
 export const CREDENTIAL_CACHE_MS = 500;
 /** `lastUsedAt` is written at most this often per credential: no write per request. */
@@ -64,7 +66,7 @@ export class CredentialResolver {
     return resolved.principal;
   }
 
-  /** Forgets every cached credential (after this process changed one). */
+  /** Forgets every cached credential (after this process changed one, a grant or a role). */
   invalidate(): void {
     this.cache.clear();
   }
@@ -81,10 +83,10 @@ export class CredentialResolver {
     // The current value, or the previous one during its rotation grace. A key of a deleted
     // project or workspace is as good as deleted.
     const rows = await runSqlOnPool<
-      {
+      GrantedRoleRow & {
         id: string;
         project_id: string;
-        permission: ApiKeyPermission;
+        permission: ApiKeyPermission | null;
         allowed_hosts: string[];
         // The ORM's connection returns timestamps as strings.
         expires_at: Date | string | null;
@@ -100,6 +102,7 @@ export class CredentialResolver {
         apiKeyId: row.id,
         projectId: row.project_id,
         permission: row.permission,
+        role: grantedRoleOf(row),
         allowedHosts: row.allowed_hosts,
       },
       validUntil: Math.min(Infinity, ...limits),

@@ -11,11 +11,22 @@ export interface AccountPrincipal {
 
 export type ApiKeyPermission = 'read' | 'read_write';
 
+/** A custom role granted to the caller (docs/roles.md): its rules, and `version` (its updatedAt, ISO) for caches. */
+export interface GrantedRole {
+  id: string;
+  name: string;
+  rules: Rule[];
+  version: string;
+}
+
 export interface ApiKeyPrincipal {
   kind: 'apiKey';
   apiKeyId: string;
   projectId: string;
-  permission: ApiKeyPermission;
+  /** Null when the key holds a custom role: exactly one of `permission` and `role` is non-null. */
+  permission: ApiKeyPermission | null;
+  /** The custom role the key holds (docs/roles.md#granting-a-role), loaded with the key. */
+  role: GrantedRole | null;
   allowedHosts: string[];
 }
 

@@ -35,10 +35,25 @@ import type { Actor, ListCache, ListScope, WriteScope } from '../modules/content
  * - `write`: POST/PUT/DELETE of project data — read_write key, EDITOR+;
  * - `schema`: changes to tables and columns — read_write key, project ADMIN;
  * - `admin`: api-keys, webhooks and roles — account tokens with project ADMIN only.
+ * A caller holding a custom role (a key or a member, docs/roles.md#granting-a-role) passes
+ * `read`, `revisions` and `write`, where its rules decide per table, and none of the others.
  */
 export type ProjectAccessLevel = 'read' | 'logs' | 'revisions' | 'write' | 'schema' | 'admin';
 
 const MIN_ROLE: Record<ProjectAccessLevel, ProjectRole> = { read: 'VIEWER', logs: 'VIEWER', revisions: 'VIEWER', write: 'EDITOR', schema: 'ADMIN', admin: 'ADMIN' };
+
+/** What a level beyond table rows is for, as the 403 of a custom-role caller says it. */
+const BEYOND_ROWS: Partial<Record<ProjectAccessLevel, string>> = {
+  logs: 'Reading request logs',
+  schema: 'Changing tables and columns',
+  admin: 'Managing API keys, webhooks and roles',
+};
+
+/** A custom role grants table rows (its rules) and nothing of the project beyond them. */
+function checkCustomRole(role: GrantedRole, level: ProjectAccessLevel): void {
+  const beyond = BEYOND_ROWS[level];
+  if (beyond) throw forbidden(`${beyond} requires a built-in role or permission; the custom role "${role.name}" grants table rows only`);
+}
 
 /** What the access checks and the scopes they hand out read: the directories and the contents pool. */
 export interface AccessDeps {
@@ -59,7 +74,10 @@ export class ProjectAccess {
     readonly project: ProjectInfo,
     /** Null for the operator (the CLI), who holds every right. */
     readonly principal: Principal | null,
-    /** A custom role granted to the caller; null for built-in roles, permission keys and the operator. */
+    /**
+     * The custom role the caller holds (docs/roles.md#granting-a-role), whose rules decide what it
+     * may do in each table; null for built-in grants, built-in keys and the operator.
+     */
     readonly role: GrantedRole | null,
     /** Non-public contents (DRAFT, SCHEDULED, ARCHIVED) are invisible to read keys only. */
     readonly publicOnly: boolean,
@@ -205,18 +223,26 @@ export async function authorizeProject(
     if (principal.projectId.toLowerCase() !== projectId.toLowerCase()) throw forbidden("This key belongs to another project");
     const refusal = originRefusal(headers, principal.allowedHosts);
     if (refusal) throw forbidden(refusal);
-    if (level === 'logs' && principal.permission !== 'read_write') throw forbidden('Read keys cannot read request logs');
-    if (level === 'revisions' && principal.permission !== 'read_write') throw forbidden('Read keys cannot read revisions');
-    if (level !== 'read' && principal.permission !== 'read_write') throw forbidden('This key is read-only');
+    if (principal.role) checkCustomRole(principal.role, level);
+    else {
+      if (level === 'logs' && principal.permission !== 'read_write') throw forbidden('Read keys cannot read request logs');
+      if (level === 'revisions' && principal.permission !== 'read_write') throw forbidden('Read keys cannot read revisions');
+      if (level !== 'read' && principal.permission !== 'read_write') throw forbidden('This key is read-only');
+    }
     const project = await deps.projects.get(principal.projectId);
     // The key's project was deleted after the key was cached: the key is as good as deleted.
     if (!project) throw unauthorized('Unknown, deleted, deactivated or expired token or key');
-    return new ProjectAccess(project, principal, null, principal.permission !== 'read_write', deps);
+    // Only read keys are held to public contents; a role's rules say which statuses it reads.
+    return new ProjectAccess(project, principal, principal.role, principal.permission === 'read', deps);
   }
   const project = isUuid(projectId) ? await deps.projects.get(projectId) : null;
   if (!project) throw notFound('Project');
   const member = await em.findOne(WorkspaceMemberSchema, { workspace: project.workspaceId, account: principal.accountId });
-  const role = await projectRoleOf(em, member?.role ?? null, project.id, principal.accountId);
+  const { role, customRole } = await projectRoleOf(em, member?.role ?? null, project.id, principal.accountId);
+  if (customRole) {
+    checkCustomRole(customRole, level);
+    return new ProjectAccess(project, principal, customRole, false, deps);
+  }
   if (!projectRoleAtLeast(role, MIN_ROLE[level])) {
     throw forbidden(role ? `Requires project role ${MIN_ROLE[level]} or higher` : 'No access to this project');
   }

@@ -21,6 +21,7 @@ import { Migration20261126010000_s3_storage } from './Migration20261126010000_s3
 import { Migration20261126020000_file_derivatives } from './Migration20261126020000_file_derivatives.js';
 import { Migration20261127160000_rollup_streams } from './Migration20261127160000_rollup_streams.js';
 import { Migration20261128000000_roles } from './Migration20261128000000_roles.js';
+import { Migration20261129000000_role_grants } from './Migration20261129000000_role_grants.js';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered from the folder) so that the
@@ -50,4 +51,5 @@ export const migrations = [
   { name: 'Migration20261126020000_file_derivatives', class: Migration20261126020000_file_derivatives },
   { name: 'Migration20261127160000_rollup_streams', class: Migration20261127160000_rollup_streams },
   { name: 'Migration20261128000000_roles', class: Migration20261128000000_roles },
+  { name: 'Migration20261129000000_role_grants', class: Migration20261129000000_role_grants },
 ];

@@ -51,13 +51,25 @@ async function projectAccess({ ctx, path }: Arrival, input: unknown, level: Proj
 }
 
 /**
+ * The project's own data beyond its tables (categories, variables, translations, files' records)
+ * is written by built-in grants only: a custom role's rules speak of table rows
+ * (docs/roles.md#granting-a-role). Table procedures do not call this; their rules decide.
+ */
+function refuseCustomRoleWrite(access: ProjectAccess, level: ProjectAccessLevel): void {
+  if (level === 'write' && access.role) {
+    throw forbidden(`Writing the project's categories, variables, translations and files requires a built-in role or permission; the custom role "${access.role.name}" grants table rows only`);
+  }
+}
+
+/**
  * `/{projectId}/...`: API keys of that project or accounts with a project role, at the level the
- * procedure declares (see ProjectAccessLevel).
+ * procedure declares (see ProjectAccessLevel); a custom-role caller does not write here.
  */
 export const projectProcedure = (level: ProjectAccessLevel) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
     const { principal, access } = await projectAccess(opts, input, level);
+    refuseCustomRoleWrite(access, level);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, access } });
   });
@@ -70,7 +82,7 @@ export interface ProjectItemContext {
 }
 
 /**
- * `/{projectId}/<items>/{id}`: as projectProcedure, and `load` (which throws 404 for an unknown
+ * `/{projectId}/<items>/{id}`: as projectProcedure (custom roles do not write), and `load` (which throws 404 for an unknown
  * item) runs before a malformed body is reported (404 before 400/413/415). The loaded item is
  * `ctx.item`.
  */
@@ -78,6 +90,7 @@ export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: P
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
     const { principal, access } = await projectAccess(opts, input, level);
+    refuseCustomRoleWrite(access, level);
     const item = await load({ em: opts.ctx.em, deps: opts.ctx.deps, access }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, access, item } });
@@ -179,7 +192,8 @@ export const workspaceProjectProcedure = (minRole: ProjectRole, exists?: ItemChe
         workspace: workspace.workspace,
         workspaceRole: workspace.role as WorkspaceRole,
         project: access.project,
-        projectRole: access.role as ProjectRole,
+        // Null for a member holding a custom role (which passes VIEWER here).
+        projectRole: access.role,
       },
     });
   });

@@ -10,7 +10,7 @@ export const KEY_SHAPE = /^tak_[A-Za-z0-9]{43}$/;
 /** A well-formed UUID that names nothing. */
 export const MISSING_ID = '0190b0a0-0000-7000-8000-000000000000';
 /** The API key wire shape (docs/concepts.md#api-keys) (without `key`, which create and rotate add). */
-export const KEY_FIELDS = ['active', 'allowedHosts', 'createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'permission', 'prefix'];
+export const KEY_FIELDS = ['active', 'allowedHosts', 'createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'permission', 'prefix', 'roleId'];
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** A well-formed credential that names nothing. */

@@ -12,7 +12,14 @@ export const ApiKeySchema = defineEntity({
     id: p.uuid().primary().onCreate(() => uuidv7()),
     project: () => p.manyToOne(ProjectSchema).deleteRule('cascade'),
     name: p.string(),
-    permission: p.enum(API_KEY_PERMISSIONS),
+    /** Null when the key holds a custom role instead (`roleId`): exactly one of the two is set. */
+    permission: p.enum(API_KEY_PERMISSIONS).nullable(),
+    /**
+     * A custom role of the project (docs/roles.md#granting-a-role). A plain column, as on project
+     * members: the database's foreign key (role, project) keeps it in the project and refuses
+     * deleting the role while granted.
+     */
+    roleId: p.uuid().nullable(),
     allowedHosts: p.array().columnType('text[]'),
     active: p.boolean().default(true),
     expiresAt: p.datetime().nullable(),

@@ -12,10 +12,24 @@ const hostRule = z
 
 export const permission = z.enum(API_KEY_PERMISSIONS).describe('read: GET only; read_write: everything a key may do');
 
+/**
+ * A key holds a built-in `permission` or a custom role (`roleId`), exactly one of the two
+ * (docs/roles.md#granting-a-role); giving both, or neither on create, is 422 naming the field.
+ */
+const grantedPermission = permission
+  .nullable()
+  .describe('read: GET only; read_write: everything a key may do. Null when the key holds a custom role (roleId); give one of permission and roleId');
+const roleId = z
+  .string()
+  .max(100)
+  .nullable()
+  .describe('The id of a custom role of the project (docs/roles.md), instead of a permission: the role\'s rules say what the key may do in the tables. Null when the key holds a permission');
+
 export const apiKeyOutput = z.object({
   id: z.uuid(),
   name: z.string(),
-  permission,
+  permission: grantedPermission,
+  roleId,
   allowedHosts: z.array(z.string()),
   active: z.boolean(),
   expiresAt: isoDate.nullable(),
@@ -40,7 +54,8 @@ export const apiKeyListOutput = listOf(apiKeyOutput);
 export const createApiKeyInput = z.object({
   ...projectPath,
   name: nameString,
-  permission,
+  permission: grantedPermission.optional(),
+  roleId: roleId.optional(),
   allowedHosts: z.array(hostRule).max(100).optional(),
   active: jsonBoolean.optional(),
   expiresAt: expiresAt.optional(),
@@ -50,7 +65,8 @@ export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
 export const updateApiKeyInput = z.object({
   ...keyPath,
   name: nameString.optional(),
-  permission: permission.optional(),
+  permission: grantedPermission.optional().describe('Switches the key to this permission (its role, if any, is revoked)'),
+  roleId: roleId.optional().describe('Switches the key to this custom role of the project (its permission is dropped)'),
   allowedHosts: z.array(hostRule).max(100).optional(),
   active: jsonBoolean.optional(),
   expiresAt: expiresAt.nullable().optional(),

@@ -3,6 +3,7 @@ import { rawPathParam } from '../../auth/access.js';
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { workspaceProjectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
+import { memberGrantOf } from '../roles/role-grants.js';
 import {
   addProjectMemberInput,
   listProjectMembersInput,
@@ -16,6 +17,12 @@ import { addProjectMember, changeProjectMemberRole, findMember, listProjectMembe
 const TAG = 'Project Members';
 const collection = '/workspaces/{workspaceId}/projects/{projectId}/members' as const;
 const item = '/workspaces/{workspaceId}/projects/{projectId}/members/{memberId}' as const;
+
+/**
+ * A member's `role` is a built-in role or a custom role of the project (docs/roles.md#granting-a-role),
+ * resolved by the roles module before the service stores it. A member's grant is read on each
+ * request; the credential cache is forgotten on a change all the same, as for every grant.
+ */
 
 export const projectMemberRouter = router({
   list: workspaceProjectProcedure('VIEWER')
@@ -32,7 +39,7 @@ export const projectMemberRouter = router({
     .input(addProjectMemberInput)
     .output(projectMemberOutput)
     .mutation(async ({ ctx, input }) => {
-      const member = await addProjectMember(ctx.em, ctx.project, input);
+      const member = await addProjectMember(ctx.em, ctx.project, input, await memberGrantOf(ctx.em, ctx.project.id, input.role));
       markCreated(ctx, member.id);
       return member;
     }),
@@ -43,7 +50,11 @@ export const projectMemberRouter = router({
     .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: "Change a project member's role (project ADMIN)", protect: true } })
     .input(updateProjectMemberInput)
     .output(projectMemberOutput)
-    .mutation(({ ctx, input }) => changeProjectMemberRole(ctx.em, ctx.project.id, input.memberId, input.role)),
+    .mutation(async ({ ctx, input }) => {
+      const member = await changeProjectMemberRole(ctx.em, ctx.project.id, input.memberId, await memberGrantOf(ctx.em, ctx.project.id, input.role));
+      ctx.deps.credentials.invalidate();
+      return member;
+    }),
 
   remove: workspaceProjectProcedure('ADMIN')
     .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Remove a project member (project ADMIN)', protect: true }, successStatus: 204 })

@@ -31,8 +31,19 @@ export const ProjectMemberSchema = defineEntity({
     id: p.uuid().primary().onCreate(() => uuidv7()),
     project: () => p.manyToOne(ProjectSchema).deleteRule('cascade'),
     account: () => p.manyToOne(AccountSchema).deleteRule('cascade'),
-    role: p.enum(PROJECT_ROLES),
+    /** A built-in role, or null when the member holds a custom role (`roleId`): exactly one of the two is set. */
+    role: p.enum(PROJECT_ROLES).nullable(),
+    /**
+     * A custom role of the project (docs/roles.md#granting-a-role). A plain column, not a relation:
+     * the roles module builds on this one (the built-in roles), so this one cannot import it. The
+     * database's foreign key (role, project) keeps it in the project and refuses deleting the role
+     * while granted.
+     */
+    roleId: p.uuid().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });
 export type ProjectMember = InferEntity<typeof ProjectMemberSchema>;
+
+/** What a project member holds (docs/roles.md#granting-a-role): a built-in role or a custom one, by id. */
+export type ProjectGrant = { role: ProjectRole; roleId: null } | { role: null; roleId: string };

@@ -9,6 +9,14 @@ export const localeCode = z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, '
 
 export const projectRole = z.enum(PROJECT_ROLES);
 
+/**
+ * What a project member holds (docs/roles.md#granting-a-role): a built-in role by name, or a
+ * custom role of the project by id (an unknown id is 422).
+ */
+const memberRole = z
+  .union([projectRole, z.uuid()])
+  .describe("ADMIN, EDITOR or VIEWER, or the id of a custom role of the project (docs/roles.md), whose rules say what the member may do in the tables");
+
 export const projectOutput = z.object({
   id: z.uuid(),
   workspaceId: z.uuid(),
@@ -50,7 +58,7 @@ export const updateProjectInput = z.object({
 export type UpdateProjectInput = z.infer<typeof updateProjectInput>;
 export const projectIdInput = z.object(projectPath);
 
-export const projectMemberOutput = memberOutput.extend({ role: projectRole });
+export const projectMemberOutput = memberOutput.extend({ role: memberRole });
 export const listProjectMembersInput = z.object({ ...projectPath, ...pageParams });
 export const projectMemberListOutput = listOf(projectMemberOutput);
 export const addProjectMemberInput = z
@@ -58,7 +66,7 @@ export const addProjectMemberInput = z
     ...projectPath,
     accountId: z.uuid().optional().describe('The account to add (or give email)'),
     email: z.email().optional().describe('The e-mail of the account to add (or give accountId)'),
-    role: projectRole,
+    role: memberRole,
   })
   .refine((v) => v.accountId !== undefined || v.email !== undefined, {
     message: 'accountId or email is required',
@@ -66,5 +74,5 @@ export const addProjectMemberInput = z
   });
 export type AddProjectMemberInput = z.infer<typeof addProjectMemberInput>;
 const projectMemberPath = { ...projectPath, memberId: pathId('Project member id') };
-export const updateProjectMemberInput = z.object({ ...projectMemberPath, role: projectRole });
+export const updateProjectMemberInput = z.object({ ...projectMemberPath, role: memberRole });
 export const projectMemberIdInput = z.object(projectMemberPath);

@@ -53,10 +53,15 @@ export const roleRouter = router({
     .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update a role (name, description, rules); built-ins: 409', protect: true } })
     .input(updateRoleInput)
     .output(roleOutput)
-    .mutation(async ({ ctx, input }) => toRoleOutput(await updateRole(ctx.em, rulesOf(ctx.access), input))),
+    .mutation(async ({ ctx, input }) => {
+      const role = await updateRole(ctx.em, rulesOf(ctx.access), input);
+      // Keys cache their role with the credential: changed rules apply at once on this process.
+      ctx.deps.credentials.invalidate();
+      return toRoleOutput(role);
+    }),
 
   delete: adminItem
-    .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a role; built-ins: 409', protect: true }, successStatus: 204 })
+    .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a role; built-ins and roles granted to keys or members: 409', protect: true }, successStatus: 204 })
     .input(roleIdInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {

@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
@@ -7,6 +7,7 @@ import { ProjectSchema } from '../projects/project.entity.js';
 import { BUILT_IN_ROLES, builtInRole, type BuiltInRole } from './built-in-roles.js';
 import { RoleSchema, type Role } from './role.entity.js';
 import { validateRules, type RuleContext } from './role-rules.js';
+import { refuseGrantedRole } from './role-grants.js';
 import type { CreateRoleInput, RoleOutput, UpdateRoleInput } from './role.schema.js';
 
 /** A role a path names: one of the built-ins (by name) or a custom role of the project (by id). */
@@ -95,8 +96,19 @@ export async function updateRole(em: EntityManager, ctx: RuleContext, input: Upd
   return role;
 }
 
+/**
+ * A granted role is not deleted (409, docs/roles.md#granting-a-role); the database's foreign
+ * keys refuse it too when a grant arrives between the check and the delete.
+ */
 export async function deleteRole(em: EntityManager, projectId: string, roleId: string): Promise<void> {
   const found = await findRole(em, projectId, roleId);
   if (found.builtIn) throw conflict(`${found.role.name} is a built-in role and cannot be deleted`);
-  await em.remove(found.role).flush();
+  await refuseGrantedRole(em, found.role);
+  try {
+    await em.remove(found.role).flush();
+  } catch (error) {
+    if (!(error instanceof ForeignKeyConstraintViolationException)) throw error;
+    await refuseGrantedRole(em, found.role);
+    throw error;
+  }
 }

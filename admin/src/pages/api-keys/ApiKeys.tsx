@@ -80,7 +80,7 @@ export function ApiKeysPage() {
                   <td>
                     <code>{key.prefix}…</code>
                   </td>
-                  <td>{permissionLabel(key.permission)}</td>
+                  <td>{key.permission === null ? 'Custom role' : permissionLabel(key.permission)}</td>
                   <td>
                     {key.allowedHosts.length === 0 ? (
                       <span className="muted">Any</span>

@@ -6,11 +6,12 @@ import { Button, CheckboxInput, SelectInput, TextAreaInput, TextInput } from '..
 import { isoToLocal, localToIso } from '../../ui/format.js';
 
 export type ApiKey = RouterOutputs['apiKeys']['list']['list'][number];
-export type Permission = ApiKey['permission'];
+export type Permission = NonNullable<ApiKey['permission']>;
 
 export interface KeyValues {
   name: string;
-  permission: Permission;
+  /** Absent: the key keeps the custom role it holds (docs/roles.md#granting-a-role). */
+  permission?: Permission;
   allowedHosts: string[];
   active: boolean;
   expiresAt: string | null;
@@ -20,6 +21,9 @@ export const PERMISSIONS = [
   { id: 'read', label: 'Read (GET only)' },
   { id: 'read_write', label: 'Read and write' },
 ] satisfies { id: Permission; label: string }[];
+
+/** The choice that keeps a key's custom role (roles are granted through the API). */
+const KEEP_ROLE = { id: 'role', label: 'Its custom role (unchanged)' };
 
 /**
  * The hosts field's error: a malformed host is a 400 whose message names `allowedHosts.N` (a 422
@@ -34,7 +38,8 @@ function hostsError(error: unknown, errors: Record<string, string>): string | un
 /** A key's settings, for a new key and for an existing one. */
 export function KeyForm({ initial, submitLabel, error, isPending, onSubmit, onCancel }: { initial?: ApiKey; submitLabel: string; error: unknown; isPending: boolean; onSubmit(values: KeyValues): void; onCancel(): void }) {
   const [name, setName] = useState(initial?.name ?? '');
-  const [permission, setPermission] = useState<Permission>(initial?.permission ?? 'read');
+  const holdsRole = Boolean(initial?.roleId);
+  const [permission, setPermission] = useState<Permission | 'role'>(initial?.permission ?? (holdsRole ? 'role' : 'read'));
   const [hosts, setHosts] = useState((initial?.allowedHosts ?? []).join('\n'));
   const [active, setActive] = useState(initial?.active ?? true);
   const [expires, setExpires] = useState(isoToLocal(initial?.expiresAt));
@@ -46,11 +51,11 @@ export function KeyForm({ initial, submitLabel, error, isPending, onSubmit, onCa
       onSubmit={(event) => {
         event.preventDefault();
         const allowedHosts = hosts.split(/[\s,]+/).map((host) => host.trim()).filter(Boolean);
-        onSubmit({ name, permission, allowedHosts, active, expiresAt: localToIso(expires) ?? null });
+        onSubmit({ name, ...(permission === 'role' ? {} : { permission }), allowedHosts, active, expiresAt: localToIso(expires) ?? null });
       }}
     >
       <TextInput label="Name" value={name} onChange={setName} error={errors.name} isRequired autoFocus />
-      <SelectInput label="Permission" value={permission} onChange={(id) => setPermission(id as Permission)} options={PERMISSIONS} error={errors.permission} />
+      <SelectInput label="Permission" value={permission} onChange={(id) => setPermission(id as Permission | 'role')} options={holdsRole ? [KEEP_ROLE, ...PERMISSIONS] : PERMISSIONS} error={errors.permission} />
       <TextAreaInput
         label="Allowed hosts"
         value={hosts}
