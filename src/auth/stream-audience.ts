@@ -94,6 +94,11 @@ class RowJudge {
     return () => question.answers[n] === true;
   }
 
+  /** Whether anything is left for the database. */
+  get asks(): boolean {
+    return this.questions.size > 0;
+  }
+
   async settle(sql: Sql): Promise<void> {
     await Promise.all(
       [...this.questions].map(async ([condition, question]) => {
@@ -132,6 +137,9 @@ function viewLens(policy: TablePolicy, table: TableDef): EventLens {
 /** A table that no longer exists: the events it left in the feed are judged by the caller's `*` rules. */
 const goneTable = (projectId: string, id: string): TableDef => ({ id, projectId, key: '', defaultStatus: 'DRAFT', columns: [], hiddenKeys: [], schemaKey: 'gone' });
 
+/** The table of a contents event, which the caller's policy on that table decides; null for files and tables events. */
+const rowTableOf = (event: DomainEvent): string | null => (event.type.startsWith('contents.') ? event.tableId : null);
+
 interface Judged {
   table: TableDef;
   policy: TablePolicy;
@@ -156,7 +164,8 @@ export class PolicyAudience implements StreamAudience {
 
   mayReceive(entry: FeedEntry): boolean {
     const { event } = entry;
-    const judged = event.type.startsWith('contents.') && event.tableId ? this.known.get(event.tableId) : undefined;
+    const tableId = rowTableOf(event);
+    const judged = tableId ? this.known.get(tableId) : undefined;
     if (!judged) return true;
     const { grants, view } = judged.policy;
     if (grants.read.length === 0) return false;
@@ -170,17 +179,20 @@ export class PolicyAudience implements StreamAudience {
 
   async lenses(entries: readonly FeedEntry[]): Promise<(EventLens | null)[]> {
     const access = this.access;
-    const tables = new Map<string, Promise<Judged>>();
-    const judgedOf = (tableId: string) => {
-      let judged = tables.get(tableId);
-      if (!judged) tables.set(tableId, (judged = this.judged(access, tableId)));
-      return judged;
-    };
+    // The policy of each table of the batch (a cache look-up, once per table), then each entry without waiting.
+    const tables = new Map<string, Judged>();
+    for (const { event } of entries) {
+      const tableId = rowTableOf(event);
+      if (tableId && !tables.has(tableId)) tables.set(tableId, await this.judged(access, tableId));
+    }
     const judge = new RowJudge();
-    const decisions = await Promise.all(entries.map(async ({ event }) => (event.type.startsWith('contents.') && event.tableId ? this.decide(event, await judgedOf(event.tableId), judge) : () => AS_RECORDED)));
-    await judge.settle(sqlOn(access.deps.pool));
+    const decisions = entries.map(({ event }) => {
+      const tableId = rowTableOf(event);
+      return tableId ? this.decide(event, tables.get(tableId)!, judge) : () => AS_RECORDED;
+    });
+    if (judge.asks) await judge.settle(sqlOn(access.deps.pool));
     // Kept for `mayReceive` unless the access was renewed meanwhile or its rules change by the second.
-    if (this.access === access && !usesNow(access.rules)) for (const [tableId, judged] of tables) this.known.set(tableId, await judged);
+    if (this.access === access && !usesNow(access.rules)) for (const [tableId, judged] of tables) this.known.set(tableId, judged);
     return decisions.map((decision) => decision());
   }
 
