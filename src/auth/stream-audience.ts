@@ -153,12 +153,16 @@ interface Judged {
 export class PolicyAudience implements StreamAudience {
   /** The policies last used, by table id, for `mayReceive` (none for rules with `$now`, which change by the second). */
   private readonly known = new Map<string, Judged>();
+  private timed: boolean;
 
-  constructor(private access: ProjectAccess) {}
+  constructor(private access: ProjectAccess) {
+    this.timed = usesNow(access.rules);
+  }
 
   renew(checked: unknown): void {
     if (!(checked instanceof ProjectAccess)) return;
     this.access = checked;
+    this.timed = usesNow(checked.rules);
     this.known.clear();
   }
 
@@ -192,7 +196,7 @@ export class PolicyAudience implements StreamAudience {
     });
     if (judge.asks) await judge.settle(sqlOn(access.deps.pool));
     // Kept for `mayReceive` unless the access was renewed meanwhile or its rules change by the second.
-    if (this.access === access && !usesNow(access.rules)) for (const [tableId, judged] of tables) this.known.set(tableId, judged);
+    if (this.access === access && !this.timed) for (const [tableId, judged] of tables) this.known.set(tableId, judged);
     return decisions.map((decision) => decision());
   }
 
