@@ -29,11 +29,3 @@ export interface ApiKeyPrincipal {
   role: GrantedRole | null;
   allowedHosts: string[];
 }
-
-/** A custom role granted to the caller (docs/roles.md): its rules, and `version` (its updatedAt, ISO) for caches. */
-export interface GrantedRole {
-  id: string;
-  name: string;
-  rules: Rule[];
-  version: string;
-}

@@ -1,6 +1,7 @@
 import { accountRouter } from '../modules/accounts/account.router.js';
 import { apiKeyRouter } from '../modules/api-keys/api-key.router.js';
 import { roleRouter } from '../modules/roles/role.router.js';
+import { explainRouter } from '../modules/roles/explain.router.js';
 import { projectMemberRouter } from '../modules/projects/project-member.router.js';
 import { projectRouter } from '../modules/projects/project.router.js';
 import { workspaceMemberRouter } from '../modules/workspaces/workspace-member.router.js';
@@ -34,6 +35,7 @@ export const appRouter = router({
   projectMembers: projectMemberRouter,
   apiKeys: apiKeyRouter,
   roles: roleRouter,
+  access: explainRouter,
   tables: tableRouter,
   columns: columnRouter,
   contents: contentsRouter,

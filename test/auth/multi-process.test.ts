@@ -149,6 +149,22 @@ describe.each([
     expectError(await write2(), 403, 'FORBIDDEN');
   });
 
+  it('a key switched to a custom role through process 1 shows on process 2 within 1 s, and back (docs/roles.md#granting-a-role)', async () => {
+    const k = await createKey(t, projectId, 'read_write');
+    const role = await t.call('POST', `/v1/${projectId}/roles`, { body: { name: `reader-${index}`, rules: [{ table: '*', actions: ['read'] }] } });
+    expect(role.status, role.text).toBe(201);
+    // Request logs: read_write keys yes, a custom role no.
+    const logs2 = () => p2().call('GET', `/v1/${projectId}/logs`, { token: k.key });
+    expect((await logs2()).status).toBe(200);
+    const toRole = await t.call('PUT', keyPath(k), { body: { roleId: role.json.id } });
+    expect(toRole.status, toRole.text).toBe(200);
+    expect(await msUntil(Date.now(), logs2, 403, [200])).toBeLessThan(PROPAGATION_MS);
+    expect((await list2(k.key)).status).toBe(200);
+    const back = await t.call('PUT', keyPath(k), { body: { permission: 'read_write' } });
+    expect(back.status, back.text).toBe(200);
+    expect(await msUntil(Date.now(), logs2, 200, [403])).toBeLessThan(PROPAGATION_MS);
+  });
+
   it('a project deleted through process 1: on process 2 its keys are 401 and accounts get 404 within 1 s', async () => {
     const pid = await createProject(t, workspaceId, 'Doomed');
     const k = await createKey(t, pid, 'read');

@@ -3,6 +3,7 @@ import { markCreated, markNoContent, type Context } from '../../trpc/context.js'
 import { rawPathParam } from '../../auth/access.js';
 import { tableItemProcedure, tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
+import type { TableDef } from '../tables/table-def.js';
 import { columnIdInput, columnListOutput, columnOutput, createColumnInput, listColumnsInput, updateColumnInput } from './column.schema.js';
 import { createColumn, deleteColumn, findColumn, listColumns, toColumnOutput, updateColumn } from './column.service.js';
 
@@ -10,10 +11,17 @@ const TAG = 'Columns';
 const collection = '/{projectId}/tables/{tableId}/columns' as const;
 const item = '/{projectId}/tables/{tableId}/columns/{columnId}' as const;
 
+/**
+ * The columns the caller reads, when its role hides some (docs/roles.md#rules): the others are
+ * answered as if they did not exist. Undefined: every column.
+ */
+const readableColumns = (ctx: { table: TableDef; tableAccess: { definition: TableDef } }) =>
+  ctx.table.columns.length === ctx.tableAccess.definition.columns.length ? undefined : ctx.table.columns.map((c) => c.id);
+
 /** `.../columns/{columnId}`: an unknown column is 404 before the body is checked (404 → 400, docs/reliability.md#errors). */
 const columnProcedure = (level: 'read' | 'schema') =>
   tableItemProcedure(level, async (ctx, input) => {
-    await findColumn(ctx.em, ctx.table.id, rawPathParam(input, 'columnId'));
+    await findColumn(ctx.em, ctx.table.id, rawPathParam(input, 'columnId'), readableColumns(ctx));
   });
 
 /** Every schema change is visible at once to this process's contents requests. */
@@ -25,7 +33,7 @@ export const columnRouter = router({
     .input(listColumnsInput)
     .output(columnListOutput)
     .query(async ({ ctx, input }) => {
-      return listColumns(ctx.em, ctx.table.id, input);
+      return listColumns(ctx.em, ctx.table.id, input, readableColumns(ctx));
     }),
 
   create: tableProcedure('schema')
@@ -44,7 +52,7 @@ export const columnRouter = router({
     .input(columnIdInput)
     .output(columnOutput)
     .query(async ({ ctx, input }) => {
-      return toColumnOutput(await findColumn(ctx.em, ctx.table.id, input.columnId));
+      return toColumnOutput(await findColumn(ctx.em, ctx.table.id, input.columnId, readableColumns(ctx)));
     }),
 
   update: columnProcedure('schema')

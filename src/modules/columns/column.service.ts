@@ -32,14 +32,16 @@ export const toColumnOutput = (c: ContentColumn): ColumnOutput => ({
 
 const toDef = (c: ContentColumn): ColumnDef => ({ id: c.id, name: c.name, type: c.type, settings: c.settings });
 
-export async function listColumns(em: EntityManager, tableId: string, params: PageParams) {
-  const where = { table: tableId, deletedAt: null };
+/** The table's columns; `only` (ids): the ones a caller with a role may read (docs/roles.md#rules). */
+export async function listColumns(em: EntityManager, tableId: string, params: PageParams, only?: string[]) {
+  const where = { table: tableId, deletedAt: null, ...(only ? { id: { $in: only } } : {}) };
   return findPage(em, ColumnSchema, where, params, { orderBy: { position: 'asc', id: 'asc' } }, toColumnOutput);
 }
 
-export async function findColumn(em: EntityManager, tableId: string, columnId: string): Promise<ContentColumn> {
+/** A live column by id or name; `only` (ids): a column outside them is 404, as an unknown one. */
+export async function findColumn(em: EntityManager, tableId: string, columnId: string, only?: string[]): Promise<ContentColumn> {
   const column = await em.findOne(ColumnSchema, { table: tableId, deletedAt: null, ...(isUuid(columnId) ? { id: columnId } : { name: columnId }) });
-  if (!column) throw notFound('Column');
+  if (!column || (only && !only.includes(column.id))) throw notFound('Column');
   return column;
 }
 

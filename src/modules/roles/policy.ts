@@ -155,3 +155,9 @@ export async function compileTablePolicy(rules: readonly Rule[], table: TableDef
 
 /** Whether a rule set mentions `$now` (its compilation then holds for the second it was made in). */
 export const usesNow = (rules: readonly Rule[]) => JSON.stringify(rules.map((r) => r.where ?? [])).includes('"$now"');
+
+/** The table keys rules name, or undefined when one names every table (`*`): what a tables list shows. */
+export function tablesNamed(rules: readonly Rule[]): string[] | undefined {
+  if (rules.some((r) => r.table === ALL_TABLES)) return undefined;
+  return [...new Set(rules.map((r) => r.table).filter((t) => t !== '$files'))];
+}

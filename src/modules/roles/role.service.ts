@@ -1,4 +1,4 @@
-import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { DriverException, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
@@ -107,8 +107,9 @@ export async function deleteRole(em: EntityManager, projectId: string, roleId: s
   try {
     await em.remove(found.role).flush();
   } catch (error) {
-    if (!(error instanceof ForeignKeyConstraintViolationException)) throw error;
-    await refuseGrantedRole(em, found.role);
+    // restrict_violation (23001): the keys' and members' foreign keys are `on delete restrict`.
+    if (!(error instanceof DriverException && error.code === '23001')) throw error;
+    await refuseGrantedRole(em.fork(), found.role);
     throw error;
   }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { projectProcedure, tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
+import { tablesNamed } from '../roles/policy.js';
 import { createTableInput, listTablesInput, tableIdInput, tableListOutput, tableOutput, updateTableInput } from './table.schema.js';
 import { createTable, deleteTable, findTable, listTables, toTableOutput, updateTable } from './table.service.js';
 
@@ -14,7 +15,7 @@ export const tableRouter = router({
     .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List tables', protect: true } })
     .input(listTablesInput)
     .output(tableListOutput)
-    .query(({ ctx, input }) => listTables(ctx.em, ctx.access.project.id, input)),
+    .query(({ ctx, input }) => listTables(ctx.em, ctx.access.project.id, input, tablesNamed(ctx.access.rules))),
 
   create: projectProcedure('schema')
     .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Create a table', protect: true }, successStatus: 201 })

@@ -33,8 +33,9 @@ export async function findTable(em: EntityManager, projectId: string, tableId: s
   return table;
 }
 
-export async function listTables(em: EntityManager, projectId: string, params: PageParams) {
-  const where = { project: projectId, deletedAt: null };
+/** The project's tables; `only` (keys): the ones a caller's role names (docs/roles.md#rules). */
+export async function listTables(em: EntityManager, projectId: string, params: PageParams, only?: string[]) {
+  const where = { project: projectId, deletedAt: null, ...(only ? { key: { $in: only } } : {}) };
   return findPage(em, TableSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toTableOutput);
 }
 
