@@ -13,6 +13,7 @@ import { compileTablePolicy, usesNow, type Caller, type TablePolicy } from '../m
 import { builtInRole, PERMISSION_RULES } from '../modules/roles/built-in-roles.js';
 import type { Rule } from '../modules/roles/role.schema.js';
 import { WriteRules } from '../modules/roles/write-rules.js';
+import { compileFilesPolicy, type FilesPolicy } from '../modules/roles/files-policy.js';
 
 /**
  * How long a compiled policy is kept. Its key holds the role's version and the table's schema, so
@@ -95,6 +96,22 @@ export class ProjectAccess {
     return policyFor(this, table);
   }
 
+  /**
+   * The caller's `$files` rules compiled, cached (docs/roles.md#files). Built-in rules hold none:
+   * built-in grants keep their level's access to files, and only a custom role's are enforced.
+   */
+  filesPolicy(): FilesPolicy {
+    return filesPolicyFor(this);
+  }
+
+  /** The caller's view of a table when its rules grant anything on it; null otherwise, or when unknown. */
+  readonly viewOf = async (idOrKey: string): Promise<TableDef | null> => {
+    const table = await this.deps.tables.get(this.project.id, idOrKey);
+    if (!table) return null;
+    const { grants, view } = await this.policy(table);
+    return Object.values(grants).some((rules) => rules.length > 0) ? view : null;
+  };
+
   /** The project's tables by id or key, as the caller sees them (views); null when unknown. */
   readonly tables = async (idOrKey: string): Promise<TableDef | null> => {
     const table = await this.deps.tables.get(this.project.id, idOrKey);
@@ -120,23 +137,39 @@ const WRITE_ACTIONS = ['create', 'update', 'delete', 'publish'] as const;
 
 /** Compiled policies by grant, caller, table schema (and second, for rules with `$now`). */
 const policies = new TtlCache<string, Promise<TablePolicy>>({ ttlMs: POLICY_CACHE_MS, maxEntries: 10_000 });
+/** Compiled `$files` policies by grant and caller. */
+const filesPolicies = new TtlCache<string, FilesPolicy>({ ttlMs: POLICY_CACHE_MS, maxEntries: 10_000 });
 
-function policyFor(access: ProjectAccess, table: TableDef): Promise<TablePolicy> {
+/** Whom the rules are compiled for, the grant's cache key, and the time `$now` stands for. */
+function grantOf(access: ProjectAccess): { caller: Caller; key: string; at: Date } {
   const { principal, role } = access;
   const caller: Caller = principal?.kind === 'apiKey' ? { kind: 'apiKey', me: principal.apiKeyId } : { kind: 'account', me: principal?.accountId ?? '' };
-  const rules = access.rules;
   const now = Date.now();
-  const timed = role !== null && usesNow(rules);
+  const timed = role !== null && usesNow(role.rules);
   // Built-in rules name no caller: one entry serves every caller of the same grant.
-  const grant = role ? `role:${role.id}:${role.version}:${caller.me}${timed ? `:${Math.floor(now / 1000)}` : ''}` : `builtin:${principal?.kind === 'apiKey' ? principal.permission : 'account'}`;
-  const key = `${grant}|${table.id}|${table.schemaKey}`;
+  const key = role ? `role:${role.id}:${role.version}:${caller.me}${timed ? `:${Math.floor(now / 1000)}` : ''}` : `builtin:${principal?.kind === 'apiKey' ? principal.permission : 'account'}`;
+  return { caller, key, at: new Date(timed ? Math.floor(now / 1000) * 1000 : now) };
+}
+
+function policyFor(access: ProjectAccess, table: TableDef): Promise<TablePolicy> {
+  const grant = grantOf(access);
+  const key = `${grant.key}|${table.id}|${table.schemaKey}`;
   let compiled = policies.get(key);
   if (!compiled) {
     const { locales, defaultLocale } = access.project;
-    const at = new Date(timed ? Math.floor(now / 1000) * 1000 : now);
-    compiled = compileTablePolicy(rules, table, caller, at, { locales, defaultLocale, tables: (id) => access.deps.tables.get(access.project.id, id) });
+    compiled = compileTablePolicy(access.rules, table, grant.caller, grant.at, { locales, defaultLocale, tables: (id) => access.deps.tables.get(access.project.id, id) });
     compiled.catch(() => policies.delete(key));
     policies.set(key, compiled);
+  }
+  return compiled;
+}
+
+function filesPolicyFor(access: ProjectAccess): FilesPolicy {
+  const grant = grantOf(access);
+  let compiled = filesPolicies.get(grant.key);
+  if (!compiled) {
+    compiled = compileFilesPolicy(access.rules, grant.caller, grant.at);
+    filesPolicies.set(grant.key, compiled);
   }
   return compiled;
 }

@@ -64,6 +64,9 @@ export class AppError extends TRPCError {
 export const unauthorized = (message = 'Missing or invalid credentials') =>
   new AppError(401, 'UNAUTHORIZED', message);
 export const forbidden = (message = 'Not allowed') => new AppError(403, 'FORBIDDEN', message);
+/** 403 naming what the caller's rules refuse, one detail each (an import's lines). */
+export const forbiddenLines = (details: ErrorDetail[]) =>
+  new AppError(403, 'FORBIDDEN', `Refused by the role's rules: ${details.map((d) => d.field).join(', ')}`, details);
 export const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `${what} not found`);
 export const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message);
 export const invalidQuery = (message: string) => new AppError(400, 'INVALID_QUERY', message);

@@ -13,7 +13,7 @@ const ERROR_CODES: ErrorCode[] = [
   'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_ERROR', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR',
 ];
 
-/** docs/reliability.md#errors: `{ "error": { code, message, details } }`, details only for 422. */
+/** docs/reliability.md#errors: `{ "error": { code, message, details } }`, details for 422 (and an import's refused lines, 403). */
 export const ERROR_SCHEMA = {
   type: 'object',
   required: ['error'],
@@ -28,7 +28,7 @@ export const ERROR_SCHEMA = {
         message: { type: 'string', description: 'For people; never a stack trace or SQL' },
         details: {
           type: ['array', 'null'],
-          description: 'One entry per offending field for 422 (e.g. `data.title.fr`); null otherwise',
+          description: 'One entry per offending field for 422 (e.g. `data.title.fr`), per refused line for the 403 of an import (`line 3`); null otherwise',
           items: {
             type: 'object',
             required: ['field', 'message'],

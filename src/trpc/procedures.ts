@@ -51,13 +51,13 @@ async function projectAccess({ ctx, path }: Arrival, input: unknown, level: Proj
 }
 
 /**
- * The project's own data beyond its tables (categories, variables, translations, files' records)
- * is written by built-in grants only: a custom role's rules speak of table rows
- * (docs/roles.md#granting-a-role). Table procedures do not call this; their rules decide.
+ * The project's own data beyond its tables and files (categories, variables, translations) is
+ * written by built-in grants only: a custom role's rules speak of table rows and of files
+ * (docs/roles.md#granting-a-role). Table and file procedures do not call this; their rules decide.
  */
 function refuseCustomRoleWrite(access: ProjectAccess, level: ProjectAccessLevel): void {
   if (level === 'write' && access.role) {
-    throw forbidden(`Writing the project's categories, variables, translations and files requires a built-in role or permission; the custom role "${access.role.name}" grants table rows only`);
+    throw forbidden(`Writing the project's categories, variables and translations requires a built-in role or permission; the custom role "${access.role.name}" grants table rows only`);
   }
 }
 
@@ -82,15 +82,16 @@ export interface ProjectItemContext {
 }
 
 /**
- * `/{projectId}/<items>/{id}`: as projectProcedure (custom roles do not write), and `load` (which throws 404 for an unknown
- * item) runs before a malformed body is reported (404 before 400/413/415). The loaded item is
- * `ctx.item`.
+ * `/{projectId}/<items>/{id}`: as projectProcedure (custom roles do not write, unless `byRules`:
+ * the item's own rules decide, which `load` checks: files' `$files` rules), and `load` (which throws
+ * 404 for an unknown item) runs before a malformed body is reported (404 before 400/413/415). The
+ * loaded item is `ctx.item`.
  */
-export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: ProjectItemContext, rawInput: unknown) => Promise<T>) =>
+export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: ProjectItemContext, rawInput: unknown) => Promise<T>, byRules = false) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
     const { principal, access } = await projectAccess(opts, input, level);
-    refuseCustomRoleWrite(access, level);
+    if (!byRules) refuseCustomRoleWrite(access, level);
     const item = await load({ em: opts.ctx.em, deps: opts.ctx.deps, access }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, access, item } });

@@ -272,3 +272,26 @@ describe('cross-project', () => {
     expectError(await t.call('GET', contentsPath(other, table.id), { token: key }), 403, 'FORBIDDEN');
   });
 });
+
+describe('the project OpenAPI document and deleted columns', () => {
+  it("a role's document holds its tables and readable columns only", async () => {
+    const { key } = await keyWith([{ table: products.key, actions: ['read'], fields: { read: ['title', 'price'] } }]);
+    const doc = expectStatus(await t.call('GET', `/v1/${w.projectId}/openapi.json`, { token: key }), 200);
+    const text = JSON.stringify(doc);
+    expect(text).toContain(products.key);
+    expect(text).not.toContain(orders.key);
+    expect(text).not.toContain('"cost"');
+  });
+
+  it('a rule whose where names a deleted column grants nothing', async () => {
+    const table = await createTable(w, [
+      { name: 'name', type: 'text' },
+      { name: 'flag', type: 'boolean' },
+    ]);
+    await createRow(w, table.id, { name: 'x', flag: true });
+    const { key } = await keyWith([{ table: table.key, actions: ['read'], where: [{ i: 'flag', w: 'eq', v: true }] }]);
+    expect((await list(w, table.id, key)).list).toHaveLength(1);
+    expect((await t.call('DELETE', `${tablesPath(w, table.id)}/columns/flag`)).status).toBe(204);
+    expectError(await t.call('GET', contentsPath(w, table.id), { token: key }), 403, 'FORBIDDEN');
+  });
+});

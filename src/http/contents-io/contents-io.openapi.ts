@@ -26,6 +26,9 @@ const IMPORT_DESCRIPTION = [
   'Refused as a single write refuses them, naming line and field: a NUL or an unpaired UTF-16 surrogate in any string (`line 3: data.meta.notes.0`),',
   'and two lines creating rows with the same `id` (`line 4: id`). With `mode=upsert`, a localized column merges per locale as on PUT:',
   '`{"title":{"fr":"…"}}` (or a CSV `title.fr` column alone) changes French only. Each query parameter is given once (else 400 INVALID_QUERY).',
+  '',
+  'A caller holding a custom role imports what its rules let it write: each line is checked as its create (or update) would be; the 403 names',
+  'the first 100 refused lines (`field`: `line 3`) and nothing is written. Refused lines are answered before wrong values (422).',
 ].join('\n');
 
 export const importOperation = {

@@ -7,7 +7,8 @@ import { mediaType } from '../media-type.js';
 import { sendError } from '../send-error.js';
 import type { BlobStore } from '../../storage/storage.js';
 import { contentDisposition, notModified, requestedRange } from './download.js';
-import { createFile, findFile, replaceFile, toFileOutput } from '../../modules/files/file.service.js';
+import { createFile, replaceFile, toFileOutput } from '../../modules/files/file.service.js';
+import { fileRules } from '../../auth/file-rules.js';
 import { receiveUpload, tooLarge, type ReceivedUpload } from './multipart.js';
 import { readImageQuery } from './image-query.js';
 import { sendDerivedImage } from './image-content.js';
@@ -24,7 +25,8 @@ export const isMultipart = (req: IncomingMessage) => mediaType(req) === 'multipa
 
 /**
  * The plain file routes (trpc-to-openapi has no multipart): upload, replace and download (of
- * the bytes, or of a derived image: image-content.ts).
+ * the bytes, or of a derived image: image-content.ts). A custom role's `$files` rules decide what
+ * its holder may do (src/auth/file-rules.ts, docs/roles.md#files).
  */
 export function fileRoutes(deps: AppDeps): PlainRoute[] {
   /** 415 unless multipart; 413 at once when the declared length is already too much. */
@@ -41,8 +43,10 @@ export function fileRoutes(deps: AppDeps): PlainRoute[] {
     access: 'write',
     openapi: { operation: uploadOperation },
     async handle(req, res, { access, em }) {
+      // 403 before the body is read when no rule lets the caller upload; its `where` is checked on the upload.
+      const allow = fileRules(access, em).allow('create');
       const upload = await receive(req, deps.storage.current, access.project.id);
-      const file = await createFile(em, access.project.id, upload);
+      const file = await createFile(em, access.project.id, upload, allow);
       const path = req.originalUrl.split('?')[0].replace(/\/+$/, '');
       res.status(201).location(`${path}/${file.id}`).json(toFileOutput(file));
     },
@@ -57,10 +61,11 @@ export function fileRoutes(deps: AppDeps): PlainRoute[] {
     openapi: { requestBodies: { 'multipart/form-data': multipart(true) } },
     async handle(req, res, { access, em }) {
       const fileId = String(req.params.fileId);
-      // 404 before the body is read; the transaction looks again, under a lock.
-      await findFile(deps.orm.em.fork(), access.project.id, fileId);
+      // 403/404 before the body is read; the transaction looks again, under a lock.
+      const rules = fileRules(access, deps.orm.em.fork());
+      const allow = rules.allow('update', await rules.address(fileId, 'update'));
       const upload = await receive(req, deps.storage.current, access.project.id);
-      const file = await replaceFile(em, deps.storage, deps.logger, access.project.id, fileId, upload);
+      const file = await replaceFile(em, deps.storage, deps.logger, access.project.id, fileId, upload, allow);
       res.json(toFileOutput(file));
     },
   };
@@ -71,7 +76,7 @@ export function fileRoutes(deps: AppDeps): PlainRoute[] {
     access: 'read',
     openapi: { operation: downloadOperation, responses: downloadResponses },
     async handle(req, res, { access, em }) {
-      const file = await findFile(em, access.project.id, String(req.params.fileId));
+      const file = await fileRules(access, em).download(String(req.params.fileId));
       // With transformation parameters (w, h, fit, format, q): a derived image (docs/resources.md#image-transformations).
       const imageQuery = readImageQuery(req.query);
       if (imageQuery) {

@@ -1,31 +1,40 @@
 import { z } from 'zod';
 import { rawPathParam } from '../../auth/access.js';
-import type { ProjectAccessLevel } from '../../auth/project-access.js';
+import { fileRules } from '../../auth/file-rules.js';
 import { markNoContent } from '../../trpc/context.js';
 import { projectItemProcedure, projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { fileIdInput, fileListOutput, fileOutput, listFilesInput, updateFileInput } from './file.schema.js';
-import { deleteFile, findFile, listFiles, toFileOutput, updateFile } from './file.service.js';
+import { deleteFile, toFileOutput, updateFile } from './file.service.js';
 
 /*
  * Upload (POST multipart), replace (PUT multipart) and download (GET .../content) are plain
- * express routes: see src/http/file-routes.ts. Everything else about files is here.
+ * express routes: see src/http/files/file-routes.ts. Everything else about files is here. What a
+ * custom role may do is its `$files` rules' to say (src/auth/file-rules.ts, docs/roles.md#files).
  */
 
 const TAG = 'Files';
 const collection = '/{projectId}/files' as const;
 const item = '/{projectId}/files/{fileId}' as const;
 
-/** `.../files/{fileId}`: the file must exist (404) before the body is checked (400). */
-const fileProcedure = (level: ProjectAccessLevel) =>
-  projectItemProcedure(level, (ctx, input) => findFile(ctx.em, ctx.access.project.id, rawPathParam(input, 'fileId')));
+/** `.../files/{fileId}`: the file must exist (404) and be the caller's to read or write (403/404) before the body is checked (400). */
+const fileProcedure = (action: 'read' | 'update' | 'delete') =>
+  projectItemProcedure(
+    action === 'read' ? 'read' : 'write',
+    (ctx, input) => {
+      const rules = fileRules(ctx.access, ctx.em);
+      const fileId = rawPathParam(input, 'fileId');
+      return action === 'read' ? rules.read(fileId) : rules.address(fileId, action);
+    },
+    true,
+  );
 
 export const fileRouter = router({
   list: projectProcedure('read')
     .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List files (filter: mimeType)', protect: true } })
     .input(listFilesInput)
     .output(fileListOutput)
-    .query(({ ctx, input }) => listFiles(ctx.em, ctx.access.project.id, input)),
+    .query(({ ctx, input }) => fileRules(ctx.access, ctx.em).list(input)),
 
   get: fileProcedure('read')
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a file’s metadata', protect: true } })
@@ -33,7 +42,7 @@ export const fileRouter = router({
     .output(fileOutput)
     .query(({ ctx }) => toFileOutput(ctx.item)),
 
-  update: fileProcedure('write')
+  update: fileProcedure('update')
     .meta({
       openapi: {
         method: 'PUT',
@@ -45,9 +54,13 @@ export const fileRouter = router({
     })
     .input(updateFileInput)
     .output(fileOutput)
-    .mutation(async ({ ctx, input }) => toFileOutput(await updateFile(ctx.em, ctx.item, input))),
+    .mutation(async ({ ctx, input }) => {
+      const allow = fileRules(ctx.access, ctx.em).allow('update', ctx.item);
+      await allow?.({ name: input.name ?? ctx.item.name, mimeType: ctx.item.mimeType, size: ctx.item.size });
+      return toFileOutput(await updateFile(ctx.em, ctx.item, input));
+    }),
 
-  delete: fileProcedure('write')
+  delete: fileProcedure('delete')
     .meta({
       openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a file (409 while contents reference it)', protect: true },
       successStatus: 204,

@@ -1,5 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { findPage } from '../../db/find-page.js';
+import { pageWindow, paginationOf, wantsCount } from '../../shared/pagination.js';
 import { conflict, notFound } from '../../errors/app-error.js';
 import { runSql } from '../../db/sql.js';
 import { isUuid } from '../../shared/ids.js';
@@ -11,7 +12,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { BlobStore, Storage } from '../../storage/storage.js';
 import { removeUnusedDerivatives } from '../images/derivative.service.js';
 import { FileSchema, type FileRecord } from './file.entity.js';
-import { fileReferenceCount } from './file.sql.js';
+import { fileReferenceCount, scopedFileCount, scopedFilePage, type MimeTypeFilter } from './file.sql.js';
 import type { FileOutput, ListFilesInput, UpdateFileInput } from './file.schema.js';
 
 export const contentPath = (projectId: string, fileId: string) => `/v1/${projectId}/files/${fileId}/content`;
@@ -37,13 +38,39 @@ export interface StagedUpload {
   name: string;
 }
 
+/** A file's fields a `$files` rule reads (docs/roles.md#files). */
+export interface FileFields {
+  name: string;
+  mimeType: string;
+  size: number;
+}
+
+/** Throws (403) unless the caller may leave a file with these fields: a custom role's `$files` rules. */
+export type FileCheck = (fields: FileFields) => Promise<void>;
+
+/** The list's `mimeType` parameter: one type, or a whole family (`image/*`) as a LIKE prefix. */
+function mimeTypeFilter(mimeType: string | undefined): MimeTypeFilter {
+  if (mimeType === undefined) return null;
+  if (!mimeType.endsWith('/*')) return { equals: mimeType };
+  return { like: `${mimeType.slice(0, -1).replace(/[\\%_]/g, '\\$&')}%` };
+}
+
 export async function listFiles(em: EntityManager, projectId: string, params: ListFilesInput) {
-  const family = params.mimeType?.endsWith('/*') ? params.mimeType.slice(0, -1) : undefined;
-  const where = {
-    project: projectId,
-    ...(params.mimeType === undefined ? {} : family ? { mimeType: { $like: `${family.replace(/[\\%_]/g, '\\$&')}%` } } : { mimeType: params.mimeType }),
-  };
+  const mime = mimeTypeFilter(params.mimeType);
+  const where = { project: projectId, ...(mime === null ? {} : { mimeType: 'equals' in mime ? mime.equals : { $like: mime.like } }) };
   return findPage(em, FileSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toFileOutput);
+}
+
+/** As listFiles, among the files inside `scope` (a compiled `$files` condition, roles/files-policy.ts). */
+export async function listFilesInScope(em: EntityManager, projectId: string, params: ListFilesInput, scope: string) {
+  const { offset, limit } = pageWindow(params);
+  const mime = mimeTypeFilter(params.mimeType);
+  const [rows, total] = await Promise.all([
+    runSql<Record<string, unknown>>(em, scopedFilePage(projectId, mime, scope, offset, limit)),
+    wantsCount(params) ? runSql<{ n: number }>(em, scopedFileCount(projectId, mime, scope)).then(([row]) => row.n) : Promise.resolve(null),
+  ]);
+  const files = rows.slice(0, params.size).map((row) => em.map(FileSchema, row));
+  return { list: files.map(toFileOutput), pagination: paginationOf(params, rows.length, total) };
 }
 
 /** The files of the project among `ids` (UUIDs), in one query; unknown ids are left out. */
@@ -97,8 +124,10 @@ async function commitOrDiscard<T>(em: EntityManager, upload: StagedUpload, proje
   }
 }
 
-export async function createFile(em: EntityManager, projectId: string, upload: StagedUpload): Promise<FileRecord> {
+/** `allow`: checks the upload's fields first (a refusal discards the staged bytes). */
+export async function createFile(em: EntityManager, projectId: string, upload: StagedUpload, allow?: FileCheck): Promise<FileRecord> {
   return commitOrDiscard(em, upload, projectId, async (tx) => {
+    await allow?.(upload);
     const file = tx.create(FileSchema, {
       project: projectId,
       name: upload.name,
@@ -115,7 +144,8 @@ export async function createFile(em: EntityManager, projectId: string, upload: S
 
 /**
  * New bytes for the same id (docs/resources.md#files). The old bytes are dropped in the same transaction and
- * deleted once it has committed; `name` changes only when the upload named one.
+ * deleted once it has committed; `name` changes only when the upload named one. `allow` checks the
+ * file as the replace leaves it (a refusal discards the staged bytes).
  */
 export async function replaceFile(
   em: EntityManager,
@@ -124,10 +154,12 @@ export async function replaceFile(
   projectId: string,
   fileId: string,
   upload: StagedUpload & { nameGiven: boolean },
+  allow?: FileCheck,
 ): Promise<FileRecord> {
   let old: { store: BlobStore; key: string; sha256: string } | undefined;
   const file = await commitOrDiscard(em, upload, projectId, async (tx) => {
     const file = await findFile(tx, projectId, fileId, true);
+    await allow?.({ name: upload.nameGiven ? upload.name : file.name, mimeType: upload.mimeType, size: upload.size });
     old = { store: storage.of(file.storageDriver), key: file.storageKey, sha256: file.sha256 };
     if (upload.nameGiven) file.name = upload.name;
     file.mimeType = upload.mimeType;

@@ -27,5 +27,6 @@ export const projectOpenApiRouter = router({
     })
     .input(input)
     .output(output)
-    .query(({ ctx }) => projectOpenApiDocument(ctx.em, ctx.access.project.id)),
+    // A custom role's document holds the tables and columns it reads or writes only (docs/roles.md#rules).
+    .query(({ ctx }) => projectOpenApiDocument(ctx.em, ctx.access.project.id, ctx.access.role ? ctx.access.viewOf : undefined)),
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { AppError } from '../../errors/app-error.js';
 import { filtersClause, filtersMatch, Params, parseFilters, type Filter, type RowValues, type Scalar, type ValueKind } from '../query/index.js';
 import { PUBLISHED_ONLY, type ColumnDef, type RowScope, type TableDef } from '../tables/table-def.js';
 import { CONTENT_STATUSES, type ContentStatus } from '../tables/table.entity.js';
@@ -42,13 +43,16 @@ export interface TablePolicy {
   writeAsDraft: boolean;
 }
 
+/** A `where` that no longer parses against the schema. */
+const BROKEN = Symbol('broken');
+
 /** Nothing: the rows of a table the caller has no read rule for. */
 export const NO_ROWS: RowScope = { sql: 'false', matches: () => false, key: 'none' };
 
-const hash = (text: string) => createHash('sha1').update(text).digest('base64url').slice(0, 16);
+export const hash = (text: string) => createHash('sha1').update(text).digest('base64url').slice(0, 16);
 
 /** `$me` and `$now` as values of the field they are compared with (role-rules.ts checked they fit). */
-function placeholders(caller: Caller, now: Date): ReadonlyMap<string, (kind: ValueKind) => Scalar | null> {
+export function placeholders(caller: Caller, now: Date): ReadonlyMap<string, (kind: ValueKind) => Scalar | null> {
   const iso = now.toISOString();
   return new Map<string, (kind: ValueKind) => Scalar | null>([
     ['$me', () => caller.me],
@@ -59,8 +63,11 @@ function placeholders(caller: Caller, now: Date): ReadonlyMap<string, (kind: Val
 /** One rule's `where` (all items must match) as a RowScope over the table's full rows. */
 function whereScope(filters: Filter[]): RowScope {
   const sql = filtersClause(filters, 'and', new Params(true)) ?? 'true';
-  return { sql, matches: (row) => filtersMatch({ filters, op: 'and' }, row as RowValues), key: hash(sql) };
+  const timestamps = filters.some((f) => f.field.source === 'system' && TIMESTAMPS.has(f.field.name));
+  return { sql, matches: (row) => filtersMatch({ filters, op: 'and' }, row as RowValues), key: hash(sql), timestamps };
 }
+
+const TIMESTAMPS = new Set(['createdAt', 'updatedAt', 'publishedAt', 'publishAt']);
 
 /** Statuses (none: no condition) and a where (null: none) combined. */
 function both(statuses: readonly ContentStatus[] | null, where: RowScope | null): RowScope | null {
@@ -70,7 +77,7 @@ function both(statuses: readonly ContentStatus[] | null, where: RowScope | null)
   const status = { sql: `status in (${inList})`, matches: (row: { status: string }) => statuses.includes(row.status as ContentStatus) };
   if (!where) return { ...status, key: hash(status.sql) };
   const sql = `${status.sql} and ${where.sql}`;
-  return { sql, matches: (row) => (status.matches(row) ? where.matches(row) : false), key: hash(sql) };
+  return { sql, matches: (row) => (status.matches(row) ? where.matches(row) : false), key: hash(sql), timestamps: where.timestamps };
 }
 
 /** Any of the scopes (null among them: every row). */
@@ -92,6 +99,7 @@ function anyOf(scopes: (RowScope | null)[]): RowScope | undefined {
       return unknown ? null : false;
     },
     key: hash(sql),
+    timestamps: list.some((s) => s.timestamps),
   };
 }
 
@@ -123,16 +131,20 @@ export interface PolicyContext {
 /** Compiles `rules` (a role's, or a built-in's) for `table` and `caller` at `now`. */
 export async function compileTablePolicy(rules: readonly Rule[], table: TableDef, caller: Caller, now: Date, ctx: PolicyContext): Promise<TablePolicy> {
   const mine = rules.map((rule, index) => ({ rule, index })).filter(({ rule }) => rule.table === table.key || rule.table === ALL_TABLES);
-  const parse = async (rule: Rule): Promise<RowScope | null> => {
+  const parse = async (rule: Rule): Promise<RowScope | null | typeof BROKEN> => {
     if (!rule.where || rule.where.length === 0) return null;
     const dotted = rule.where.some((item) => typeof item.i === 'string' && item.i.includes('.'));
     const related = dotted ? await reachableTables(table, ctx.tables) : undefined;
-    const filters = parseFilters(JSON.stringify(rule.where), table, { ...ctx, related, placeholders: placeholders(caller, now) });
-    return whereScope(filters);
+    try {
+      return whereScope(parseFilters(JSON.stringify(rule.where), table, { ...ctx, related, placeholders: placeholders(caller, now) }));
+    } catch (error) {
+      // A `where` naming a column (or table) deleted since the rule was written: the rule grants nothing.
+      if (error instanceof AppError && error.errorCode === 'INVALID_QUERY') return BROKEN;
+      throw error;
+    }
   };
-  const compiled: CompiledRule[] = await Promise.all(
-    mine.map(async ({ rule, index }) => ({ index, rule, where: await parse(rule), write: rule.fields?.write ?? null })),
-  );
+  const parsed = await Promise.all(mine.map(async ({ rule, index }) => ({ index, rule, where: await parse(rule), write: rule.fields?.write ?? null })));
+  const compiled = parsed.filter((c): c is CompiledRule => c.where !== BROKEN);
   const grants = Object.fromEntries(RULE_ACTIONS.map((action) => [action, compiled.filter((c) => c.rule.actions.includes(action))])) as TablePolicy['grants'];
   const readers = grants.read;
   const defaultStatuses: readonly ContentStatus[] | null = caller.kind === 'apiKey' ? ['PUBLISHED'] : null;

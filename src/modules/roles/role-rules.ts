@@ -35,7 +35,7 @@ const STAND_INS = new Map<string, (kind: ValueKind) => Scalar | null>([
   ['$now', (kind) => (kind === 'date' ? '2000-01-01' : kind === 'datetime' || kind === 'timestamp' ? '2000-01-01T00:00:00Z' : null)],
 ]);
 
-const pseudoTable = (projectId: string, key: string, columns: ColumnDef[]): TableDef => ({
+export const pseudoTable = (projectId: string, key: string, columns: ColumnDef[]): TableDef => ({
   id: key,
   projectId,
   key,
@@ -46,7 +46,7 @@ const pseudoTable = (projectId: string, key: string, columns: ColumnDef[]): Tabl
 });
 
 /** The fields a `$files` rule's `where` may use, as the columns the parser checks them against. */
-const FILE_FIELDS: ColumnDef[] = [
+export const FILE_FIELDS: ColumnDef[] = [
   { id: 'name', name: 'name', type: 'text', settings: {} },
   { id: 'mimeType', name: 'mimeType', type: 'text', settings: {} },
   { id: 'size', name: 'size', type: 'integer', settings: {} },

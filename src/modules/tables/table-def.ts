@@ -99,6 +99,11 @@ export interface RowScope {
   matches: (row: ScopedRow) => boolean | null;
   /** Identifies the condition (cache keys, cursors): equal keys, equal conditions. */
   key: string;
+  /**
+   * Whether the condition reads system timestamps: `matches` then needs them in the change log's
+   * form (UTC microseconds), which a row read for the wire does not carry.
+   */
+  timestamps?: boolean;
 }
 
 /** The rows read keys see: PUBLISHED ones (docs/concepts.md#credentials-and-roles). */

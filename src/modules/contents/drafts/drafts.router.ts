@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { markNoContent } from '../../../trpc/context.js';
-import { tableProcedure } from '../../../trpc/procedures.js';
 import { router } from '../../../trpc/trpc.js';
-import { toContentsOutput } from '../rows/row.js';
+import { rowWriteProcedure, writtenRow } from '../rows/row-procedures.js';
 import { contentsOutput, contentsPath } from '../rows/rows.schema.js';
 import { updateContents } from '../rows/write.js';
 import { discardDraftOf } from './drafts.js';
@@ -13,7 +12,7 @@ const rowPath = z.object(contentsPath);
 
 /** The pending draft of a published row, saved by PUT with `"draft": true` (docs/contents.md#drafts-of-published-rows). */
 export const draftsRouter = router({
-  publish: tableProcedure('write')
+  publish: rowWriteProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -29,10 +28,10 @@ export const draftsRouter = router({
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
       const row = await updateContents(ctx.tableAccess.writeScope(), input, { kind: 'draft' });
-      return toContentsOutput(ctx.table, row);
+      return writtenRow(ctx.tableAccess, row);
     }),
 
-  discard: tableProcedure('write')
+  discard: rowWriteProcedure
     .meta({
       openapi: {
         method: 'DELETE',

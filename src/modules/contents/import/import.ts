@@ -1,6 +1,6 @@
 import { savepoint, transaction, type Sql } from '../../../db/sql.js';
 import { JsonbArrayWriter, jsonbArray } from '../../../db/jsonb-param.js';
-import { validationError, type ErrorDetail } from '../../../errors/app-error.js';
+import { forbiddenLines, validationError, type ErrorDetail } from '../../../errors/app-error.js';
 import { emitEvents } from '../../events/outbox.js';
 import { newEvent } from '../../events/vocabulary.js';
 import { outboxOfClient } from '../../../jobs/outbox.js';
@@ -23,10 +23,11 @@ import { IMPORT_PENDING_LIST_LIMIT } from './gin-pending.sql.js';
 import { rowsToUpsert, updateImportedRows, type ImportedUpdate } from './import.sql.js';
 import type { ImportLine } from './import-lines.js';
 import { LineProblems } from './line-problems.js';
+import { AS_DRAFT_REFUSAL, RuleChecks } from './import-rules.js';
 
 /** Lines written per statement. */
 const BATCH = 1_000;
-/** The 422 names the first 100 offending lines (docs/import-export.md#import). */
+/** The 422 (or the 403) names the first 100 offending lines (docs/import-export.md#import). */
 const MAX_REPORTED_LINES = 100;
 
 /** What a line asks to look up before it is written: referenced rows not known yet, and files. */
@@ -86,6 +87,8 @@ interface BatchPlan {
   inserts: PlannedInserts;
   updates: PlannedUpdate[];
   lookups: LineLookups[];
+  /** The lines' changes for the caller's rules; null when the caller has none. */
+  checks: RuleChecks | null;
 }
 
 /** References not found when their line was written: rows later in the file may still create them. */
@@ -99,6 +102,8 @@ interface PendingReference {
 interface BatchContext {
   upsert: boolean;
   report: (line: number, details: ErrorDetail[]) => void;
+  /** A line the caller's rules refuse (403). */
+  refuse: (line: number, details: ErrorDetail[]) => void;
   slugs: DerivedSlugs;
   pending: PendingReference[];
   /**
@@ -134,9 +139,12 @@ export async function importContents(scope: WriteScope, lines: AsyncIterable<Imp
     return await transaction(scope.pool, async (sql, client) => {
       await sql(IMPORT_PENDING_LIST_LIMIT);
       const problems = new LineProblems();
+      const refusals = new LineProblems();
+      const offending = () => problems.count + refusals.count;
       const ctx: BatchContext = {
         upsert: options.upsert,
         report: problems.report,
+        refuse: refusals.report,
         slugs: new DerivedSlugs(sql, table.id),
         pending: [],
         found: new Map(),
@@ -153,9 +161,11 @@ export async function importContents(scope: WriteScope, lines: AsyncIterable<Imp
         batch.push(line);
         if (batch.length === BATCH) await flush();
         // Past the reported lines, what follows would not be shown: stop reading.
-        if (problems.count > MAX_REPORTED_LINES) break;
+        if (offending() > MAX_REPORTED_LINES) break;
       }
-      if (problems.count <= MAX_REPORTED_LINES) await flush();
+      if (offending() <= MAX_REPORTED_LINES) await flush();
+      // Lines the caller may not write are answered first: other values would not make them writable.
+      if (refusals.count > 0) throw forbiddenLines(refusals.first(MAX_REPORTED_LINES));
       for (const ref of await stillMissing(sql, ctx.pending)) {
         problems.report(ref.line, [{ field: `line ${ref.line}: data.${ref.column}`, message: `unknown contents id(s): ${ref.ids.join(', ')}` }]);
       }
@@ -173,7 +183,7 @@ async function planBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx: 
   const { table, project } = scope;
   const slugColumn = slugColumnOf(table);
   const existing = ctx.upsert && lines.length > 0 ? await upsertTargets(sql, scope, lines) : new Map<string, ContentsRow>();
-  const plan: BatchPlan = { inserts: new PlannedInserts(), updates: [], lookups: [] };
+  const plan: BatchPlan = { inserts: new PlannedInserts(), updates: [], lookups: [], checks: scope.rules ? new RuleChecks(scope.rules) : null };
   // An upsert batch updates each row once: a second line for the same row is refused.
   const targeted = new Map<string, number>();
   // The new rows' ids given by the batch's lines (a later batch's same id is refused by the database).
@@ -219,6 +229,10 @@ async function planBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx: 
       ctx.report(line.line, prefixed(line.line, own));
       continue;
     }
+    if (current && plan.checks?.refusesUpdateOf(current)) {
+      ctx.refuse(line.line, [{ field: `line ${line.line}`, message: AS_DRAFT_REFUSAL }]);
+      continue;
+    }
     const lookups = lookupsOf(line.line, checked, ctx.found);
     if (lookups) plan.lookups.push(lookups);
     const slug = slugColumn ? ((checked.data[slugColumn.name] as string | undefined) ?? null) : null;
@@ -226,6 +240,7 @@ async function planBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx: 
       const action = updateAction(current.status, planned.status);
       const update = { id: current.id, data: checked.data, status: planned.status, slug, publishAt: planned.publishAt, publishes: planned.publishes, action };
       plan.updates.push({ line: line.line, from: current.status, update });
+      plan.checks?.add(line.line, { before: current, after: { ...current, data: checked.data, status: planned.status, slug, publish_at: planned.publishAt } });
       continue;
     }
     const derivedSlug = slugColumn && line.data[slugColumn.name] == null && slug !== null ? slug : null;
@@ -242,18 +257,25 @@ async function planBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx: 
       publish_at: planned.publishAt,
     };
     plan.inserts.add(line.line, { row, projectId: project.id, events: [], actor: scope.actor }, derivedSlug);
+    // The same row object: a derived slug is in it when the batch is checked.
+    plan.checks?.add(line.line, { before: null, after: row });
   }
   return plan;
 }
 
-/** Writes a checked batch: derived slugs, references and files against the stored rows, then the rows; answers how many it wrote. */
-async function writePlan(scope: WriteScope, sql: Sql, { inserts, updates, lookups }: BatchPlan, ctx: BatchContext): Promise<number> {
+/**
+ * Writes a checked batch: derived slugs, the caller's rules (docs/roles.md#imports), references
+ * and files against the stored rows, then the rows; answers how many it wrote.
+ */
+async function writePlan(scope: WriteScope, sql: Sql, { inserts, updates, lookups, checks }: BatchPlan, ctx: BatchContext): Promise<number> {
   const slugColumn = slugColumnOf(scope.table);
   if (slugColumn && inserts.deriving.size > 0) {
     await ctx.slugs.assign([...inserts.deriving.values()], slugColumn.name);
     inserts.derived();
   }
-  const refused = await checkBatchLookups(sql, lookups, ctx);
+  const forbidden = checks ? await checks.refused(sql, ctx.refuse) : new Set<number>();
+  const refused = await checkBatchLookups(sql, forbidden.size > 0 ? lookups.filter((l) => !forbidden.has(l.line)) : lookups, ctx);
+  for (const line of forbidden) refused.add(line);
   const good = updates.filter((p) => !refused.has(p.line));
   return (await insertPlanned(scope, sql, inserts.without(refused), ctx)) + (await updatePlanned(scope, sql, good, ctx));
 }

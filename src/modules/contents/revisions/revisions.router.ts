@@ -6,10 +6,10 @@ import type { TableDef } from '../../tables/table-def.js';
 import { findVisibleRow } from '../rows/read.js';
 import { isoDate, jsonBoolean } from '../../../shared/schemas.js';
 import { listOf, pageParams } from '../../../shared/pagination.js';
-import { tableProcedure } from '../../../trpc/procedures.js';
+import { tableItemProcedure, tableProcedure } from '../../../trpc/procedures.js';
 import { router } from '../../../trpc/trpc.js';
 import { contentStatus } from '../../tables/table.schema.js';
-import { toContentsOutput } from '../rows/row.js';
+import { assertWritableRow, writtenRow } from '../rows/row-procedures.js';
 import { contentsOutput, contentsPath } from '../rows/rows.schema.js';
 import { updateContents } from '../rows/write.js';
 import { REVISION_ACTIONS } from './actions.js';
@@ -75,7 +75,12 @@ export const revisionsRouter = router({
       return getRevision(sql, ctx.table, await readableRowId(sql, ctx.tableAccess, input.contentsId), Number(input.version));
     }),
 
-  restore: tableProcedure('write')
+  // A restore reads a revision (the answer shows its data): only callers that read revisions
+  // restore them (403), and only onto rows they read (404).
+  restore: tableItemProcedure('write', async (ctx, input) => {
+    if (!ctx.tableAccess.drafts) throw forbidden('This credential cannot read revisions');
+    await assertWritableRow(ctx, input);
+  })
     .meta({
       openapi: {
         method: 'POST',
@@ -96,8 +101,8 @@ export const revisionsRouter = router({
     )
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      if (input.draft) return toContentsOutput(ctx.table, await restoreIntoDraft(ctx.tableAccess.writeScope(), input.contentsId, Number(input.version)));
+      if (input.draft) return writtenRow(ctx.tableAccess, await restoreIntoDraft(ctx.tableAccess.writeScope(), input.contentsId, Number(input.version)));
       const row = await updateContents(ctx.tableAccess.writeScope(), { projectId: input.projectId, tableId: input.tableId, contentsId: input.contentsId }, { kind: 'revision', version: Number(input.version) });
-      return toContentsOutput(ctx.table, row);
+      return writtenRow(ctx.tableAccess, row);
     }),
 });

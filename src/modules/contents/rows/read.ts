@@ -1,5 +1,5 @@
 import { sqlOn, type Sql } from '../../../db/sql.js';
-import { invalidQuery } from '../../../errors/app-error.js';
+import { invalidQuery, notFound } from '../../../errors/app-error.js';
 import type { ProjectInfo } from '../../projects/project-directory.js';
 import { findRow } from './write.js';
 import { toContentsOutput, type ContentsRow } from './row.js';
@@ -23,7 +23,17 @@ export function checkLocale(project: ProjectInfo, locale: string | undefined): v
  * A row by id or slug as the caller may see it: a row outside the view's `rows` (a DRAFT row for
  * a read key, a row outside a role's rules) is 404, as if it did not exist.
  */
-export const findVisibleRow = (sql: Sql, view: TableDef, contentsId: string): Promise<ContentsRow> => findRow(sql, view, contentsId, false, view.rows);
+export async function findVisibleRow(sql: Sql, view: TableDef, contentsId: string): Promise<ContentsRow> {
+  const { rows } = view;
+  if (rows && !rows.timestamps) {
+    // The row by its prepared look-up, then the condition in JavaScript; the database only when that cannot tell.
+    const row = await findRow(sql, view, contentsId);
+    const verdict = rows.matches(row);
+    if (verdict === true) return row;
+    if (verdict === false) throw notFound('Contents');
+  }
+  return findRow(sql, view, contentsId, false, rows);
+}
 
 /**
  * One row by id or slug (see findVisibleRow); `fields` and `expand` as on lists (docs/contents.md,

@@ -1,11 +1,10 @@
 import { markCreated, markNoContent } from '../../../trpc/context.js';
-import { rawPathParam } from '../../../auth/access.js';
 import { sqlOn } from '../../../db/sql.js';
-import { tableItemProcedure, tableProcedure } from '../../../trpc/procedures.js';
+import { tableProcedure } from '../../../trpc/procedures.js';
 import { router } from '../../../trpc/trpc.js';
 import { z } from 'zod';
 import { findVisibleRow, getContents } from './read.js';
-import { toContentsOutput } from './row.js';
+import { rowWriteProcedure, writtenRow } from './row-procedures.js';
 import {
   contentsListItem,
   contentsListResponse,
@@ -27,14 +26,6 @@ const TAG = 'Contents';
 
 const collection = '/{projectId}/tables/{tableId}/contents' as const;
 const item = '/{projectId}/tables/{tableId}/contents/{contentsId}' as const;
-
-/**
- * PUT/DELETE of one row: an unknown id or slug is 404 before the body is looked at
- * (docs/reliability.md#errors), and so is a row the caller may read rules for but not see.
- */
-const rowWriteProcedure = tableItemProcedure('write', async (ctx, input) => {
-  await findRow(sqlOn(ctx.deps.pool), ctx.table, rawPathParam(input, 'contentsId'), false, ctx.tableAccess.writableRows);
-});
 
 export const contentsRouter = router({
   list: tableProcedure('read')
@@ -61,7 +52,7 @@ export const contentsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const row = await createContents(ctx.tableAccess.writeScope(), input);
       markCreated(ctx, row.id);
-      return toContentsOutput(ctx.table, row);
+      return writtenRow(ctx.tableAccess, row);
     }),
 
   get: tableProcedure('read')
@@ -108,7 +99,7 @@ export const contentsRouter = router({
       // A role with writeAsDraft proposes: its updates of PUBLISHED rows become their drafts (docs/roles.md#rules).
       const asDraft = input.draft || (ctx.tableAccess.policy.writeAsDraft && (await findRow(sqlOn(scope.pool), scope.table, input.contentsId)).status === 'PUBLISHED');
       const row = asDraft ? await saveDraft(scope, input) : await updateContents(scope, input);
-      return toContentsOutput(ctx.table, row);
+      return writtenRow(ctx.tableAccess, row);
     }),
 
   delete: rowWriteProcedure

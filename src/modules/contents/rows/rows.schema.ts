@@ -33,7 +33,7 @@ export const contentsOutput = z.object({
   hasDraft: z
     .boolean()
     .optional()
-    .describe('Whether the row has a pending draft; left out for read keys, which never see drafts'),
+    .describe('Whether the row has a pending draft; left out for callers that do not read drafts (read keys, custom roles without `drafts`)'),
 });
 export type ContentsOutput = z.infer<typeof contentsOutput>;
 

@@ -44,7 +44,12 @@ export interface PlannedChange {
 }
 
 export interface RowRules {
+  /** Throws 403 unless the rules allow the change. */
   check(sql: Sql, change: PlannedChange): Promise<void>;
+  /** Per change, null when the rules allow it, else the 403's message: one query for all of them at most. */
+  checkMany(sql: Sql, changes: PlannedChange[]): Promise<(string | null)[]>;
+  /** Whether the caller's updates of PUBLISHED rows become drafts (docs/roles.md#rules). */
+  readonly writeAsDraft: boolean;
 }
 
 /**
