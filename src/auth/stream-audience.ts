@@ -3,8 +3,10 @@ import { visibleData } from '../modules/contents/index.js';
 import { AS_RECORDED, LEFT_VIEW, type EventLens, type FeedEntry } from '../modules/events/stream/envelope.js';
 import type { StreamAudience } from '../modules/events/stream/stream-subscription.js';
 import type { DomainEvent } from '../modules/events/vocabulary.js';
-import { usesNow, type TablePolicy } from '../modules/roles/policy.js';
+import { tablesNamed, usesNow, type TablePolicy } from '../modules/roles/policy.js';
 import { conditionsOnRows, type RowState } from '../modules/roles/write-rules.sql.js';
+import type { FileFields, FileScope, FilesPolicy } from '../modules/roles/files-policy.js';
+import { fileFieldsInside } from '../modules/files/file.sql.js';
 import type { RowScope, ScopedRow, TableDef } from '../modules/tables/table-def.js';
 import { ProjectAccess } from './project-access.js';
 
@@ -12,7 +14,8 @@ import { ProjectAccess } from './project-access.js';
  * What a realtime stream's caller sees of each event, by its policy (docs/roles.md#events,
  * docs/realtime.md#who-sees-what): the events of a contents row that its rules let it read, with
  * the columns it reads; a row that leaves its view as `contents.unpublished` with `{ id, tableId }`;
- * files and tables events as they are. Webhooks are not filtered: a project ADMIN configures them.
+ * files events of the files its `$files` rules read; tables events of the tables its rules name.
+ * Webhooks are not filtered: a project ADMIN configures them.
  */
 
 /** A contents row as an event carries it (the wire object, timestamps to the millisecond). */
@@ -76,12 +79,14 @@ const stateOf = (row: WireRow, tableId: string): RowState => ({
 });
 
 /**
- * Whether rows are inside row scopes: told in JavaScript where it can be, else asked of the
- * database on the row as the event carries it (so a deleted row is judged too), one statement per
- * condition for a whole batch.
+ * Whether rows (and files) are inside the caller's scopes: told in JavaScript where it can be,
+ * else asked of the database on the row as the event carries it (so a deleted row is judged
+ * too), one statement per condition for a whole batch.
  */
 class RowJudge {
   private readonly questions = new Map<string, { rows: RowState[]; answers: boolean[] }>();
+  /** Files JavaScript could not tell (case folding outside ASCII): one statement each. */
+  private readonly files: { scope: FileScope; file: FileFields; answer: boolean }[] = [];
 
   /** The answer now (true or false), or a function that gives it once `settle` has run. */
   inside(rows: RowScope | undefined, row: WireRow, tableId: string): boolean | (() => boolean) {
@@ -94,18 +99,31 @@ class RowJudge {
     return () => question.answers[n] === true;
   }
 
+  /** The same for a file's fields and the caller's readable files. */
+  insideFiles(scope: FileScope, file: FileFields): boolean | (() => boolean) {
+    const told = scope.matches(file);
+    if (told !== null) return told;
+    const question = { scope, file, answer: false };
+    this.files.push(question);
+    return () => question.answer;
+  }
+
   /** Whether anything is left for the database. */
   get asks(): boolean {
-    return this.questions.size > 0;
+    return this.questions.size > 0 || this.files.length > 0;
   }
 
   async settle(sql: Sql): Promise<void> {
-    await Promise.all(
-      [...this.questions].map(async ([condition, question]) => {
+    await Promise.all([
+      ...[...this.questions].map(async ([condition, question]) => {
         const answers = await sql<{ c0: boolean }>(conditionsOnRows(question.rows, [condition]));
         question.answers = answers.map((answer) => answer.c0 === true);
       }),
-    );
+      ...this.files.map(async (question) => {
+        const [answer] = await sql<{ c0: boolean }>(fileFieldsInside(question.file, [question.scope.sql]));
+        question.answer = answer?.c0 === true;
+      }),
+    ]);
   }
 }
 
@@ -139,6 +157,16 @@ const goneTable = (projectId: string, id: string): TableDef => ({ id, projectId,
 
 /** The table of a contents event, which the caller's policy on that table decides; null for files and tables events. */
 const rowTableOf = (event: DomainEvent): string | null => (event.type.startsWith('contents.') ? event.tableId : null);
+
+/**
+ * A files event reaches a custom role when the file, as the event carries it, is inside its
+ * `$files` read rules (docs/roles.md#files): as they are, since every field of a file is readable.
+ */
+function fileDecision(event: DomainEvent, files: FilesPolicy, judge: RowJudge): () => EventLens | null {
+  if (files.readable === null) return () => AS_RECORDED;
+  const inside = judge.insideFiles(files.readable, event.data as FileFields);
+  return () => (answer(inside) ? AS_RECORDED : null);
+}
 
 interface Judged {
   table: TableDef;
@@ -190,9 +218,16 @@ export class PolicyAudience implements StreamAudience {
       if (tableId && !tables.has(tableId)) tables.set(tableId, await this.judged(access, tableId));
     }
     const judge = new RowJudge();
+    // Built-in grants read every file and table; a custom role, the files of its `$files` read
+    // rules and the tables its rules name, as the files and tables lists show them.
+    const files = access.role ? access.filesPolicy() : null;
+    const named = access.role ? tablesNamed(access.rules) : undefined;
     const decisions = entries.map(({ event }) => {
       const tableId = rowTableOf(event);
-      return tableId ? this.decide(event, tables.get(tableId)!, judge) : () => AS_RECORDED;
+      if (tableId) return this.decide(event, tables.get(tableId)!, judge);
+      if (files && event.type.startsWith('files.')) return fileDecision(event, files, judge);
+      if (named && event.type.startsWith('tables.')) return () => (named.includes((event.data as { key?: string }).key ?? '') ? AS_RECORDED : null);
+      return () => AS_RECORDED;
     });
     if (judge.asks) await judge.settle(sqlOn(access.deps.pool));
     // Kept for `mayReceive` unless the access was renewed meanwhile or its rules change by the second.

@@ -245,3 +245,34 @@ describe('a reference cleared by a delete (onDelete setNull)', () => {
     expect(body(stream.events[2]).data).toEqual({ id: row.id, tableId: posts.id });
   });
 });
+
+describe('files and tables events', () => {
+  async function upload(name: string, type: string, bytes: Uint8Array) {
+    const form = new FormData();
+    form.append('file', new Blob([bytes], { type }), name);
+    const res = await fetch(`${t.url}/v1/${w.projectId}/files`, { method: 'POST', headers: { authorization: `Bearer ${w.writeKey}` }, body: form });
+    expect(res.status).toBe(201);
+    return (await res.json()) as { id: string };
+  }
+
+  it('reach a custom role for the files its $files rules read and the tables its rules name; built-in grants get them all', async () => {
+    const images = await keyWithRole('Images', [
+      { table: posts.key, actions: ['read'] },
+      { table: '$files', actions: ['read'], where: [{ i: 'mimeType', w: 'startsWith', v: 'image/' }] },
+    ]);
+    const postsOnly = await keyWithRole('Posts only', [{ table: posts.key, actions: ['read'] }]);
+    const streams = { images: await sse(images.secret), postsOnly: await sse(postsOnly.secret), reader: await sse(w.readKey) };
+
+    const png = await upload('logo.png', 'image/png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    const txt = await upload('note.txt', 'text/plain', new TextEncoder().encode('hello'));
+    expectStatus(await t.call('PUT', `/v1/${w.projectId}/tables/${others.id}`, { body: { name: 'Others renamed' } }), 200);
+    expectStatus(await t.call('PUT', `/v1/${w.projectId}/tables/${posts.id}`, { body: { name: 'Posts renamed' } }), 200);
+    const end = await post({ title: 'End of files' });
+    for (const stream of Object.values(streams)) await stream.take(1, 20_000, (e) => e.event === 'contents.published' && body(e).data.id === end.id);
+
+    const endEvents = [`contents.created ${end.id}`, `contents.published ${end.id}`];
+    expect(seen(streams.images)).toEqual([`files.created ${png.id}`, `tables.updated ${posts.id}`, ...endEvents]);
+    expect(seen(streams.postsOnly)).toEqual([`tables.updated ${posts.id}`, ...endEvents]);
+    expect(seen(streams.reader)).toEqual([`files.created ${png.id}`, `files.created ${txt.id}`, `tables.updated ${others.id}`, `tables.updated ${posts.id}`, ...endEvents]);
+  });
+});
