@@ -118,6 +118,12 @@ export class ProjectAccess {
     return table && (await this.policy(table)).view;
   };
 
+  /** Whether the caller reads the drafts (and `hasDraft`) of a table of the project, by id or key. */
+  readonly readsDrafts = async (idOrKey: string): Promise<boolean> => {
+    const table = await this.deps.tables.get(this.project.id, idOrKey);
+    return table !== null && (await this.policy(table)).drafts;
+  };
+
   /**
    * The access to one table of the project: 404 when it does not exist, 403 when the caller's
    * rules grant nothing on it (`read` levels: no read rule).
@@ -216,7 +222,7 @@ export class TableAccess {
   /** A read without the list cache and the entity manager (exports: no `expand` of files). */
   exportScope(): Omit<ListScope, 'cache' | 'em'> {
     const { access, table } = this;
-    return { pool: access.deps.pool, table, project: access.project, drafts: this.drafts, tables: access.tables };
+    return { pool: access.deps.pool, table, project: access.project, drafts: this.drafts, tables: access.tables, readsDrafts: access.readsDrafts };
   }
 
   /** A list or read one: through the list cache; `em` reads the files that `expand` reaches. */

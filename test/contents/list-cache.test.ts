@@ -60,6 +60,15 @@ describe('cached lists stay exact', () => {
     expect((await list(w, table.id, w.readKey)).pagination).toMatchObject({ total: 1, pages: 1 });
   });
 
+  it('the same page asked with other system fields answers with those fields', async () => {
+    const table = await createTable(w, [{ name: 'title', type: 'text' }]);
+    await createRow(w, table.id, { title: 'a' });
+    const sort = [{ i: 'title' }];
+    expect((await list(w, table.id, w.readKey, { sort, fields: 'title' })).list[0]).not.toHaveProperty('status');
+    expect((await list(w, table.id, w.readKey, { sort, fields: 'title,status,createdAt' })).list[0]).toMatchObject({ status: 'PUBLISHED', createdAt: expect.any(String) });
+    expect((await list(w, table.id, w.readKey, { sort, fields: 'title' })).list[0]).not.toHaveProperty('status');
+  });
+
   it('column changes show at once: rename, delete, added default', async () => {
     const table = await createTable(w, [{ name: 'title', type: 'text' }, { name: 'note', type: 'text' }]);
     await createRow(w, table.id, { title: 'x', note: 'n' });

@@ -252,6 +252,19 @@ describe('explain', () => {
   });
 });
 
+describe('expand', () => {
+  it('an expanded row shows hasDraft as reading it does: per the drafts of its own table', async () => {
+    const category = (await createRow(w, categories.id, { name: 'Hats', internal: false })).id;
+    const product = (await createRow(w, products.id, { title: { en: 'Fedora' }, category })).id;
+    const productDrafts = await keyWith([{ table: products.key, actions: ['read'], drafts: true }, { table: categories.key, actions: ['read'] }]);
+    const categoryDrafts = await keyWith([{ table: products.key, actions: ['read'] }, { table: categories.key, actions: ['read'], drafts: true }]);
+    const a = expectStatus(await getRow(w, products.id, product, productDrafts.key, '?expand=category'), 200);
+    expect([a.hasDraft, a.data.category.id, 'hasDraft' in a.data.category]).toEqual([false, category, false]);
+    const b = expectStatus(await getRow(w, products.id, product, categoryDrafts.key, '?expand=category'), 200);
+    expect(['hasDraft' in b, b.data.category.hasDraft]).toEqual([false, false]);
+  });
+});
+
 describe('the list cache keeps policies apart', () => {
   it('two keys with different wheres on the same list never share an answer', async () => {
     const a = await keyWith([{ table: products.key, actions: ['read'], where: [{ i: 'price', w: 'lt', v: 15 }] }]);

@@ -23,6 +23,11 @@ export interface ExpandContext {
   projectId: string;
   /** Whether the caller may see `hasDraft`. Which referenced rows it sees is each node table's `rows` (others expand to null, left out of arrays). */
   drafts: boolean;
+  /**
+   * Whether the caller sees `hasDraft` in a referenced table, when that can differ from table to
+   * table (a custom role's rules, docs/roles.md#rules): an expanded row comes as reading it answers.
+   */
+  readsDrafts?: (tableId: string) => Promise<boolean>;
   locale: string | null;
   defaultLocale: string;
 }
@@ -40,7 +45,7 @@ function idsOf(items: Item[], column: string): string[] {
 }
 
 /** A referenced row as a read of it answers (same `locale`), with only the fields asked for. */
-function shapeRow(node: ExpandNode, image: RowImage, projection: Projection | null, ctx: ExpandContext): Record<string, unknown> {
+function shapeRow(node: ExpandNode, image: RowImage, projection: Projection | null, ctx: ExpandContext, drafts: boolean): Record<string, unknown> {
   const row = {
     id: image.id,
     table_id: node.table!.id,
@@ -54,7 +59,7 @@ function shapeRow(node: ExpandNode, image: RowImage, projection: Projection | nu
     has_draft: image.hasDraft ?? false,
   } as Parameters<typeof toContentsOutput>[1];
   const locale = ctx.locale ? { locale: ctx.locale, defaultLocale: ctx.defaultLocale } : {};
-  const output = toContentsOutput(node.table!, row, { ...locale, hideDrafts: !ctx.drafts });
+  const output = toContentsOutput(node.table!, row, { ...locale, hideDrafts: !drafts });
   return projection ? toListItem(output as ListRow, { projection }) : output;
 }
 
@@ -80,7 +85,8 @@ async function load(node: ExpandNode, ids: string[], ctx: ExpandContext): Promis
   await ctx.sync(node.table.id);
   const images = [...(await ctx.rows.get(ctx.sql, node.table.id, ids))].filter((entry): entry is [string, RowImage] => entry[1] !== null);
   const visible = await visibleIds(node.table, images, ctx.sql);
-  for (const [id, image] of images) if (visible.has(id)) shaped.set(id, shapeRow(node, image, projection, ctx));
+  const drafts = ctx.readsDrafts ? await ctx.readsDrafts(node.table.id) : ctx.drafts;
+  for (const [id, image] of images) if (visible.has(id)) shaped.set(id, shapeRow(node, image, projection, ctx, drafts));
   return shaped;
 }
 

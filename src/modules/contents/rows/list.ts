@@ -22,6 +22,8 @@ export interface ListScope {
   drafts: boolean;
   /** For `expand`: the project's tables, and the entity manager that reads files. */
   tables: TableLoader;
+  /** For `expand`: whether the caller reads the drafts of another table (absent: as `drafts` says). */
+  readsDrafts?: (tableId: string) => Promise<boolean>;
   em: EntityManager;
 }
 
@@ -33,6 +35,7 @@ export const expandContext = (scope: Omit<ListScope, 'table'>, locale: string | 
   sync: (tableId) => scope.cache.syncTable(scope.pool, tableId),
   projectId: scope.project.id,
   drafts: scope.drafts,
+  readsDrafts: scope.readsDrafts,
   locale,
   defaultLocale: scope.project.defaultLocale,
 });
@@ -54,16 +57,18 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
   const readsFrom = relatedTableIds(query);
   const [synced, ...relatedSyncs] = await Promise.all([scope.table.id, ...readsFrom].map((id) => scope.cache.syncTable(scope.pool, id)));
   // The default locale shapes `locale` reads: part of the key, as the schema is.
-  const lookup = (statement: SqlQuery): Lookup => ({
+  const lookup = (statement: SqlQuery, shaped = ''): Lookup => ({
     tableId: scope.table.id,
     query: statement,
-    variant: `${scope.table.schemaKey}:${scope.project.defaultLocale}`,
+    variant: `${scope.table.schemaKey}:${scope.project.defaultLocale}${shaped}`,
     shape: { query, rows },
     seq: synced.seq,
     related: readsFrom.map((tableId, i) => ({ tableId, seq: relatedSyncs[i].seq })),
   });
   const [page, total] = await Promise.all([
-    scope.cache.page(lookup(compiled.select), () => loadPage(scope.pool, query, compiled.select), patchFor(query)),
+    // A page holds its items shaped with the system fields asked for, which the statement (it
+    // selects them all) does not tell apart: `fields=title` and `fields=title,status` differ here.
+    scope.cache.page(lookup(compiled.select, `:${query.projection.system.join(',')}`), () => loadPage(scope.pool, query, compiled.select), patchFor(query)),
     !query.withCount
       ? null
       : query.filters.length === 0 && !query.search && (!rows || rows === PUBLISHED_ONLY)
