@@ -179,10 +179,7 @@ async function* eventBatches(live: LiveBuffer, sql: Sql, request: StreamRequest)
           if (rows.length === 0 || !live.joined) break;
           const entries = rows.map((row) => new FeedEntry(Number(row.position), row.payload));
           last = entries[entries.length - 1].position;
-          const items = await shown(
-            request,
-            entries.filter((entry) => mayWant(request, entry)),
-          );
+          const items = await shown(request, entries.filter((entry) => mayWant(request, entry)));
           if (items.length > 0) yield items;
           if (rows.length < REPLAY_BATCH) break;
         }
