@@ -80,15 +80,13 @@ export class ProjectAccess {
      * may do in each table; null for built-in grants, built-in keys and the operator.
      */
     readonly role: GrantedRole | null,
-    /** Non-public contents (DRAFT, SCHEDULED, ARCHIVED) are invisible to read keys only. */
-    readonly publicOnly: boolean,
     readonly deps: AccessDeps,
   ) {}
 
   /** The rules the caller holds: its role's, or those its built-in grant stands for (docs/roles.md#built-in-roles). */
   get rules(): readonly Rule[] {
     if (this.role) return this.role.rules;
-    if (this.principal?.kind === 'apiKey') return PERMISSION_RULES[this.publicOnly ? 'read' : 'read_write'];
+    if (this.principal?.kind === 'apiKey') return PERMISSION_RULES[this.principal.permission ?? 'read'];
     // Accounts' built-in roles all read everything, drafts included; what else they may do is their level's.
     return builtInRole('EDITOR')!.rules;
   }
@@ -155,7 +153,7 @@ function grantOf(access: ProjectAccess): { caller: Caller; key: string; at: Date
   const now = Date.now();
   const timed = role !== null && usesNow(role.rules);
   // Built-in rules name no caller: one entry serves every caller of the same grant.
-  const key = role ? `role:${role.id}:${role.version}:${caller.me}${timed ? `:${Math.floor(now / 1000)}` : ''}` : `builtin:${caller.kind}:${access.publicOnly}`;
+  const key = role ? `role:${role.id}:${role.version}:${caller.me}${timed ? `:${Math.floor(now / 1000)}` : ''}` : `builtin:${principal?.kind === 'apiKey' ? principal.permission : 'account'}`;
   return { caller, key, at: new Date(timed ? Math.floor(now / 1000) * 1000 : now) };
 }
 
@@ -245,7 +243,7 @@ export class TableAccess {
 }
 
 /** The operator's access (the CLI): every right, no credential. */
-export const operatorAccess = (project: ProjectInfo, deps: AccessDeps) => new ProjectAccess(project, null, null, false, deps);
+export const operatorAccess = (project: ProjectInfo, deps: AccessDeps) => new ProjectAccess(project, null, null, deps);
 
 /** Checks the principal's right to `level` on the project, in the documented order (403 before 404). */
 export async function authorizeProject(
@@ -271,8 +269,7 @@ export async function authorizeProject(
     const project = await deps.projects.get(principal.projectId);
     // The key's project was deleted after the key was cached: the key is as good as deleted.
     if (!project) throw unauthorized('Unknown, deleted, deactivated or expired token or key');
-    // Only read keys are held to public contents; a role's rules say which statuses it reads.
-    return new ProjectAccess(project, principal, principal.role, principal.permission === 'read', deps);
+    return new ProjectAccess(project, principal, principal.role, deps);
   }
   const project = isUuid(projectId) ? await deps.projects.get(projectId) : null;
   if (!project) throw notFound('Project');
@@ -280,10 +277,10 @@ export async function authorizeProject(
   const { role, customRole } = await projectRoleOf(em, member?.role ?? null, project.id, principal.accountId);
   if (customRole) {
     checkCustomRole(customRole, level);
-    return new ProjectAccess(project, principal, customRole, false, deps);
+    return new ProjectAccess(project, principal, customRole, deps);
   }
   if (!projectRoleAtLeast(role, MIN_ROLE[level])) {
     throw forbidden(role ? `Requires project role ${MIN_ROLE[level]} or higher` : 'No access to this project');
   }
-  return new ProjectAccess(project, principal, null, false, deps);
+  return new ProjectAccess(project, principal, null, deps);
 }

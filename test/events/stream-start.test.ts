@@ -219,7 +219,7 @@ describe('a stream that is not read', () => {
     const headers = { authorization: `Bearer ${writeKey}` };
     const principal = await deps.credentials.resolve(headers.authorization);
     const access = await authorizeProject(deps, deps.orm.em.fork(), principal, headers, projectId, 'read');
-    return openStream(deps, { owner: { ...streamOwner(deps, access, headers), recheck: async () => undefined }, projectId, publicOnly: false, filter: { types: [], tableIds: [] } }, signal);
+    return openStream(deps, { owner: { ...streamOwner(deps, access, headers), recheck: async () => undefined }, projectId, filter: { types: [], tableIds: [] } }, signal);
   }
 
   it('leaves the feed and frees its slot when its client leaves first, or when it is closed', async () => {

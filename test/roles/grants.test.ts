@@ -229,7 +229,7 @@ describe('the granted role in the request', () => {
     for (const level of ['read', 'write', 'revisions'] as const) {
       const granted = await access(byKey, level);
       expect(granted.role).toMatchObject({ id: role.id, rules: RULES });
-      expect(granted.publicOnly).toBe(false);
+      expect(granted.rules).toEqual(RULES);
     }
     expect((await access(() => t.api.deps.credentials.resolve(`Bearer ${w.writeKey}`))).role).toBeNull();
 

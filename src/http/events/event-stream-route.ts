@@ -35,9 +35,11 @@ export const tokenFromQuery: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** One stream item in SSE framing: `id:` the event id, `event:` its type, `data:` the envelope. */
-const frame = (item: StreamItem, publicOnly: boolean): string =>
-  item.kind === 'reset' ? 'event: reset\ndata: {}\n\n' : `id: ${item.entry.id}\nevent: ${item.entry.event.type}\ndata: ${item.entry.serialized(publicOnly)}\n\n`;
+/** One stream item in SSE framing: `id:` the event id, `event:` its type as the caller receives it, `data:` the envelope. */
+const frame = (item: StreamItem): string =>
+  item.kind === 'reset'
+    ? 'event: reset\ndata: {}\n\n'
+    : `id: ${item.entry.id}\nevent: ${item.entry.envelope(item.lens).type}\ndata: ${item.entry.serialized(item.lens)}\n\n`;
 
 
 /**
@@ -63,7 +65,6 @@ export function eventStreamRoute(deps: AppDeps): PlainRoute {
         lastEventId: req.get('last-event-id') ?? query.lastEventId,
       });
       if (!parsed.success) throw badRequest(`Invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-      const { publicOnly } = access;
       const left = new AbortController();
       res.once('close', () => left.abort());
       // The stream has joined the feed when this resolves: the headers below tell the client it
@@ -80,7 +81,7 @@ export function eventStreamRoute(deps: AppDeps): PlainRoute {
         res.write(': connected\n\n');
         heartbeat = setInterval(() => res.write(': ping\n\n'), deps.config.REALTIME_HEARTBEAT_MS);
         for await (const batch of batches) {
-          res.write(batch.map((item) => frame(item, publicOnly)).join(''));
+          res.write(batch.map(frame).join(''));
           grant.sent(batch.length);
         }
         const ending = endingOf(grant);

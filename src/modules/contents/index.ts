@@ -11,6 +11,7 @@
 export { checkValue, SLUG } from './rows/value-rules.js';
 export { slugify, storedDefault } from './rows/validate.js';
 export { publishDueContents } from './rows/schedule.js';
+export { visibleData } from './rows/row.js';
 export type { Actor } from './revisions/actions.js';
 export type { ListScope } from './rows/list.js';
 export type { WriteScope } from './rows/write.js';

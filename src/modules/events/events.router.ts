@@ -2,7 +2,7 @@ import { tracked } from '@trpc/server';
 import { openAccessStream } from '../../auth/stream-access.js';
 import { projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
-import type { EventEnvelope, StreamReset } from './stream/envelope.js';
+import type { StreamReset } from './stream/envelope.js';
 import { eventStreamInput } from './events.schema.js';
 import { endingOf, type OpenedStream } from './stream/open-stream.js';
 
@@ -22,17 +22,17 @@ export const eventsRouter = router({
     .input(eventStreamInput)
     .subscription(async ({ ctx, input, signal }) => {
       const stream = await openAccessStream(ctx.deps, ctx.access, ctx.req.headers, input, signal ?? new AbortController().signal);
-      return trackedItems(stream, ctx.access.publicOnly);
+      return trackedItems(stream);
     }),
 });
 
 /** The stream's items as the subscription yields them; ends with the error that ended the stream, if any. */
-async function* trackedItems({ grant, batches, close }: OpenedStream, publicOnly: boolean) {
+async function* trackedItems({ grant, batches, close }: OpenedStream) {
   try {
     for await (const batch of batches) {
       for (const item of batch) {
         if (item.kind === 'reset') yield { type: 'reset' } as StreamReset;
-        else yield tracked(item.entry.id, item.entry.envelope(publicOnly) as EventEnvelope);
+        else yield tracked(item.entry.id, item.entry.envelope(item.lens));
       }
       grant.sent(batch.length);
     }

@@ -37,6 +37,20 @@ export interface DomainEvent {
    */
   sequence?: number;
   data: object;
+  /**
+   * On the last event of a row's update only (never delivered): the fields the update changed,
+   * as they were before it — system fields by their wire name, columns under `data` (null: the
+   * column had no value). The row before is `data` overlaid with them: a stream tells from it
+   * whether the row was in a subscriber's view, and so whether it left that view
+   * (docs/realtime.md#who-sees-what).
+   */
+  previous?: PreviousFields;
+}
+
+/** The values an update replaced (see `DomainEvent.previous`). */
+export interface PreviousFields {
+  [field: string]: unknown;
+  data?: Record<string, unknown>;
 }
 
 export const newEvent = (type: EventType, projectId: string, tableId: string | null, data: object): DomainEvent => ({
@@ -52,8 +66,11 @@ export const newEvent = (type: EventType, projectId: string, tableId: string | n
  * Whether a subscriber of `types` (empty or `*`: every type) and `tableIds` (empty: every table)
  * takes `event`: webhooks and streams filter alike. `tableIds` narrows contents events only.
  */
-export function selectsEvent(filter: { types: readonly string[]; tableIds: readonly string[] }, event: DomainEvent): boolean {
-  if (filter.types.length > 0 && !filter.types.includes('*') && !filter.types.includes(event.type)) return false;
+export function selectsEvent(filter: { types: readonly string[]; tableIds: readonly string[] }, event: Pick<DomainEvent, 'type' | 'tableId'>): boolean {
+  if (!selectsType(filter.types, event.type)) return false;
   if (filter.tableIds.length === 0 || !event.type.startsWith('contents.')) return true;
   return event.tableId !== null && filter.tableIds.includes(event.tableId);
 }
+
+/** Whether `types` (empty or `*`: every type) takes events of `type`. */
+export const selectsType = (types: readonly string[], type: string): boolean => types.length === 0 || types.includes('*') || types.includes(type);

@@ -17,6 +17,11 @@ const TABLE_CACHE_MAX_ENTRIES = 10_000;
 export class TableDefinitions {
   /** By `projectId:tableIdOrKey`; `null`: no live table by that id or key, remembered as well. */
   private readonly cache = new TtlCache<string, TableDef | null>({ ttlMs: TABLE_CACHE_MS, maxEntries: TABLE_CACHE_MAX_ENTRIES });
+  /**
+   * Loads under way: callers that miss together share one (every open realtime stream asks for
+   * the table of each event it receives, all at once when the entry expires).
+   */
+  private readonly loading = new Map<string, Promise<TableDef | null>>();
 
   constructor(private readonly orm: Orm) {}
 
@@ -24,13 +29,25 @@ export class TableDefinitions {
     const cacheKey = `${projectId}:${tableIdOrKey}`;
     const hit = this.cache.get(cacheKey);
     if (hit !== undefined) return hit;
-    const def = await this.load(projectId, tableIdOrKey);
-    this.cache.set(cacheKey, def);
-    return def;
+    const pending = this.loading.get(cacheKey);
+    if (pending) return pending;
+    // A load that `forget` dropped meanwhile neither fills the cache nor ends a later load.
+    const current = () => this.loading.get(cacheKey) === loading;
+    const loading: Promise<TableDef | null> = this.load(projectId, tableIdOrKey)
+      .then((def) => {
+        if (current()) this.cache.set(cacheKey, def);
+        return def;
+      })
+      .finally(() => {
+        if (current()) this.loading.delete(cacheKey);
+      });
+    this.loading.set(cacheKey, loading);
+    return loading;
   }
 
   forget(projectId: string): void {
     this.cache.deleteWhere((key) => key.startsWith(`${projectId}:`));
+    for (const key of [...this.loading.keys()]) if (key.startsWith(`${projectId}:`)) this.loading.delete(key);
   }
 
   private async load(projectId: string, tableIdOrKey: string): Promise<TableDef | null> {

@@ -1,7 +1,7 @@
 import type { SqlQuery } from '../../../db/sql.js';
 import { isUuid } from '../../../shared/ids.js';
 import { literal } from '../../query/index.js';
-import { CONTENTS_COLUMNS, ROW_FIELDS } from '../rows/row.js';
+import { CONTENTS_COLUMNS, ROW_FIELDS, type ContentsRow } from '../rows/row.js';
 import type { Actor } from '../revisions/actions.js';
 import { reviseRows } from '../revisions/revisions.sql.js';
 
@@ -75,6 +75,9 @@ export const referrerCountsQuery = (refs: ReferencingColumn[], id: string, visib
   values: refs.flatMap((ref) => [ref.tableId, idsParam(ref, [id])]),
 });
 
+/** A row whose references were cleared, with the column's value and `updated_at` before. */
+export type ClearedRow = ContentsRow & { previous_value: unknown; previous_updated_at: string };
+
 /**
  * `setNull`: the ids leave `column` (a single value is removed, an array loses them); each
  * changed row counts its version up and records an `updated` revision by `actor`.
@@ -87,11 +90,16 @@ export function clearReferencesQuery(ref: ReferencingColumn, ids: string[], acto
     : `data - ${name}`;
   const actorAt = ref.multiple ? 4 : 3;
   return {
-    text: `with cleared as (
+    // `old` keeps what the update replaces, for the update's event (DomainEvent.previous).
+    text: `with old as (
+             select id as old_id, data->${name} as previous_value, updated_at as previous_updated_at
+               from contents where table_id = $1 and ${holds(ref, 2)} for update
+           ), cleared as (
              update contents set data = ${set}, updated_at = now(), version = version + 1
-              where table_id = $1 and ${holds(ref, 2)} returning ${CONTENTS_COLUMNS}, version
+               from old where contents.id = old.old_id
+             returning ${CONTENTS_COLUMNS}, version, old.previous_value, old.previous_updated_at
            ), revised as (${reviseRows('cleared', `'updated'`, `$${actorAt}`, `$${actorAt + 1}::uuid`)})
-           select ${ROW_FIELDS} from cleared`,
+           select ${ROW_FIELDS}, previous_value, previous_updated_at from cleared`,
     values: [ref.tableId, idsParam(ref, ids), ...(ref.multiple ? [ids] : []), actor?.type ?? null, actor?.id ?? null],
   };
 }

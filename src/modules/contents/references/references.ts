@@ -3,9 +3,11 @@ import type { Sql } from '../../../db/sql.js';
 import type { TableDef } from '../../tables/table-def.js';
 import type { ContentsRow } from '../rows/row.js';
 import type { Actor } from '../revisions/actions.js';
+import type { PreviousFields } from '../../events/vocabulary.js';
 import {
   clearReferencesQuery,
   deleteReferencingQuery,
+  type ClearedRow,
   referencingColumnsQuery,
   referencingRowsQuery,
   referrerCountsQuery,
@@ -21,6 +23,8 @@ export interface DeleteEffects {
   deleted: ContentsRow[];
   /** Rows whose references were cleared by `setNull`. */
   updated: ContentsRow[];
+  /** Per row of `updated`, what the clearing replaced (DomainEvent.previous). */
+  previous: Map<string, PreviousFields>;
 }
 
 /**
@@ -32,7 +36,7 @@ export interface DeleteEffects {
  * committed concurrently is either seen here or refused there, never left dangling.
  */
 export async function applyOnDelete(sql: Sql, projectId: string, tableId: string, ids: string[], actor: Actor | null): Promise<DeleteEffects> {
-  const effects: DeleteEffects = { deleted: [], updated: [] };
+  const effects: DeleteEffects = { deleted: [], updated: [], previous: new Map() };
   const columnsOf = new Map<string, ReferencingColumn[]>();
   const queue = [{ tableId, ids }];
   for (let next = queue.shift(); next; next = queue.shift()) {
@@ -48,7 +52,15 @@ export async function applyOnDelete(sql: Sql, projectId: string, tableId: string
       }
     }
     for (const ref of refs) {
-      if (ref.onDelete === 'setNull') effects.updated.push(...(await sql<ContentsRow>(clearReferencesQuery(ref, next.ids, actor))));
+      if (ref.onDelete === 'setNull') {
+        for (const row of await sql<ClearedRow>(clearReferencesQuery(ref, next.ids, actor))) {
+          effects.updated.push(row);
+          // The first clearing of a row saw it as it was before the delete.
+          const previous = effects.previous.get(row.id) ?? { updatedAt: row.previous_updated_at, data: {} };
+          if (!Object.hasOwn(previous.data!, ref.column)) previous.data![ref.column] = row.previous_value ?? null;
+          effects.previous.set(row.id, previous);
+        }
+      }
       if (ref.onDelete !== 'cascade') continue;
       const deleted = await sql<ContentsRow>(deleteReferencingQuery(ref, next.ids));
       if (deleted.length === 0) continue;

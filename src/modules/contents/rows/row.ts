@@ -1,4 +1,5 @@
-import type { DomainEvent } from '../../events/vocabulary.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { DomainEvent, PreviousFields } from '../../events/vocabulary.js';
 import type { ColumnDef, TableDef } from '../../tables/table-def.js';
 import { isLocalized } from '../../tables/table-def.js';
 import type { ContentStatus } from '../../tables/table.entity.js';
@@ -81,4 +82,22 @@ export function toContentsOutput(
     publishAt: iso(row.publish_at),
     ...(options.hideDrafts ? {} : { hasDraft: row.has_draft ?? false }),
   };
+}
+
+/** The system fields an update may change, by their wire names. */
+const CHANGING_FIELDS = ['slug', 'status', 'updatedAt', 'publishedAt', 'publishAt'] as const;
+
+/**
+ * What an update changed, as it was before (`DomainEvent.previous`): the system fields and the
+ * columns whose values differ between the wire objects `before` and `after`.
+ */
+export function previousFields(before: ContentsOutput, after: ContentsOutput): PreviousFields {
+  const previous: PreviousFields = {};
+  for (const field of CHANGING_FIELDS) if (before[field] !== after[field]) previous[field] = before[field];
+  const data: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(before.data), ...Object.keys(after.data)])) {
+    if (!isDeepStrictEqual(before.data[key] ?? null, after.data[key] ?? null)) data[key] = before.data[key] ?? null;
+  }
+  if (Object.keys(data).length > 0) previous.data = data;
+  return previous;
 }

@@ -4,7 +4,7 @@ import { emitEvents } from '../../events/outbox.js';
 import { newEvent } from '../../events/vocabulary.js';
 import { outboxOfClient } from '../../../jobs/outbox.js';
 import type { TableDefinitions } from '../../tables/table-definitions.js';
-import { toContentsOutput, type ContentsRow } from './row.js';
+import { previousFields, toContentsOutput, type ContentsRow } from './row.js';
 import { dueScheduledContents, publishScheduledContents } from './rows.sql.js';
 import { recordChange } from './counts.js';
 
@@ -21,8 +21,11 @@ export async function publishDueContents(sql: Sql, client: pg.PoolClient, tables
     const [published] = await sql<ContentsRow>(publishScheduledContents(row.id));
     publishedPerTable.set(row.table_id, (publishedPerTable.get(row.table_id) ?? 0) + 1);
     const table = await tables.get(row.project_id, row.table_id);
-    const data = table ? toContentsOutput(table, published) : published;
-    await emitEvents(outboxOfClient(client), [newEvent('contents.published', row.project_id, row.table_id, data)]);
+    const output = table ? toContentsOutput(table, published) : null;
+    const event = newEvent('contents.published', row.project_id, row.table_id, output ?? published);
+    // What the publish replaced (SCHEDULED, no publishedAt): a stream tells from it who the row leaves.
+    if (table && output) event.previous = previousFields(toContentsOutput(table, row), output);
+    await emitEvents(outboxOfClient(client), [event]);
   }
   // Once per table, in table order: counter rows are locked in one order by every writer.
   for (const tableId of [...publishedPerTable.keys()].sort()) {

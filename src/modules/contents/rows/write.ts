@@ -3,13 +3,13 @@ import { conflict, notFound, validationError, type ErrorDetail } from '../../../
 import type { ProjectInfo } from '../../projects/project-directory.js';
 import { sqlOn, transaction, type Sql } from '../../../db/sql.js';
 import { emitEvents } from '../../events/outbox.js';
-import { newEvent, type DomainEvent, type EventType } from '../../events/vocabulary.js';
+import { newEvent, type DomainEvent, type EventType, type PreviousFields } from '../../events/vocabulary.js';
 import { outboxOfClient } from '../../../jobs/outbox.js';
 import { isUuid, uuidv7 } from '../../../shared/ids.js';
 import { slugColumnOf, type RowScope, type TableDef } from '../../tables/table-def.js';
 import { recordChange } from './counts.js';
 import { insertRow, insertRowBatched } from './insert.js';
-import { toContentsOutput, toDate, type ContentsRow, type NewRow } from './row.js';
+import { previousFields, toContentsOutput, toDate, type ContentsRow, type NewRow } from './row.js';
 import { deleteRow, existingContents, filesOfColumnProject, lockSlug, rowByIdOrSlug, updateRow } from './rows.sql.js';
 import type { CreateContentsInput, UpdateContentsInput } from './rows.schema.js';
 import { assertTransition, planStatus } from './status.js';
@@ -52,15 +52,23 @@ export interface RowRules {
   readonly writeAsDraft: boolean;
 }
 
-/** The events of a row change; `false` entries are the ones that do not apply. */
-function rowEvents(scope: WriteScope, row: ContentsRow, types: (EventType | false)[], table = scope.table): DomainEvent[] {
+/**
+ * The events of a row change; `false` entries are the ones that do not apply. An update's last
+ * event carries what it replaced (`before`, or `previous` when only that is known), so that a
+ * stream can tell a row leaving a subscriber's view (docs/realtime.md#who-sees-what).
+ */
+function rowEvents(
+  scope: WriteScope,
+  row: ContentsRow,
+  types: (EventType | false)[],
+  { table = scope.table, before, previous }: { table?: TableDef; before?: ContentsRow; previous?: PreviousFields } = {},
+): DomainEvent[] {
   const data = toContentsOutput(table, row);
-  return types.filter((t): t is EventType => t !== false).map((t) => newEvent(t, scope.project.id, table.id, data));
+  const events = types.filter((t): t is EventType => t !== false).map((t) => newEvent(t, scope.project.id, table.id, data));
+  const replaced = before ? previousFields(toContentsOutput(table, before), data) : previous;
+  if (replaced && events.length > 0) events[events.length - 1].previous = replaced;
+  return events;
 }
-
-/** Records the events of a row change in the transaction of `client`. */
-const emitRowEvents = (scope: WriteScope, client: pg.PoolClient, row: ContentsRow, types: (EventType | false)[]) =>
-  emitEvents(outboxOfClient(client), rowEvents(scope, row, types));
 
 /** How often a derived slug is recomputed when a concurrent writer takes it first. */
 const SLUG_ATTEMPTS = 5;
@@ -236,7 +244,8 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
         updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, publishes, { action, actor: scope.actor }, source.kind === 'draft'),
       );
       await recordChange(sql, table.id, current.status, plan.status);
-      await emitRowEvents(scope, client, row, ['contents.updated', publishes && 'contents.published', plan.unpublishes && 'contents.unpublished']);
+      const types = ['contents.updated', publishes && 'contents.published', plan.unpublishes && 'contents.unpublished'] as const;
+      await emitEvents(outboxOfClient(client), rowEvents(scope, row, [...types], { before: current }));
       return row;
     }),
   );
@@ -263,15 +272,15 @@ export async function deleteContents(scope: WriteScope, contentsId: string): Pro
     }
     const events = [
       ...(await rowsEvents(scope, deleted, 'contents.deleted')),
-      ...(await rowsEvents(scope, effects.updated, 'contents.updated')),
+      ...(await rowsEvents(scope, effects.updated, 'contents.updated', effects.previous)),
     ];
     await emitEvents(outboxOfClient(client), events);
     return row;
   });
 }
 
-/** One event per row, each with its own table's view of it. */
-async function rowsEvents(scope: WriteScope, rows: ContentsRow[], type: EventType): Promise<DomainEvent[]> {
+/** One event per row, each with its own table's view of it (and what an update replaced, by row id). */
+async function rowsEvents(scope: WriteScope, rows: ContentsRow[], type: EventType, previous?: Map<string, PreviousFields>): Promise<DomainEvent[]> {
   const tables = new Map<string, TableDef>([[scope.table.id, scope.table]]);
   const events: DomainEvent[] = [];
   for (const row of rows) {
@@ -281,7 +290,7 @@ async function rowsEvents(scope: WriteScope, rows: ContentsRow[], type: EventTyp
       if (!found) throw new Error(`table ${row.table_id} of a referencing row is unknown`);
       tables.set(row.table_id, (table = found));
     }
-    events.push(...rowEvents(scope, row, [type], table));
+    events.push(...rowEvents(scope, row, [type], { table, previous: previous?.get(row.id) }));
   }
   return events;
 }

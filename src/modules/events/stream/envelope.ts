@@ -15,37 +15,35 @@ export interface StreamReset {
   type: 'reset';
 }
 
-const envelopeOf = (event: DomainEvent, data: object): EventEnvelope => ({
-  id: event.id,
-  type: event.type,
-  projectId: event.projectId,
-  createdAt: event.createdAt,
-  ...(event.sequence === undefined ? {} : { sequence: event.sequence }),
-  data,
-});
-
 /**
- * What read keys see (docs/realtime.md#who-sees-what): events about PUBLISHED rows only, without
- * `hasDraft`; a row leaving PUBLISHED arrives as `contents.unpublished` with only its id and
- * table. Files and tables are public to read keys. Null: not for read keys.
+ * How one kind of subscriber receives an event (docs/realtime.md#who-sees-what): its type and its
+ * data. Subscribers whose lenses have the same `key` receive the same envelope of an event, which
+ * is therefore built and serialised once for all of them.
  */
-function publicEnvelope(event: DomainEvent): EventEnvelope | null {
-  if (!event.type.startsWith('contents.')) return envelopeOf(event, event.data);
-  const row = event.data as { id?: string; status?: string; hasDraft?: boolean };
-  if (event.type === 'contents.unpublished') return envelopeOf(event, { id: row.id, tableId: event.tableId });
-  if (row.status !== 'PUBLISHED') return null;
-  const { hasDraft: _hidden, ...visible } = row;
-  return envelopeOf(event, visible);
+export interface EventLens {
+  key: string;
+  show(event: DomainEvent): { type: EventType; data: object };
 }
 
+/** The event as it was recorded: every subscriber that sees everything of it. */
+export const AS_RECORDED: EventLens = { key: 'recorded', show: (event) => event };
+
 /**
- * One event of the feed at its position, with its two views (every caller's, read keys') built
- * and serialised at most once, however many subscribers receive it.
+ * A contents row that left the subscriber's view (unpublished for read keys, moved out of a role's
+ * `where`): `contents.unpublished` with only `{ id, tableId }`, whatever the event was.
+ */
+export const LEFT_VIEW: EventLens = {
+  key: 'left',
+  show: (event) => ({ type: 'contents.unpublished', data: { id: (event.data as { id?: string }).id, tableId: event.tableId } }),
+};
+
+/**
+ * One event of the feed at its position, with the envelopes subscribers receive of it built and
+ * serialised at most once per lens, however many subscribers receive it.
  */
 export class FeedEntry {
-  private full?: EventEnvelope;
-  private public?: EventEnvelope | null;
-  private readonly json = new Map<boolean, string | null>();
+  private readonly envelopes = new Map<string, EventEnvelope>();
+  private readonly json = new Map<string, string>();
 
   constructor(
     readonly position: number,
@@ -56,20 +54,28 @@ export class FeedEntry {
     return this.event.id;
   }
 
-  envelope(publicOnly: boolean): EventEnvelope | null {
-    if (!publicOnly) return (this.full ??= envelopeOf(this.event, this.event.data));
-    if (this.public === undefined) this.public = publicEnvelope(this.event);
-    return this.public;
+  envelope(lens: EventLens): EventEnvelope {
+    let envelope = this.envelopes.get(lens.key);
+    if (!envelope) {
+      const { event } = this;
+      const { type, data } = lens.show(event);
+      envelope = {
+        id: event.id,
+        type,
+        projectId: event.projectId,
+        createdAt: event.createdAt,
+        ...(event.sequence === undefined ? {} : { sequence: event.sequence }),
+        data,
+      };
+      this.envelopes.set(lens.key, envelope);
+    }
+    return envelope;
   }
 
-  /** The envelope as JSON text, or null when the caller may not see the event. */
-  serialized(publicOnly: boolean): string | null {
-    let text = this.json.get(publicOnly);
-    if (text === undefined) {
-      const envelope = this.envelope(publicOnly);
-      text = envelope && JSON.stringify(envelope);
-      this.json.set(publicOnly, text);
-    }
+  /** The envelope as JSON text. */
+  serialized(lens: EventLens): string {
+    let text = this.json.get(lens.key);
+    if (text === undefined) this.json.set(lens.key, (text = JSON.stringify(this.envelope(lens))));
     return text;
   }
 }

@@ -3,7 +3,7 @@ import { sqlOn } from '../../../db/sql.js';
 import { invalidQuery, serviceUnavailable } from '../../../errors/app-error.js';
 import { EVENT_TYPES } from '../vocabulary.js';
 import type { EventFeed } from '../feed/feed-reader.js';
-import { joinEventStream, type StreamFilter, type StreamItem } from './stream-subscription.js';
+import { joinEventStream, type StreamAudience, type StreamFilter, type StreamItem } from './stream-subscription.js';
 import { StreamRefused, StreamShutdown, type EventStreams, type StreamGrant } from './stream-registry.js';
 import type { EventStreamInput } from '../events.schema.js';
 
@@ -34,13 +34,17 @@ export async function parseStreamFilter(input: EventStreamInput, tables: (idOrKe
 
 /**
  * Who a stream belongs to (auth/stream-access.ts): the credential it counts against
- * (REALTIME_MAX_STREAMS), the key of its recheck (streams that share it share one), and the
- * recheck itself, which throws once the credential may no longer read the project.
+ * (REALTIME_MAX_STREAMS), the key of its recheck (streams that share it share one), the recheck
+ * itself, which throws once the credential may no longer read the project, and what the owner
+ * may see of each event.
  */
 export interface StreamOwner {
   credentialId: string;
   recheckKey: string;
   recheck: () => Promise<unknown>;
+  audience: StreamAudience;
+  /** Called with what each recheck that passed answered (the access as it is now), so that a changed role applies. */
+  renewed?: (checked: unknown) => void;
 }
 
 export interface OpenedStream {
@@ -63,12 +67,12 @@ export interface OpenedStream {
  */
 export async function openStream(
   deps: { feed: EventFeed; streams: EventStreams; pool: pg.Pool },
-  { owner, ...opened }: { owner: StreamOwner; projectId: string; publicOnly: boolean; filter: StreamFilter; lastEventId?: string | null },
+  { owner, ...opened }: { owner: StreamOwner; projectId: string; filter: StreamFilter; lastEventId?: string | null },
   signal: AbortSignal,
 ): Promise<OpenedStream> {
-  const grant = await deps.streams.claim(owner.credentialId, owner.recheckKey, owner.recheck);
+  const grant = await deps.streams.claim(owner.credentialId, owner.recheckKey, owner.recheck, owner.renewed);
   const ended = AbortSignal.any([signal, grant.signal]);
-  const { batches, leave } = joinEventStream(deps.feed, sqlOn(deps.pool), { ...opened, signal: ended });
+  const { batches, leave } = joinEventStream(deps.feed, sqlOn(deps.pool), { ...opened, audience: owner.audience, signal: ended });
   const close = async () => {
     ended.removeEventListener('abort', onEnd);
     leave();

@@ -20,6 +20,8 @@ export interface StreamGrant {
 interface OpenStream {
   controller: AbortController;
   recheckKey: string;
+  /** Told what each passed recheck of its key answered. */
+  renewed?: (checked: unknown) => void;
 }
 
 /** The pause a client refused for too many open streams is asked for (Retry-After). */
@@ -43,7 +45,8 @@ export class StreamShutdown extends Error {
  * The realtime streams of this process (docs/realtime.md#who-sees-what): at most `maxPerCredential` per credential
  * across processes (a row per stream in `event_stream`, refreshed by its process), each
  * credential checked again every `recheckMs` (once per credential, origin and project, however
- * many streams share them), all of them closed on shutdown.
+ * many streams share them, and what it answers handed to each of them), all of them closed on
+ * shutdown.
  */
 export class EventStreams {
   private readonly open = new Map<string, OpenStream>();
@@ -77,9 +80,10 @@ export class EventStreams {
 
   /**
    * Opens a stream for `credentialId`, or 429 when it has `maxPerCredential` open on all
-   * processes. `check` (identified by `recheckKey`) throws when the credential no longer holds.
+   * processes. `check` (identified by `recheckKey`) throws when the credential no longer holds;
+   * when it passes, `renewed` gets its answer (the stream's access as it is now).
    */
-  async claim(credentialId: string, recheckKey: string, check: () => Promise<unknown>): Promise<StreamGrant> {
+  async claim(credentialId: string, recheckKey: string, check: () => Promise<unknown>, renewed?: (checked: unknown) => void): Promise<StreamGrant> {
     const id = uuidv7();
     await transaction(this.pool, async (sql) => {
       await sql(lockCredentialStreams(credentialId));
@@ -92,7 +96,7 @@ export class EventStreams {
       await sql(insertStream(id, credentialId, STREAM_TTL_SECONDS));
     });
     const controller = new AbortController();
-    this.open.set(id, { controller, recheckKey });
+    this.open.set(id, { controller, recheckKey, renewed });
     this.checks.set(recheckKey, check);
     let closed = false;
     return {
@@ -127,13 +131,16 @@ export class EventStreams {
     try {
       await Promise.all(
         [...this.checks].map(async ([key, check]) => {
+          let checked: unknown;
           try {
-            await check();
+            checked = await check();
           } catch (error) {
             // A refusal closes the streams; a database that is briefly away does not.
             if (!(error instanceof AppError) || error.status >= 500) throw error;
             for (const stream of this.open.values()) if (stream.recheckKey === key) stream.controller.abort(new StreamRefused(error));
+            return;
           }
+          for (const stream of this.open.values()) if (stream.recheckKey === key) stream.renewed?.(checked);
         }),
       );
     } finally {

@@ -1,10 +1,10 @@
 import type { Sql } from '../../../db/sql.js';
 import { serviceUnavailable } from '../../../errors/app-error.js';
-import { selectsEvent, type DomainEvent } from '../vocabulary.js';
+import { selectsEvent, selectsType, type DomainEvent, type EventType } from '../vocabulary.js';
 import { isUuid } from '../../../shared/ids.js';
 import type { EventFeed } from '../feed/feed-reader.js';
 import { feedPositionOf, projectFeedAfter } from '../feed/feed.sql.js';
-import { FeedEntry } from './envelope.js';
+import { FeedEntry, type EventLens } from './envelope.js';
 
 /** Events read per statement when a stream replays what it missed. */
 const REPLAY_BATCH = 500;
@@ -21,10 +21,24 @@ export interface StreamFilter {
   tableIds: readonly string[];
 }
 
+/**
+ * Who reads a stream (docs/realtime.md#who-sees-what): what its caller may see of each event.
+ * The events module knows no table, role or policy; the caller's access supplies this
+ * (auth/stream-audience.ts).
+ */
+export interface StreamAudience {
+  /** Answered at once: false only when the subscriber certainly receives nothing of `entry` (it is not buffered then). */
+  mayReceive(entry: FeedEntry): boolean;
+  /**
+   * How the subscriber receives each of `entries` (null: not at all), decided together for one
+   * batch, so that a batch costs at most one database round trip per condition to ask.
+   */
+  lenses(entries: readonly FeedEntry[]): Promise<(EventLens | null)[]>;
+}
+
 export interface StreamRequest {
   projectId: string;
-  /** Read keys: public events only (docs/realtime.md#who-sees-what). */
-  publicOnly: boolean;
+  audience: StreamAudience;
   filter: StreamFilter;
   /** The id of the last event the client received: the stream resumes right after it. */
   lastEventId?: string | null;
@@ -32,13 +46,37 @@ export interface StreamRequest {
 }
 
 /** `reset`: the event to resume after is no longer retained; what follows is live. */
-export type StreamItem = { kind: 'event'; entry: FeedEntry } | { kind: 'reset' };
+export type StreamItem = { kind: 'event'; entry: FeedEntry; lens: EventLens } | { kind: 'reset' };
 
 /** A client fell too far behind: 503, and it resumes with its last event id. */
 const overflowed = () => serviceUnavailable(`More than ${MAX_QUEUED} events waited for this stream; reconnect to resume`);
 
-/** Whether a stream shows `entry`: asked for, and visible to its credential. */
-const wants = (request: StreamRequest, entry: FeedEntry) => selectsEvent(request.filter, entry.event) && entry.envelope(request.publicOnly) !== null;
+/** Events a subscriber may receive as `contents.unpublished` instead: the row left its view (envelope.ts, LEFT_VIEW). */
+const MAY_LEAVE: ReadonlySet<EventType> = new Set(['contents.updated', 'contents.published']);
+
+/**
+ * Whether a stream may show `entry`, before its audience decides how: its table asked for, its
+ * type asked for (or `contents.unpublished`, which it may arrive as), and not certainly hidden
+ * from the audience.
+ */
+function mayWant(request: StreamRequest, entry: FeedEntry): boolean {
+  const { event } = entry;
+  const asked =
+    selectsEvent(request.filter, event) || (MAY_LEAVE.has(event.type) && selectsEvent(request.filter, { type: 'contents.unpublished', tableId: event.tableId }));
+  return asked && request.audience.mayReceive(entry);
+}
+
+/** The entries the stream shows, each with its lens: the audience decides, then the type it arrives as must be asked for. */
+async function shown(request: StreamRequest, entries: FeedEntry[]): Promise<StreamItem[]> {
+  if (entries.length === 0) return [];
+  const lenses = await request.audience.lenses(entries);
+  const items: StreamItem[] = [];
+  entries.forEach((entry, i) => {
+    const lens = lenses[i];
+    if (lens && selectsType(request.filter.types, entry.envelope(lens).type)) items.push({ kind: 'event', entry, lens });
+  });
+  return items;
+}
 
 /**
  * A stream's place on the live feed. It subscribes when constructed, so that every entry the feed
@@ -91,7 +129,7 @@ class LiveBuffer {
 
   private receive(entries: FeedEntry[]): void {
     if (this.overflow) return;
-    for (const entry of entries) if (wants(this.request, entry)) this.queue.push(entry);
+    for (const entry of entries) if (mayWant(this.request, entry)) this.queue.push(entry);
     // Past the limit nothing more is kept: the stream ends with 503 at its next read.
     if (this.queue.length > MAX_QUEUED) {
       this.overflow = true;
@@ -141,7 +179,7 @@ async function* eventBatches(live: LiveBuffer, sql: Sql, request: StreamRequest)
           if (rows.length === 0 || !live.joined) break;
           const entries = rows.map((row) => new FeedEntry(Number(row.position), row.payload));
           last = entries[entries.length - 1].position;
-          const items = entries.filter((entry) => wants(request, entry)).map((entry) => ({ kind: 'event' as const, entry }));
+          const items = await shown(request, entries.filter((entry) => mayWant(request, entry)));
           if (items.length > 0) yield items;
           if (rows.length < REPLAY_BATCH) break;
         }
@@ -151,7 +189,8 @@ async function* eventBatches(live: LiveBuffer, sql: Sql, request: StreamRequest)
       const ready = live.take(last);
       if (ready.length > 0) {
         last = ready[ready.length - 1].position;
-        yield ready.map((entry) => ({ kind: 'event' as const, entry }));
+        const items = await shown(request, ready);
+        if (items.length > 0) yield items;
         continue;
       }
       await live.arrival();
