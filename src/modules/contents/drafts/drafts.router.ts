@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { markNoContent } from '../../../trpc/context.js';
 import { router } from '../../../trpc/trpc.js';
-import { rowWriteProcedure, writtenRow } from '../rows/row-procedures.js';
+import { rowWriteProcedure, writtenRow } from '../rows/row-writes.router.js';
 import { contentsOutput, contentsPath } from '../rows/rows.schema.js';
 import { updateContents } from '../rows/write.js';
 import { discardDraftOf } from './drafts.js';

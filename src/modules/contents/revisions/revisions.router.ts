@@ -9,7 +9,7 @@ import { listOf, pageParams } from '../../../shared/pagination.js';
 import { tableItemProcedure, tableProcedure } from '../../../trpc/procedures.js';
 import { router } from '../../../trpc/trpc.js';
 import { contentStatus } from '../../tables/table.schema.js';
-import { assertWritableRow, writtenRow } from '../rows/row-procedures.js';
+import { assertWritableRow, writtenRow } from '../rows/row-writes.router.js';
 import { contentsOutput, contentsPath } from '../rows/rows.schema.js';
 import { updateContents } from '../rows/write.js';
 import { REVISION_ACTIONS } from './actions.js';

@@ -4,7 +4,7 @@ import { tableProcedure } from '../../../trpc/procedures.js';
 import { router } from '../../../trpc/trpc.js';
 import { z } from 'zod';
 import { findVisibleRow, getContents } from './read.js';
-import { rowWriteProcedure, writtenRow } from './row-procedures.js';
+import { rowWriteProcedure, writtenRow } from './row-writes.router.js';
 import {
   contentsListItem,
   contentsListResponse,

@@ -1,3 +1,4 @@
+/** The procedure builder every write of one row shares, and the shape of its answer: tRPC layer, beside the routers that use it. */
 import { rawPathParam } from '../../../auth/access.js';
 import { sqlOn } from '../../../db/sql.js';
 import { tableItemProcedure, type TableItemContext } from '../../../trpc/procedures.js';
