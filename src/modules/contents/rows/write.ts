@@ -141,11 +141,14 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
     };
     return { row, projectId: project.id, events: rowEvents(scope, row, ['contents.created', plan.publishes && 'contents.published']), actor: scope.actor };
   };
-  if (!derivedSlug && validated.references.length === 0 && !scope.rules) {
+  if (!derivedSlug && validated.references.length === 0) {
     await checkLookups(sql, validated, details);
     if (details.length > 0) throw validationError(details);
+    const created = newRow(validated.data);
+    // The rules read only the values given (no reference is set here): checked before the batch.
+    await scope.rules?.check(sql, { before: null, after: created.row });
     // A taken unique value (null) or a failed batch: alone, the insert names what went wrong.
-    const inserted = await insertRowBatched(pool, newRow(validated.data)).catch(() => null);
+    const inserted = await insertRowBatched(pool, created).catch(() => null);
     return inserted ?? mapWriteFailures(table, () => insertRow(pool, newRow(validated.data)));
   }
 
