@@ -2,7 +2,7 @@
  * Compiles a validated ListQuery into one parameterised statement for the page and one for the
  * count (pg-boss style: pure functions, no I/O). The page statement returns at most `size + 1`
  * rows (the extra one only tells `hasNext`), with these columns:
- *   id, status, slug, "createdAt", "updatedAt", "publishedAt", "publishAt" (timestamptz),
+ *   id, status, slug, "createdAt", "updatedAt", "publishedAt", "publishAt" (timestamptz), version,
  *   data (jsonb, absent when `fields` names no column),
  *   "_k0", "_k1", … one per sort key: the key's value in cursor form (timestamps as UTC text
  *   with microseconds). `encodeCursor(query, row)` reads them to build `nextCursor`.
@@ -23,7 +23,7 @@ export interface ListScope {
 
 const SYSTEM_SELECT =
   'id, status, slug, created_at as "createdAt", updated_at as "updatedAt", ' +
-  'published_at as "publishedAt", publish_at as "publishAt"';
+  'published_at as "publishedAt", publish_at as "publishAt", version';
 
 /**
  * The search's tsquery, its text as one parameter used wherever the statement needs it; null

@@ -40,7 +40,10 @@ export function parseFields(raw: string | undefined, table: TableDef): Projectio
       system.add(name);
       continue;
     }
+    // Output only: never a filter or sort key, so not a SystemField; a column of that name comes along, as for the others.
+    if (name === 'version') system.add(name);
     const resolved = resolveName(name, table);
+    if (!resolved && name === 'version') continue;
     if (!resolved) throw invalidQuery(`fields: unknown field "${name}"`);
     if (resolved.system && resolved.system !== 'id') system.add(resolved.system);
     if (resolved.column) columns.add(resolved.column);

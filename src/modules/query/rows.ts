@@ -16,6 +16,8 @@ export interface ListRow {
   updatedAt: Timestamp;
   publishedAt: Timestamp | null;
   publishAt: Timestamp | null;
+  /** The row's revision number (docs/contents.md#concurrent-edits). */
+  version: number;
   /** Selected only when asked for (never for read keys). */
   hasDraft?: boolean;
   data?: Record<string, unknown> | null;
@@ -59,6 +61,7 @@ export function toListItem(row: ListRow, query: Pick<ListQuery, 'projection'>): 
   for (const field of projection.system) {
     if (TIMESTAMPS.has(field)) item[field] = iso(row[field as 'createdAt' | 'updatedAt' | 'publishedAt' | 'publishAt']);
   }
+  if (system.has('version')) item.version = row.version;
   if (system.has('hasDraft') && row.hasDraft !== undefined) item.hasDraft = row.hasDraft;
   return item;
 }

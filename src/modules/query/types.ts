@@ -55,11 +55,12 @@ export interface Hop {
 export const SYSTEM_FIELDS = ['id', 'slug', 'status', 'createdAt', 'updatedAt', 'publishedAt', 'publishAt'] as const;
 export type SystemField = (typeof SYSTEM_FIELDS)[number];
 /**
- * The system fields `fields` can ask for; `id` is always returned. `hasDraft` (docs/contents.md#drafts-of-published-rows) is
- * output only, and never for read keys.
+ * The system fields `fields` can ask for; `id` is always returned. `version` (docs/contents.md#concurrent-edits)
+ * and `hasDraft` (docs/contents.md#drafts-of-published-rows) are output only (no filter, no
+ * sort), `hasDraft` never for read keys.
  */
-export type OutputSystemField = Exclude<SystemField, 'id'> | 'hasDraft';
-export const OUTPUT_SYSTEM_FIELDS: readonly OutputSystemField[] = ['slug', 'status', 'createdAt', 'updatedAt', 'publishedAt', 'publishAt', 'hasDraft'];
+export type OutputSystemField = Exclude<SystemField, 'id'> | 'version' | 'hasDraft';
+export const OUTPUT_SYSTEM_FIELDS: readonly OutputSystemField[] = ['slug', 'status', 'createdAt', 'updatedAt', 'publishedAt', 'publishAt', 'version', 'hasDraft'];
 
 export const STATUSES = ['DRAFT', 'SCHEDULED', 'PUBLISHED', 'ARCHIVED'] as const;
 

@@ -56,6 +56,7 @@ function shapeRow(node: ExpandNode, image: RowImage, projection: Projection | nu
     updated_at: wireInstant(image.updatedAt)!,
     published_at: wireInstant(image.publishedAt),
     publish_at: wireInstant(image.publishAt),
+    version: image.version,
     has_draft: image.hasDraft ?? false,
   } as Parameters<typeof toContentsOutput>[1];
   const locale = ctx.locale ? { locale: ctx.locale, defaultLocale: ctx.defaultLocale } : {};

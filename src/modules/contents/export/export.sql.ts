@@ -59,6 +59,10 @@ export function ndjsonLine(query: ListQuery): string {
   }
   for (const field of projection.system) {
     if (field === 'slug' || field === 'status' || field === 'hasDraft') continue;
+    if (field === 'version') {
+      parts.push(`',"version":' || version`);
+      continue;
+    }
     parts.push(`',"${field}":' || ${isoTimestamp(systemColumn(field))}`);
   }
   if (system.has('hasDraft')) parts.push(`',"hasDraft":' || case when draft is not null then 'true' else 'false' end`);

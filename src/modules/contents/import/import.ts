@@ -255,6 +255,7 @@ async function planBatch(scope: WriteScope, sql: Sql, lines: ImportLine[], ctx: 
       updated_at: now,
       published_at: planned.publishes ? now : null,
       publish_at: planned.publishAt,
+      version: 1,
     };
     plan.inserts.add(line.line, { row, projectId: project.id, events: [], actor: scope.actor }, derivedSlug);
     // The same row object: a derived slug is in it when the batch is checked.

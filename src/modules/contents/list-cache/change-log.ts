@@ -17,6 +17,8 @@ export interface RowImage {
   updatedAt: string;
   publishedAt: string | null;
   publishAt: string | null;
+  /** Absent from images logged before versions were (migration ..._version_image): unknown then. */
+  version?: number;
   /** Absent from images logged before drafts existed (migration ..._drafts): none then. */
   hasDraft?: boolean;
   data: Record<string, unknown>;

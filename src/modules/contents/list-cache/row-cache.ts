@@ -56,7 +56,9 @@ export class RowCache {
       const id = change.new?.id ?? change.old?.id;
       // Neither image: a statement changed too many rows to say which.
       if (!id) return this.drop(tableId);
-      latest.set(id, latest.has(id) ? undefined : change.new);
+      // An image logged before versions were (no `version`) is forgotten too: read anew, it has one.
+      const unversioned = change.new !== null && change.new.version === undefined;
+      latest.set(id, latest.has(id) || unversioned ? undefined : change.new);
     }
     if (this.loads > 0) {
       let ids = this.touched.get(tableId);

@@ -97,7 +97,7 @@ export function clearReferencesQuery(ref: ReferencingColumn, ids: string[], acto
            ), cleared as (
              update contents set data = ${set}, updated_at = now(), version = version + 1
                from old where contents.id = old.old_id
-             returning ${CONTENTS_COLUMNS}, version, old.previous_value, old.previous_updated_at
+             returning ${CONTENTS_COLUMNS}, old.previous_value, old.previous_updated_at
            ), revised as (${reviseRows('cleared', `'updated'`, `$${actorAt}`, `$${actorAt + 1}::uuid`)})
            select ${ROW_FIELDS}, previous_value, previous_updated_at from cleared`,
     values: [ref.tableId, idsParam(ref, ids), ...(ref.multiple ? [ids] : []), actor?.type ?? null, actor?.id ?? null],

@@ -156,8 +156,8 @@ function patchFor(query: ListQuery): PagePatch<ContentsListItem> | undefined {
 function listRowOf(query: ListQuery, image: RowImage): ListRow | null {
   const keys = sortKeysOf(query.sort, image);
   const [createdAt, updatedAt, publishedAt, publishAt] = [image.createdAt, image.updatedAt, image.publishedAt, image.publishAt].map(wireInstant);
-  if (!keys || createdAt == null || updatedAt == null || publishedAt === undefined || publishAt === undefined) return null;
-  const row: ListRow = { id: image.id, status: image.status, slug: image.slug, createdAt, updatedAt, publishedAt, publishAt, data: image.data };
+  if (!keys || createdAt == null || updatedAt == null || publishedAt === undefined || publishAt === undefined || image.version === undefined) return null;
+  const row: ListRow = { id: image.id, status: image.status, slug: image.slug, createdAt, updatedAt, publishedAt, publishAt, version: image.version, data: image.data };
   if (query.projection.system.includes('hasDraft')) row.hasDraft = image.hasDraft ?? false;
   keys.forEach((key, i) => (row[`_k${i}`] = key));
   return row;

@@ -20,6 +20,8 @@ export interface ContentsRow {
   updated_at: Timestamp;
   published_at: Timestamp | null;
   publish_at: Timestamp | null;
+  /** The row's revision number: its newest revision's version, 1 when created (docs/contents.md#concurrent-edits). */
+  version: number;
   /** Whether the row has a pending draft (docs/contents.md#drafts-of-published-rows); the draft itself is read only when needed. */
   has_draft?: boolean;
 }
@@ -37,9 +39,9 @@ export const toDate = (t: Timestamp): Date => (t instanceof Date ? t : new Date(
 const iso = (t: Timestamp | null): string | null => (t === null ? null : typeof t === 'string' ? t : t.toISOString());
 
 /** A row's fields selected from `contents` (or returned by a write of it). */
-export const CONTENTS_COLUMNS = 'id, table_id, status, slug, data, created_at, updated_at, published_at, publish_at, draft is not null as has_draft';
+export const CONTENTS_COLUMNS = 'id, table_id, status, slug, data, created_at, updated_at, published_at, publish_at, version, draft is not null as has_draft';
 /** The same fields selected from a CTE whose rows were returned with CONTENTS_COLUMNS. */
-export const ROW_FIELDS = 'id, table_id, status, slug, data, created_at, updated_at, published_at, publish_at, has_draft';
+export const ROW_FIELDS = 'id, table_id, status, slug, data, created_at, updated_at, published_at, publish_at, version, has_draft';
 
 /** Localized columns as plain values in `locale`, falling back to the default locale (docs/contents.md#contents). */
 function localize(columns: ColumnDef[], data: Record<string, unknown>, locale: string, defaultLocale: string): Record<string, unknown> {
@@ -80,6 +82,7 @@ export function toContentsOutput(
     updatedAt: iso(row.updated_at)!,
     publishedAt: iso(row.published_at),
     publishAt: iso(row.publish_at),
+    version: row.version,
     ...(options.hideDrafts ? {} : { hasDraft: row.has_draft ?? false }),
   };
 }

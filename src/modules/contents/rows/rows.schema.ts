@@ -30,6 +30,11 @@ export const contentsOutput = z.object({
   updatedAt: isoDate.optional(),
   publishedAt: isoDate.nullable().optional(),
   publishAt: isoDate.nullable().optional(),
+  version: z
+    .number()
+    .int()
+    .optional()
+    .describe('The row’s revision number (1 when created, +1 per change): send it back as `If-Match: "<id>:<version>"` (or `ifVersion`) to write only over this version (docs/contents.md#concurrent-edits)'),
   hasDraft: z
     .boolean()
     .optional()

@@ -28,7 +28,7 @@ export const dueScheduledContents = (batch: number): SqlQuery => ({
 export const publishScheduledContents = (id: string): SqlQuery => ({
   text: `with published as (
            update contents set status = 'PUBLISHED', published_at = now(), publish_at = null, updated_at = now(), version = version + 1
-            where id = $1 returning ${CONTENTS_COLUMNS}, version
+            where id = $1 returning ${CONTENTS_COLUMNS}
          ), revised as (${reviseRows('published', `'published'`, lastActor('published.id', 'actor_type'), lastActor('published.id', 'actor_id'))})
          select ${ROW_FIELDS} from published`,
   values: [id],
@@ -98,7 +98,7 @@ export const updateRow = (
            update contents set data = $2, status = $3, slug = $4, publish_at = $5,
                  published_at = case when $6 then now() else published_at end, updated_at = now(), version = version + 1,
                  draft = case when $10 then null else draft end
-            where id = $1 returning ${CONTENTS_COLUMNS}, version
+            where id = $1 returning ${CONTENTS_COLUMNS}
          ), revised as (${reviseRows('updated', '$7', '$8', '$9::uuid')})
          select ${ROW_FIELDS} from updated`,
   values: [id, data, status, slug, publishAt, publishes, revision.action, revision.actor?.type ?? null, revision.actor?.id ?? null, clearsDraft],

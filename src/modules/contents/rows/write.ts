@@ -138,6 +138,7 @@ export async function createContents(scope: WriteScope, input: CreateContentsInp
       updated_at: now,
       published_at: plan.publishes ? now : null,
       publish_at: plan.publishAt,
+      version: 1,
     };
     return { row, projectId: project.id, events: rowEvents(scope, row, ['contents.created', plan.publishes && 'contents.published']), actor: scope.actor };
   };
