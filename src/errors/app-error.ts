@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
   | 'INVALID_TRANSITION'
+  | 'PRECONDITION_FAILED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'VALIDATION_ERROR'
@@ -34,6 +35,7 @@ const TRPC_CODE_BY_STATUS = {
   405: 'METHOD_NOT_SUPPORTED',
   408: 'TIMEOUT',
   409: 'CONFLICT',
+  412: 'PRECONDITION_FAILED',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
@@ -72,6 +74,8 @@ export const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', 
 export const invalidQuery = (message: string) => new AppError(400, 'INVALID_QUERY', message);
 export const conflict = (message: string) => new AppError(409, 'CONFLICT', message);
 export const invalidTransition = (message: string) => new AppError(409, 'INVALID_TRANSITION', message);
+/** 412: the resource moved on from the version `If-Match` names; `ETag` is the current one (docs/contents.md#concurrent-edits). */
+export const preconditionFailed = (message: string, etag: string) => new AppError(412, 'PRECONDITION_FAILED', message, null, { ETag: etag });
 export const validationError = (details: ErrorDetail[]) =>
   new AppError(422, 'VALIDATION_ERROR', `Validation failed: ${details.map((d) => d.field).join(', ')}`, details);
 export const fieldInvalid = (field: string, message: string) => validationError([{ field, message }]);

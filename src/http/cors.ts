@@ -17,7 +17,7 @@ import type { Principal } from '../auth/principal.js';
  */
 
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE';
-const ALLOW_HEADERS = 'Authorization, Content-Type, X-Request-Id, Range, If-None-Match, If-Modified-Since, If-Range';
+const ALLOW_HEADERS = 'Authorization, Content-Type, X-Request-Id, Range, If-Match, If-None-Match, If-Modified-Since, If-Range';
 const EXPOSE_HEADERS =
   'X-Request-Id, Location, Allow, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, ETag, Content-Range, Content-Disposition, Accept-Ranges';
 /** Browsers cache a preflight answer this long (Chromium caps it at 2 hours anyway). */

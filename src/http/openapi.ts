@@ -7,7 +7,7 @@ import type { Meta } from '../trpc/trpc.js';
 import { errorsOf } from '../openapi/error-rules.js';
 import { addJsonExample, hintsOf, localResolver } from '../openapi/examples.js';
 import { completeParameters, type Parameter } from '../openapi/parameters.js';
-import { commonHeaders, ERROR_SCHEMA, errorResponse, RESPONSE_HEADERS, type HeaderName } from '../openapi/responses.js';
+import { commonHeaders, ERROR_SCHEMA, errorResponse, IF_MATCH_PARAMETER, RESPONSE_HEADERS, type HeaderName } from '../openapi/responses.js';
 import { pruneUnusedComponents } from '../openapi/prune.js';
 import { documentTags } from '../openapi/tags.js';
 
@@ -100,6 +100,11 @@ export function buildOpenApiDocument(appRouter: AnyRouter, extraPaths: Record<st
       addJsonExample(op.requestBody?.content, resolve, hints);
 
       const success = successResponses(op, facts?.meta.successStatus);
+      const etag = facts?.meta.etag;
+      if (etag === 'write') op.parameters = [...(op.parameters ?? []), IF_MATCH_PARAMETER];
+      for (const [code, response] of Object.entries(success)) {
+        if (etag && code !== '204') response.headers = { ...(response.headers as object), ETag: { $ref: '#/components/headers/ETag' } };
+      }
       for (const response of Object.values(success)) addJsonExample(response.content, resolve, hints);
       const errors = errorsOf({
         method,
@@ -108,6 +113,7 @@ export function buildOpenApiDocument(appRouter: AnyRouter, extraPaths: Record<st
         hasPathParams: path.includes('{'),
         hasQuery: (op.parameters ?? []).some((p) => p.in === 'query'),
         success: Number(Object.keys(success)[0]),
+        conditional: etag === 'write',
       });
       // An extra (plain express) path may document statuses of its own; the generator's error
       // responses of procedures describe its body, not Tabula's, and are all replaced.

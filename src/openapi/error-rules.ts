@@ -10,6 +10,8 @@ export interface OperationFacts {
   hasQuery: boolean;
   /** The documented success status (201 for creates, 204 for deletes). */
   success: number;
+  /** Takes `If-Match` (412 PRECONDITION_FAILED, docs/contents.md#concurrent-edits). */
+  conditional?: boolean;
 }
 
 export type OperationKind = 'read' | 'create' | 'update' | 'delete' | 'action';
@@ -146,6 +148,7 @@ export function errorsOf(facts: OperationFacts): Map<string, SpecificError | und
   for (const tag of facts.tags) {
     for (const [status, specific] of Object.entries(DOMAIN_ERRORS[tag]?.[kind] ?? {})) errors.set(status, specific);
   }
+  if (facts.conditional) errors.set('412', undefined);
   if (hasBody) {
     errors.set('413', undefined);
     errors.set('415', undefined);

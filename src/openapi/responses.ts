@@ -9,7 +9,7 @@ import type { SpecificError } from './error-rules.js';
 
 const ERROR_CODES: ErrorCode[] = [
   'INVALID_JSON', 'INVALID_QUERY', 'BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND',
-  'METHOD_NOT_ALLOWED', 'CONFLICT', 'INVALID_TRANSITION', 'PAYLOAD_TOO_LARGE',
+  'METHOD_NOT_ALLOWED', 'CONFLICT', 'INVALID_TRANSITION', 'PRECONDITION_FAILED', 'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_ERROR', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR',
 ];
 
@@ -51,6 +51,18 @@ export const RESPONSE_HEADERS = {
   'RateLimit-Reset': header('Seconds until the bucket is full again', 'integer'),
   'Retry-After': header('Seconds to wait before retrying (at least 1)', 'integer'),
   Location: header('Path of the created resource, e.g. `/v1/{projectId}/tables/{id}`'),
+  ETag: header('The row’s entity tag, `"<id>:<version>"` (a read with `version=draft`: `W/"<id>:<version>:draft"`): send it as `If-Match` to write only over this version'),
+};
+
+/** The request header of a write that must not overwrite someone else's (docs/contents.md#concurrent-edits). */
+export const IF_MATCH_PARAMETER = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'Write only if the row is still at this version: the `ETag` of a read of it (`"<id>:<version>"`; `W/` and the draft tag accepted, `"<version>"` too). Otherwise 412 PRECONDITION_FAILED, nothing written, and `ETag` names the current version. Absent: the last write wins.',
+  schema: { type: 'string' },
+  example: '"0193b5c4-7d1e-7c3a-9f2b-5e8a1d2c3b4a:3"',
 };
 export type HeaderName = keyof typeof RESPONSE_HEADERS;
 
@@ -68,6 +80,11 @@ const ERRORS: Record<string, { description: string; code: ErrorCode; message: st
   '403': { description: '`FORBIDDEN`: the credential lacks the right (role, read-only key, key of another project, host not allowed, API key on an account endpoint)', code: 'FORBIDDEN', message: 'This key is read-only' },
   '404': { description: '`NOT_FOUND`: an id or key in the path names nothing (or something deleted)', code: 'NOT_FOUND', message: 'Table not found' },
   '409': { description: '`CONFLICT`: a unique value is taken, or the change conflicts with the current state', code: 'CONFLICT', message: 'key is already used by another table of this project' },
+  '412': {
+    description: '`PRECONDITION_FAILED`: the row is no longer at the version `If-Match` (or `ifVersion`) names; nothing was written, `ETag` is the current one',
+    code: 'PRECONDITION_FAILED',
+    message: 'The row has changed: it is at version 4 now. Read it again (ETag "0193b5c4-7d1e-7c3a-9f2b-5e8a1d2c3b4a:4") and apply your change to that version',
+  },
   '413': { description: '`PAYLOAD_TOO_LARGE`: the body exceeds BODY_MAX_BYTES (files: FILES_MAX_BYTES)', code: 'PAYLOAD_TOO_LARGE', message: 'Request body exceeds 1048576 bytes' },
   '415': { description: '`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`', code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type must be application/json' },
   '422': { description: '`VALIDATION_ERROR`: well-formed but invalid; `details` lists every offending field', code: 'VALIDATION_ERROR', message: 'Validation failed: data.title' },
@@ -88,7 +105,7 @@ export function errorResponse(status: string, specific?: SpecificError) {
   const details = status === '422' ? (specific?.details ?? [{ field: 'data.title', message: 'is required' }]) : null;
   return {
     description: specific?.description ?? generic.description,
-    headers: commonHeaders(...(status === '429' ? (['Retry-After'] as HeaderName[]) : [])),
+    headers: commonHeaders(...(status === '429' ? (['Retry-After'] as HeaderName[]) : status === '412' ? (['ETag'] as HeaderName[]) : [])),
     content: {
       'application/json': {
         schema: { $ref: '#/components/schemas/Error' },

@@ -5,9 +5,11 @@ import type { Context } from './context.js';
 
 /**
  * Procedure meta: the OpenAPI face plus the success status the `/v1` face answers, which the
- * document generator cannot know (it documents every success as 200).
+ * document generator cannot know (it documents every success as 200), and `etag`: the
+ * operation answers an `ETag` (`read`), or also takes `If-Match` and may answer 412 (`write`;
+ * docs/contents.md#concurrent-edits).
  */
-export type Meta = OpenApiMeta<{ successStatus?: 200 | 201 | 204 }>;
+export type Meta = OpenApiMeta<{ successStatus?: 200 | 201 | 204; etag?: 'read' | 'write' }>;
 
 const t = initTRPC
   .context<Context>()

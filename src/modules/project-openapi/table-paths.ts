@@ -1,5 +1,5 @@
 import { errorsOf } from '../../openapi/error-rules.js';
-import { commonHeaders, errorResponse } from '../../openapi/responses.js';
+import { commonHeaders, errorResponse, IF_MATCH_PARAMETER } from '../../openapi/responses.js';
 import { EXPAND_DESCRIPTION, FIELDS_DESCRIPTION, OP_DESCRIPTION, SEARCH_DESCRIPTION, tableFilterDescription, tableSortDescription } from '../query/index.js';
 import { dataSchema, type DocColumn, type JsonSchema, type SchemaContext } from './column-schema.js';
 
@@ -69,7 +69,9 @@ const SYSTEM_PROPERTIES = {
   updatedAt: timestamp('ISO-8601, UTC'),
   publishedAt: nullableTimestamp('When it was last published'),
   publishAt: nullableTimestamp('When SCHEDULED contents get published'),
+  version: { type: 'integer', minimum: 1, description: 'The row’s revision number (1 when created, +1 per change): `If-Match: "<id>:<version>"` or `ifVersion` writes only over it' },
 };
+const IF_VERSION = { type: 'integer', minimum: 1, description: 'Write only if the row is still at this version (else 412 PRECONDITION_FAILED); `If-Match` does the same' };
 /** Left out for read keys, so never required. */
 const HAS_DRAFT = { type: 'boolean', description: 'Whether the row has a pending draft (`version=draft` reads it); never returned to read keys' };
 
@@ -104,6 +106,7 @@ export function tableSchemas(table: DocTable, names: TableNames, context: Schema
           type: 'boolean',
           description: 'true: save `data` as the pending draft of a PUBLISHED row, leaving the live values (publish it with `POST .../draft/publish`)',
         },
+        ifVersion: IF_VERSION,
       },
       [],
     ),
@@ -146,6 +149,8 @@ function expandParameter(table: DocTable) {
 const localeParameter = (context: SchemaContext) =>
   param('locale', `Localized columns as plain values in this locale (falling back to ${context.defaultLocale})`, { type: 'string', enum: context.locales });
 
+const IF_VERSION_PARAMETER = param('ifVersion', IF_VERSION.description, { type: 'integer', minimum: 1 });
+
 const contentsIdParameter = {
   name: 'contentsId',
   in: 'path',
@@ -154,14 +159,17 @@ const contentsIdParameter = {
   schema: { type: 'string' },
 };
 
-/** Success response plus every error the operation can answer, as on `/v1` (docs/reliability.md#errors). */
-function responses(method: string, success: number, content: JsonSchema | null, hasQuery: boolean) {
-  const headers = commonHeaders(...(success === 201 ? (['Location'] as const) : []));
+/**
+ * Success response plus every error the operation can answer, as on `/v1` (docs/reliability.md#errors).
+ * `etag`: the row's `ETag` is answered (`read`), and `If-Match` taken (`write`, 412).
+ */
+function responses(method: string, success: number, content: JsonSchema | null, hasQuery: boolean, etag?: 'read' | 'write') {
+  const headers = commonHeaders(...(success === 201 ? (['Location'] as const) : etag && success !== 204 ? (['ETag'] as const) : []));
   const ok = content
     ? { description: success === 201 ? 'Created; `Location` names the new row' : 'OK', headers, content: { 'application/json': { schema: content } } }
     : { description: 'Deleted; no body', headers };
   // The path always names the table (and maybe a row) that may not exist (404).
-  const errors = errorsOf({ method, tags: ['Contents'], authenticated: true, hasPathParams: true, hasQuery, success });
+  const errors = errorsOf({ method, tags: ['Contents'], authenticated: true, hasPathParams: true, hasQuery, success, conditional: etag === 'write' });
   return { [String(success)]: ok, ...Object.fromEntries([...errors].map(([status, specific]) => [status, errorResponse(status, specific)])) };
 }
 
@@ -195,17 +203,19 @@ export function tablePaths(table: DocTable, names: TableNames, context: SchemaCo
           ...expandParameter(table),
           param('version', '`draft`: the row with its pending draft applied (read keys get 403); default `published`', { type: 'string', enum: ['published', 'draft'] }),
         ],
-        responses: responses('get', 200, ref(names.row), true),
+        responses: responses('get', 200, ref(names.row), true, 'read'),
       },
       put: {
         ...operation('update', `Update a row of ${table.name} (data merged, null clears)`),
+        parameters: [IF_MATCH_PARAMETER],
         requestBody: jsonBody(names.update),
-        responses: responses('put', 200, ref(names.row), false),
+        responses: responses('put', 200, ref(names.row), false, 'write'),
       },
       delete: {
         ...operation('delete', `Delete a row of ${table.name}`),
         description: 'Reference columns that point at the row apply their `onDelete`: clear it, delete their rows too, or refuse (409).',
-        responses: responses('delete', 204, null, false),
+        parameters: [IF_MATCH_PARAMETER, IF_VERSION_PARAMETER],
+        responses: responses('delete', 204, null, true, 'write'),
       },
     },
     [`/tables/${table.key}/contents/{contentsId}/draft`]: {
@@ -213,7 +223,8 @@ export function tablePaths(table: DocTable, names: TableNames, context: SchemaCo
       delete: {
         ...operation('discardDraftOf', `Discard the pending draft of a row of ${table.name}`),
         description: '404 when the row has no draft.',
-        responses: responses('delete', 204, null, false),
+        parameters: [IF_MATCH_PARAMETER, IF_VERSION_PARAMETER],
+        responses: responses('delete', 204, null, true, 'write'),
       },
     },
     [`/tables/${table.key}/contents/{contentsId}/draft/publish`]: {
@@ -221,7 +232,8 @@ export function tablePaths(table: DocTable, names: TableNames, context: SchemaCo
       post: {
         ...operation('publishDraftOf', `Publish the pending draft of a row of ${table.name}`),
         description: 'The draft’s changes go live (checked now: 409, 422) and the row is published. 404 when the row has no draft.',
-        responses: responses('post', 200, ref(names.row), false),
+        parameters: [IF_MATCH_PARAMETER],
+        responses: responses('post', 200, ref(names.row), false, 'write'),
       },
     },
     [`/tables/${table.key}/contents/{contentsId}/referrers`]: {

@@ -9,6 +9,7 @@ import { draftToStored, readDraft } from './draft-data.js';
 import { discardDraft, setDraft } from './drafts.sql.js';
 import { isPlainObject } from '../../../shared/schemas.js';
 import { validateData } from '../rows/validate.js';
+import { assertVersion } from '../rows/precondition.js';
 
 /*
  * Drafts of published rows (docs/contents.md#drafts-of-published-rows). A PUBLISHED row keeps serving its live values while an
@@ -35,6 +36,8 @@ export async function saveDraft(scope: WriteScope, input: UpdateContentsInput): 
   return mapWriteFailures(table, () =>
     transaction(pool, async (sql) => {
       const current = await findRow(sql, table, input.contentsId, true);
+      // A draft save leaves the version as it is: this guards against live changes, not against another draft save.
+      assertVersion(current, scope.expected);
       const details: ErrorDetail[] = [];
       for (const field of ['status', 'publishAt'] as const) {
         if (input[field] !== undefined) details.push({ field, message: 'cannot change in a draft: change it on the live row (without "draft")' });
@@ -91,14 +94,16 @@ function normalizedChange(table: TableDef, project: ProjectInfo, name: string, c
   return Object.fromEntries(Object.entries(locales).map(([locale, value]) => [locale, value === null ? null : (byLocale[locale] ?? null)]));
 }
 
-/** `DELETE .../draft`: 404 for a row without a draft. */
-export async function discardDraftOf(scope: Pick<WriteScope, 'pool' | 'table' | 'rules'>, contentsId: string): Promise<void> {
-  const sql = sqlOn(scope.pool);
-  const row = await findRow(sql, scope.table, contentsId);
-  // Dropping proposed changes needs the right to update the row.
-  await scope.rules?.check(sql, { before: row, after: row });
-  const [discarded] = await sql(discardDraft(row.id));
-  if (!discarded) throw notFound('Draft');
+/** `DELETE .../draft`: 404 for a row without a draft; the row locked while its version is checked. */
+export async function discardDraftOf(scope: Pick<WriteScope, 'pool' | 'table' | 'rules' | 'expected'>, contentsId: string): Promise<void> {
+  await transaction(scope.pool, async (sql) => {
+    const row = await findRow(sql, scope.table, contentsId, true);
+    assertVersion(row, scope.expected);
+    // Dropping proposed changes needs the right to update the row.
+    await scope.rules?.check(sql, { before: row, after: row });
+    const [discarded] = await sql(discardDraft(row.id));
+    if (!discarded) throw notFound('Draft');
+  });
 }
 
 /**

@@ -9,8 +9,8 @@ import { listOf, pageParams } from '../../../shared/pagination.js';
 import { tableItemProcedure, tableProcedure } from '../../../trpc/procedures.js';
 import { router } from '../../../trpc/trpc.js';
 import { contentStatus } from '../../tables/table.schema.js';
-import { assertWritableRow, writtenRow } from '../rows/row-writes.router.js';
-import { contentsOutput, contentsPath } from '../rows/rows.schema.js';
+import { answerWrite, assertWritableRow, rowWriteScope } from '../rows/row-writes.router.js';
+import { contentsOutput, contentsPath, ifVersion } from '../rows/rows.schema.js';
 import { updateContents } from '../rows/write.js';
 import { REVISION_ACTIONS } from './actions.js';
 import { getRevision, listRevisions, restoreIntoDraft } from './revisions.js';
@@ -88,21 +88,24 @@ export const revisionsRouter = router({
         tags: [TAG],
         summary: 'Restore a revision',
         description:
-          'The row takes the revision’s data (columns deleted since are left out), validated and unique-checked now as an update is (422, 409); its status stays. Records a `restored` revision and fires `contents.updated`. With `{ "draft": true }` the revision’s data becomes the pending draft of a PUBLISHED row instead (replacing any draft; publish it with POST .../draft/publish): validated as a draft save is (422), 409 INVALID_TRANSITION for a row that is not PUBLISHED, the live row untouched, no revision recorded and no event fired.',
+          'The row takes the revision’s data (columns deleted since are left out), validated and unique-checked now as an update is (422, 409); its status stays. Records a `restored` revision and fires `contents.updated`. With `{ "draft": true }` the revision’s data becomes the pending draft of a PUBLISHED row instead (replacing any draft; publish it with POST .../draft/publish): validated as a draft save is (422), 409 INVALID_TRANSITION for a row that is not PUBLISHED, the live row untouched, no revision recorded and no event fired. With `If-Match` or `ifVersion` (the row’s version, not the revision’s): only if the row is still at that version (412 otherwise).',
         protect: true,
       },
+      etag: 'write',
     })
     .input(
       z.object({
         ...contentsPath,
         version,
+        ifVersion,
         draft: jsonBoolean.optional().describe('true: restore into the pending draft of a PUBLISHED row, leaving the live values as they are. Default: false, onto the live row.'),
       }),
     )
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      if (input.draft) return writtenRow(ctx.tableAccess, await restoreIntoDraft(ctx.tableAccess.writeScope(), input.contentsId, Number(input.version)));
-      const row = await updateContents(ctx.tableAccess.writeScope(), { projectId: input.projectId, tableId: input.tableId, contentsId: input.contentsId }, { kind: 'revision', version: Number(input.version) });
-      return writtenRow(ctx.tableAccess, row);
+      const scope = rowWriteScope(ctx, input);
+      if (input.draft) return answerWrite(ctx, await restoreIntoDraft(scope, input.contentsId, Number(input.version)), true);
+      const row = await updateContents(scope, { projectId: input.projectId, tableId: input.tableId, contentsId: input.contentsId }, { kind: 'revision', version: Number(input.version) });
+      return answerWrite(ctx, row);
     }),
 });

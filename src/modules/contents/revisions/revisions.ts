@@ -10,6 +10,7 @@ import { draftToStored } from '../drafts/draft-data.js';
 import { setDraft } from '../drafts/drafts.sql.js';
 import { isLocalized } from '../../tables/table-def.js';
 import { validateData } from '../rows/validate.js';
+import { assertVersion } from '../rows/precondition.js';
 import { purgeOldRevisions, revisionHead, revisionOf, revisionsOf, type RevisionRow } from './revisions.sql.js';
 
 const iso = (t: Date | string) => (typeof t === 'string' ? t : t.toISOString());
@@ -67,6 +68,7 @@ export async function restoreIntoDraft(scope: WriteScope, contentsId: string, ve
   return mapWriteFailures(table, () =>
     transaction(pool, async (sql) => {
       const current = await findRow(sql, table, contentsId, true);
+      assertVersion(current, scope.expected);
       // The data a restore onto the live row would write (it replaces the row's data, not merged).
       const validated = validateData(table, project, await revisionData(sql, table, current.id, version), null);
       const details = [...validated.details];

@@ -10,6 +10,7 @@ import { expandItems } from '../expand/expand.js';
 import { parseExpand } from '../expand/parse-expand.js';
 import { parseFields, toListItem, type ListRow } from '../../query/index.js';
 import { assertMaySeeDrafts, withDraftApplied } from '../drafts/drafts.js';
+import { draftEtagOf, etagOf } from './precondition.js';
 
 export type ReadScope = ListScope;
 
@@ -37,12 +38,13 @@ export async function findVisibleRow(sql: Sql, view: TableDef, contentsId: strin
 
 /**
  * One row by id or slug (see findVisibleRow); `fields` and `expand` as on lists (docs/contents.md,
- * the list engine's parsing and projection); `version=draft` with its pending draft applied.
+ * the list engine's parsing and projection); `version=draft` with its pending draft applied. With
+ * its entity tag (docs/contents.md#concurrent-edits), whatever `fields` leaves out.
  */
 export async function getContents(
   scope: ReadScope,
   input: { contentsId: string; locale?: string; fields?: string; expand?: string; version?: 'published' | 'draft' },
-): Promise<ContentsListItem> {
+): Promise<{ item: ContentsListItem; etag: string }> {
   const { contentsId, locale } = input;
   if (input.version === 'draft') assertMaySeeDrafts(scope.drafts);
   const found = await findVisibleRow(sqlOn(scope.pool), scope.table, contentsId);
@@ -55,7 +57,8 @@ export async function getContents(
   const whole = toContentsOutput(scope.table, row, { locale, defaultLocale: scope.project.defaultLocale, hideDrafts: !scope.drafts });
   // toContentsOutput leaves hasDraft out for callers without drafts, so the projection cannot bring it back.
   const output = projection ? (toListItem(whole as ListRow, { projection }) as ContentsListItem) : whole;
-  if (!expand) return output;
+  const etag = input.version === 'draft' ? draftEtagOf(row) : etagOf(row);
+  if (!expand) return { item: output, etag };
   const [expanded] = await expandItems([output], expand.nodes, expandContext(scope, locale ?? null));
-  return expanded;
+  return { item: expanded, etag };
 }

@@ -4,7 +4,9 @@ import { sqlOn } from '../../../db/sql.js';
 import { tableItemProcedure, type TableItemContext } from '../../../trpc/procedures.js';
 import type { TableDef } from '../../tables/table-def.js';
 import { toContentsOutput, type ContentsRow } from './row.js';
-import { findRow } from './write.js';
+import { draftEtagOf, etagOf, versionCondition } from './precondition.js';
+import { findRow, type WriteScope } from './write.js';
+import type { Context } from '../../../trpc/context.js';
 
 /**
  * A write names its row among those the caller reads: any other is 404, as for a read, before
@@ -24,3 +26,22 @@ export const rowWriteProcedure = tableItemProcedure('write', assertWritableRow);
  * that reads drafts (docs/contents.md#drafts-of-published-rows).
  */
 export const writtenRow = (access: { table: TableDef; drafts: boolean }, row: ContentsRow) => toContentsOutput(access.table, row, { hideDrafts: !access.drafts });
+
+type WriteContext = Pick<Context, 'req' | 'response'> & Pick<TableItemContext, 'tableAccess'>;
+
+/**
+ * The write scope of one row's write, with the version it expects from `If-Match` (400 when
+ * malformed) and `ifVersion`: both must hold when both are given (docs/contents.md#concurrent-edits).
+ */
+export function rowWriteScope(ctx: WriteContext, input: { ifVersion?: number }): WriteScope {
+  const header = ctx.req.headers['if-match'];
+  const expected = versionCondition(typeof header === 'string' ? header : undefined, input.ifVersion);
+  const scope = ctx.tableAccess.writeScope();
+  return expected ? { ...scope, expected } : scope;
+}
+
+/** The answer of a write: the row, and its `ETag` (the draft's when the write saved a draft). */
+export function answerWrite(ctx: WriteContext, row: ContentsRow, draft = false) {
+  ctx.response.headers.etag = draft ? draftEtagOf(row) : etagOf(row);
+  return writtenRow(ctx.tableAccess, row);
+}

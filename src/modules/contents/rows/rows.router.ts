@@ -4,7 +4,7 @@ import { tableProcedure } from '../../../trpc/procedures.js';
 import { router } from '../../../trpc/trpc.js';
 import { z } from 'zod';
 import { findVisibleRow, getContents } from './read.js';
-import { rowWriteProcedure, writtenRow } from './row-writes.router.js';
+import { answerWrite, rowWriteProcedure, rowWriteScope, writtenRow } from './row-writes.router.js';
 import {
   contentsListItem,
   contentsListResponse,
@@ -26,6 +26,7 @@ const TAG = 'Contents';
 
 const collection = '/{projectId}/tables/{tableId}/contents' as const;
 const item = '/{projectId}/tables/{tableId}/contents/{contentsId}' as const;
+const IF_MATCH = 'With `If-Match: "<id>:<version>"` (the `ETag` of a read) or `ifVersion`, only if the row is still at that version: else 412 PRECONDITION_FAILED, nothing written.';
 
 export const contentsRouter = router({
   list: tableProcedure('read')
@@ -62,13 +63,19 @@ export const contentsRouter = router({
         path: item,
         tags: [TAG],
         summary: 'Read contents by id or slug',
-        description: 'With `fields`, only `id` and the fields asked for, as on lists (`data` is absent when no column is asked for).',
+        description:
+          'With `fields`, only `id` and the fields asked for, as on lists (`data` is absent when no column is asked for). Answers `ETag: "<id>:<version>"` (with `version=draft`: `W/"<id>:<version>:draft"`), for `If-Match` on writes.',
         protect: true,
       },
+      etag: 'read',
     })
     .input(getContentsInput)
     .output(contentsListItem)
-    .query(({ ctx, input }) => getContents(ctx.tableAccess.readScope(ctx.em), input)),
+    .query(async ({ ctx, input }) => {
+      const { item, etag } = await getContents(ctx.tableAccess.readScope(ctx.em), input);
+      ctx.response.headers.etag = etag;
+      return item;
+    }),
 
   referrers: tableProcedure('read')
     .meta({
@@ -91,23 +98,33 @@ export const contentsRouter = router({
     }),
 
   update: rowWriteProcedure
-    .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Update contents (data merged; status transitions checked)', protect: true } })
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: item,
+        tags: [TAG],
+        summary: 'Update contents (data merged; status transitions checked)',
+        description: IF_MATCH,
+        protect: true,
+      },
+      etag: 'write',
+    })
     .input(updateContentsInput)
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
-      const scope = ctx.tableAccess.writeScope();
+      const scope = rowWriteScope(ctx, input);
       // A role with writeAsDraft proposes: its updates of PUBLISHED rows become their drafts (docs/roles.md#rules).
       const asDraft = input.draft || (ctx.tableAccess.policy.writeAsDraft && (await findRow(sqlOn(scope.pool), scope.table, input.contentsId)).status === 'PUBLISHED');
       const row = asDraft ? await saveDraft(scope, input) : await updateContents(scope, input);
-      return writtenRow(ctx.tableAccess, row);
+      return answerWrite(ctx, row, Boolean(asDraft));
     }),
 
   delete: rowWriteProcedure
-    .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete contents', protect: true }, successStatus: 204 })
+    .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete contents', description: IF_MATCH, protect: true }, successStatus: 204, etag: 'write' })
     .input(deleteContentsInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteContents(ctx.tableAccess.writeScope(), input.contentsId);
+      await deleteContents(rowWriteScope(ctx, input), input.contentsId);
       markNoContent(ctx);
     }),
 });

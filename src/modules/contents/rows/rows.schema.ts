@@ -18,6 +18,15 @@ const tablePath = { projectId: pathId('Project id'), tableId: pathId('Table id o
 /** The path of one row: `/{projectId}/tables/{tableId}/contents/{contentsId}` (and what hangs under it). */
 export const contentsPath = { ...tablePath, contentsId: pathId('Contents id, or the value of the slug column') };
 
+/** The version a write of one row expects (docs/contents.md#concurrent-edits); `If-Match` says the same over HTTP. */
+export const ifVersion = z
+  .number()
+  .int()
+  .min(1)
+  .max(2_147_483_647)
+  .optional()
+  .describe('Write only if the row is still at this version (its `version`), else 412 PRECONDITION_FAILED and nothing is written; the `If-Match` header does the same. Absent: the last write wins.');
+
 export const contentsOutput = z.object({
   id: z.uuid(),
   slug: z.string().nullable().optional().describe("The value of the table's slug column (null when it has none)"),
@@ -65,6 +74,7 @@ export const updateContentsInput = z.object({
   }),
   status: contentStatus.optional(),
   publishAt: publishAt.nullable().optional(),
+  ifVersion,
   draft: z
     .boolean()
     .optional()
@@ -90,7 +100,7 @@ export const getContentsInput = z.object({
     .optional()
     .describe('draft: the row with its pending draft applied (the row itself when it has none). Read keys get 403. Default: published, the live values.'),
 });
-export const deleteContentsInput = z.object(contentsPath);
+export const deleteContentsInput = z.object({ ...contentsPath, ifVersion });
 export const referrersInput = z.object(contentsPath);
 
 export const referrersOutput = z

@@ -19,6 +19,7 @@ import { applyOnDelete } from '../references/references.js';
 import { updateAction, type Actor } from '../revisions/actions.js';
 import { revisionOf } from '../revisions/revisions.sql.js';
 import { readDraft } from '../drafts/draft-data.js';
+import { assertVersion, type VersionCondition } from './precondition.js';
 
 export interface WriteScope {
   pool: pg.Pool;
@@ -33,6 +34,12 @@ export interface WriteScope {
    * anything is written (403); absent, the caller's level decides alone.
    */
   rules?: RowRules;
+  /**
+   * The version the writer expects the row at (`If-Match`, `ifVersion`): checked once the row is
+   * locked, so of two writers expecting the same version one writes and the other gets 412
+   * (docs/contents.md#concurrent-edits). Absent: the last write wins.
+   */
+  expected?: VersionCondition;
 }
 
 /** A row change about to be made: `before` null for a create, `after` null for a delete. */
@@ -222,6 +229,7 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
   return mapWriteFailures(table, () =>
     transaction(pool, async (sql, client) => {
       const current = await findRow(sql, table, input.contentsId, true);
+      assertVersion(current, scope.expected);
       const given = await updateInput(sql, table, current, input, source);
       const validated = validateData(table, project, given.data, given.existing);
       const details = [...validated.details];
@@ -264,6 +272,7 @@ export async function deleteContents(scope: WriteScope, contentsId: string): Pro
   const { pool, table } = scope;
   return transaction(pool, async (sql, client) => {
     const row = await findRow(sql, table, contentsId, true);
+    assertVersion(row, scope.expected);
     await scope.rules?.check(sql, { before: row, after: null });
     await sql(deleteRow(row.id));
     const effects = await applyOnDelete(sql, scope.project.id, table.id, [row.id], scope.actor);
