@@ -30,7 +30,7 @@ describe('contents CRUD', () => {
   it('create is 201 with Location and the full object; read answers the same object', async () => {
     const res = await postRow(w, articles.id, { data: { title: 'First', body: 'B', price: 10 } });
     const row = expectCreated(res, `/${w.projectId}/tables/${articles.id}/contents`);
-    expect(Object.keys(row).sort()).toEqual(['createdAt', 'data', 'hasDraft', 'id', 'publishAt', 'publishedAt', 'slug', 'status', 'updatedAt']);
+    expect(Object.keys(row).sort()).toEqual(['createdAt', 'data', 'hasDraft', 'id', 'publishAt', 'publishedAt', 'slug', 'status', 'updatedAt', 'version']);
     expect(row).toMatchObject({ slug: 'first', status: 'PUBLISHED', publishAt: null, hasDraft: false, data: { title: 'First', slug: 'first', body: 'B', price: 10 } });
     for (const k of ['createdAt', 'updatedAt', 'publishedAt']) expect(row[k]).toMatch(ISO_UTC);
     expect(expectStatus(await t.call('GET', res.headers.get('location')!), 200)).toEqual(row);

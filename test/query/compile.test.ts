@@ -72,7 +72,7 @@ describe('statement shape', () => {
     const { select, count } = compile({});
     expect(select.text).toBe(
       'select id, status, slug, created_at as "createdAt", updated_at as "updatedAt", published_at as "publishedAt", ' +
-        `publish_at as "publishAt", draft is not null as "hasDraft", data as data, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "_k0" ` +
+        `publish_at as "publishAt", version, draft is not null as "hasDraft", data as data, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "_k0" ` +
         'from contents where table_id = $1::uuid order by created_at desc, id desc limit $2::int8 offset $3::int8',
     );
     expect(select.values).toEqual([TABLE_ID, 21, 0]);

@@ -30,7 +30,7 @@ describe('defaults and paging', () => {
     expect(q).toMatchObject({ page: 1, size: 20, withCount: true, filters: [], op: 'and', locale: null, cursor: null, defaultLocale: 'en' });
     expect(q.sort).toEqual([{ field: { source: 'system', name: 'createdAt' }, direction: 'desc' }]);
     expect(q.projection.all).toBe(true);
-    expect(q.projection.system).toEqual(['slug', 'status', 'createdAt', 'updatedAt', 'publishedAt', 'publishAt', 'hasDraft']);
+    expect(q.projection.system).toEqual(['slug', 'status', 'createdAt', 'updatedAt', 'publishedAt', 'publishAt', 'version', 'hasDraft']);
     expect(q.projection.columns.map((c) => c.name)).toEqual(table.columns.map((c) => c.name));
     expect(q.tableId).toBe(table.id);
   });

@@ -585,6 +585,8 @@ describe('projection and locale', () => {
         updatedAt: new Date(row?.createdAt ?? '').toISOString(),
         publishedAt: row?.publishedAt ? new Date(row.publishedAt).toISOString() : null,
         publishAt: row?.publishAt ? new Date(row.publishAt).toISOString() : null,
+        // Inserted here without revisions: the column's default.
+        version: 1,
         hasDraft: false,
       });
     }
