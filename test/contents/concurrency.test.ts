@@ -205,3 +205,36 @@ describe('racing writers', () => {
     await race(Array.from({ length: 10 }, (_, i) => put(i % 2 === 0 ? t.call : second.call)));
   });
 });
+
+describe('OpenAPI', () => {
+  type Op = { parameters?: { name: string; in: string }[]; responses: Record<string, { headers?: Record<string, unknown> }>; requestBody?: unknown };
+  const takesIfMatch = (op: Op) => {
+    expect(op.parameters?.some((p) => p.name === 'If-Match' && p.in === 'header')).toBe(true);
+    expect(op.responses['412']).toBeDefined();
+  };
+
+  it('documents version, ifVersion, If-Match, ETag and 412 in /v1 and in a project’s document', async () => {
+    const doc = expectStatus(await t.call('GET', '/v1/openapi.json', { token: null }), 200);
+    const item = doc.paths['/{projectId}/tables/{tableId}/contents/{contentsId}'];
+    takesIfMatch(item.put);
+    takesIfMatch(item.delete);
+    expect(item.delete.parameters.some((p: { name: string }) => p.name === 'ifVersion')).toBe(true);
+    expect(item.get.responses['200'].headers.ETag).toBeDefined();
+    expect(item.get.parameters.some((p: { name: string }) => p.name === 'If-Match')).toBe(false);
+    expect(item.put.responses['200'].headers.ETag).toBeDefined();
+    takesIfMatch(doc.paths['/{projectId}/tables/{tableId}/contents/{contentsId}/draft'].delete);
+    takesIfMatch(doc.paths['/{projectId}/tables/{tableId}/contents/{contentsId}/draft/publish'].post);
+    takesIfMatch(doc.paths['/{projectId}/tables/{tableId}/contents/{contentsId}/revisions/{version}/restore'].post);
+    expect(JSON.stringify(doc.components.schemas)).toContain('PRECONDITION_FAILED');
+    expect(JSON.stringify(item.put.requestBody)).toContain('ifVersion');
+    expect(JSON.stringify(item.get.responses['200'])).toContain('"version"');
+
+    const own = expectStatus(await t.call('GET', `/v1/${w.projectId}/openapi.json`, { token: w.writeKey }), 200);
+    const table = (await t.call('GET', `/v1/${w.projectId}/tables/${posts.id}`, { token: w.writeKey })).json.key as string;
+    const row = own.paths[`/tables/${table}/contents/{contentsId}`];
+    takesIfMatch(row.put);
+    takesIfMatch(row.delete);
+    expect(row.get.responses['200'].headers.ETag).toBeDefined();
+    expect(JSON.stringify(own.components.schemas)).toContain('ifVersion');
+  });
+});
