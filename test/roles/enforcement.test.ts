@@ -113,7 +113,7 @@ describe('a storefront key: two tables, no internal columns, public categories o
 
   it('expand gives null for a category outside the rules; dotted filters never match it', async () => {
     const body = await list(w, products.id, store, { expand: 'category', sort: [{ i: 'price' }] });
-    expect(body.list.map((r) => r.data?.category)).toEqual([{ id: shown, data: { name: 'Shoes' }, slug: null, status: 'PUBLISHED', createdAt: expect.any(String), updatedAt: expect.any(String), publishedAt: expect.any(String), publishAt: null }, null]);
+    expect(body.list.map((r) => r.data?.category)).toEqual([{ id: shown, data: { name: 'Shoes' }, slug: null, status: 'PUBLISHED', createdAt: expect.any(String), updatedAt: expect.any(String), publishedAt: expect.any(String), publishAt: null, version: 1 }, null]);
     const dotted = await list(w, products.id, store, { filter: [{ i: 'category.name', w: 'eq', v: 'Secret' }] });
     expect(dotted.list).toEqual([]);
     expect(dotted.pagination.total).toBe(0);

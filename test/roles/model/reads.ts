@@ -20,7 +20,8 @@ export interface Query {
 export type Answer = { status: number; body?: unknown; code?: string; message?: string };
 
 const SYSTEM = ['id', 'slug', 'status', 'createdAt', 'updatedAt', 'publishedAt', 'publishAt'];
-const OUTPUT_SYSTEM = SYSTEM.slice(1);
+/** `version` is output only: `fields` names it, filters and sorts do not. */
+const OUTPUT_SYSTEM = [...SYSTEM.slice(1), 'version'];
 const forbidden: Answer = { status: 403, code: 'FORBIDDEN' };
 const notFound: Answer = { status: 404, code: 'NOT_FOUND' };
 const invalid = (message: string): Answer => ({ status: 400, code: 'INVALID_QUERY', message });
@@ -29,7 +30,7 @@ const invalid = (message: string): Answer => ({ status: 400, code: 'INVALID_QUER
 function queryError(holder: Holder, world: World, view: View, query: Query): Answer | null {
   const known = (name: string) => SYSTEM.includes(name) || view.columns.includes(name);
   if (query.expand && !view.columns.includes('author')) return invalid('expand: "author": unknown column "author"');
-  for (const name of query.fields ?? []) if (name !== 'hasDraft' && !known(name)) return invalid(`fields: unknown field "${name}"`);
+  for (const name of query.fields ?? []) if (name !== 'hasDraft' && name !== 'version' && !known(name)) return invalid(`fields: unknown field "${name}"`);
   for (const [k, key] of (query.sort ?? []).entries()) if (!known(key.i)) return invalid(`sort[${k}].i: unknown field "${key.i}"`);
   for (const [k, item] of (query.filter ?? []).entries()) {
     const [head, tail] = item.i.split('.');

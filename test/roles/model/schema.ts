@@ -44,6 +44,8 @@ export interface Wire {
   updatedAt: string;
   publishedAt: string | null;
   publishAt: string | null;
+  /** The row's revision number (docs/contents.md#concurrent-edits), as the API answered it. */
+  version: number;
   hasDraft?: boolean;
 }
 

@@ -65,7 +65,7 @@ export function writeAnswer(holder: Holder, world: World, op: WriteOp): WriteAns
   }
   const status = op.status ?? before?.wire.status ?? 'PUBLISHED';
   const data = op.kind === 'create' ? merged({}, op.data) : merged(before!.wire.data, op.data);
-  const after: Row = { table: 'posts', draft: null, wire: { ...(before?.wire ?? { id: '', slug: null, createdAt: '', updatedAt: '', publishedAt: null, publishAt: null }), status, data } };
+  const after: Row = { table: 'posts', draft: null, wire: { ...(before?.wire ?? { id: '', slug: null, createdAt: '', updatedAt: '', publishedAt: null, publishAt: null, version: 1 }), status, data } };
   const written = changedColumns(before?.wire.data ?? {}, data);
   const publishing = publishes(before?.wire.status ?? null, status);
   const holds = (rule: Rule) => [before, after].every((row) => row === null || whereHolds(rule, row, 'posts', world, holder.me));
