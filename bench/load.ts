@@ -5,8 +5,10 @@ export interface LoadTarget {
   url: string;
   method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
-  /** A fresh path (and body) per request, e.g. a random id. */
-  next?: () => { path: string; body?: string };
+  /** A fresh path (and body) per request, e.g. a random id; `context` is the connection's own. */
+  next?: (context: Record<string, unknown>) => { path: string; body?: string; headers?: Record<string, string> };
+  /** Reads each answer (with the connection's context), e.g. the version a row is at now. */
+  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
 }
 
 export interface Measurement {
@@ -31,10 +33,11 @@ export async function measure(target: LoadTarget, options: { duration: number; c
       requests: target.next
         ? [
             {
-              setupRequest: (request) => {
-                const { path, body } = target.next!();
-                return { ...request, path, ...(body === undefined ? {} : { body }) };
+              setupRequest: (request, context) => {
+                const { path, body, headers } = target.next!(context as Record<string, unknown>);
+                return { ...request, path, ...(body === undefined ? {} : { body }), ...(headers ? { headers: { ...request.headers, ...headers } } : {}) };
               },
+              ...(target.onResponse ? { onResponse: (status: number, body: string, context: object) => target.onResponse!(status, body, context as Record<string, unknown>) } : {}),
             },
           ]
         : undefined,
