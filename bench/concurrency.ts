@@ -4,42 +4,51 @@ import type { Scenario } from './scenarios.js';
 
 /*
  * Safe concurrent edits (docs/contents.md#concurrent-edits): U1 updates rows with `If-Match`
- * against the same updates without it (target >= 0.95). Each connection keeps to its own row and
- * learns the row's next version from each answer, so every `If-Match` holds: what is measured is
- * the cost of the check, not of refusals.
+ * against the same updates without it (target >= 0.95). A request checks a row out of a pool and
+ * its answer puts it back with the version it is at now, so no two requests write one row at
+ * once and every `If-Match` holds: what is measured is the cost of the check, not of refusals.
+ * (autocannon clears a connection's context before each request, so rows cannot stay with a
+ * connection; a request's own context lives until its answer is read.)
  */
-export function concurrencyScenarios(env: { api: string; fixture: Fixture; connections: number }): Scenario[] {
+
+/** Rows per side: more than the connections, since a run's last requests never hand theirs back. */
+const POOL = 200;
+
+function pooledUpdates(contents: string, ids: string[], ifMatch: boolean): Pick<LoadTarget, 'next' | 'onResponse'> {
+  const free = [...ids];
+  const versions = new Map<string, number>();
+  return {
+    next: (context) => {
+      const id = free.shift();
+      if (!id) throw new Error('U1: every row is checked out; raise POOL');
+      context.id = id;
+      const version = versions.get(id);
+      const headers = ifMatch && version !== undefined ? { 'if-match': `"${id}:${version}"` } : undefined;
+      return { path: `${contents}/${id}`, body: JSON.stringify({ data: { qty: Math.floor(Math.random() * 100) } }), headers };
+    },
+    onResponse: (status, body, context) => {
+      const id = context.id as string;
+      if (status === 200) versions.set(id, (JSON.parse(body) as { version: number }).version);
+      free.push(id);
+    },
+  };
+}
+
+export function concurrencyScenarios(env: { api: string; fixture: Fixture }): Scenario[] {
   const { api, fixture } = env;
   const contents = `/v1/${fixture.projectId}/tables/${fixture.tableId}/contents`;
-  const auth = { authorization: `Bearer ${fixture.writeKey}` };
-  // Two disjoint sets of rows, one per side, a row per connection (the fixture's ids are random rows).
-  const own = (from: number): LoadTarget['next'] => {
-    let taken = 0;
-    return (context) => {
-      context.id ??= fixture.ids[from + (taken++ % env.connections)];
-      return { path: `${contents}/${context.id}`, body: JSON.stringify({ data: { qty: Math.floor(Math.random() * 100) } }) };
-    };
-  };
-  const versions = new Map<string, number>();
-  const withIfMatch = own(0)!;
-  const target = (next: NonNullable<LoadTarget['next']>, extra: Partial<LoadTarget> = {}): LoadTarget => ({ url: api + contents, method: 'PUT', headers: auth, next, ...extra });
+  const target = (ids: string[], ifMatch: boolean): LoadTarget => ({
+    url: api + contents,
+    method: 'PUT',
+    headers: { authorization: `Bearer ${fixture.writeKey}` },
+    ...pooledUpdates(contents, ids, ifMatch),
+  });
   return [
     {
       name: 'U1-ifmatch',
-      description: 'update a row with If-Match (each connection its own row, at its current version); "bare" is the same update without it',
-      ours: target(
-        (context) => {
-          const request = withIfMatch(context);
-          const id = context.id as string;
-          return versions.has(id) ? { ...request, headers: { 'if-match': `"${id}:${versions.get(id)}"` } } : request;
-        },
-        {
-          onResponse: (status, body, context) => {
-            if (status === 200) versions.set(context.id as string, (JSON.parse(body) as { version: number }).version);
-          },
-        },
-      ),
-      bare: target(own(env.connections)!),
+      description: 'update a row with If-Match at its current version; "bare" is the same update of other rows without it',
+      ours: target(fixture.ids.slice(0, POOL), true),
+      bare: target(fixture.ids.slice(POOL, 2 * POOL), false),
       target: '>= 0.95 x without If-Match',
     },
   ];

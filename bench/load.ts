@@ -5,9 +5,9 @@ export interface LoadTarget {
   url: string;
   method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
-  /** A fresh path (and body) per request, e.g. a random id; `context` is the connection's own. */
+  /** A fresh path (and body) per request, e.g. a random id; `context` is the request's own (autocannon clears it before each). */
   next?: (context: Record<string, unknown>) => { path: string; body?: string; headers?: Record<string, string> };
-  /** Reads each answer (with the connection's context), e.g. the version a row is at now. */
+  /** Reads each answer with its request's context, e.g. the version a row is at now. */
   onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
 }
 

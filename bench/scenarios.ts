@@ -77,7 +77,7 @@ export async function scenarios(env: { api: string; bare: string; fixture: Fixtu
     },
     ...revisionScenarios(contents, ours, env.revisions),
     ...(await roleScenarios({ api, fixture })),
-    ...concurrencyScenarios({ api, fixture, connections: 32 }),
+    ...concurrencyScenarios({ api, fixture }),
     { name: 'page-1', description: 'keyset: page 1 (size 10)', ours: ours(`${contents}?size=10&withCount=false`), bare: null, target: 'baseline for page 10,000' },
     {
       name: `page-${deepPage}`,
