@@ -29,12 +29,15 @@ function itemWrite(item: ReleaseItemRow): { input: Partial<UpdateContentsInput>;
   }
 }
 
-/** An item's failure, named: `items.N` in the message and the details, the status and code kept. */
+/**
+ * An item's failure, named: `items.N` and the item id in the message, the status and code kept; a
+ * 422's details are the item's, under `items.N.` (other errors carry no details, docs/reliability.md#errors).
+ */
 export function itemFailure(error: unknown, index: number, item: ReleaseItemRow): unknown {
   if (!(error instanceof AppError)) return error;
   const field = `items.${index}`;
-  const details = [{ field, message: `item ${item.id} (contents ${item.row_id}): ${error.message}` }, ...(error.details ?? []).map((d) => ({ ...d, field: `${field}.${d.field}` }))];
-  return new AppError(error.status, error.errorCode, `${field} (item ${item.id}): ${error.message}`, details, error.headers);
+  const details = error.details === null ? null : error.details.map((d) => ({ ...d, field: `${field}.${d.field}` }));
+  return new AppError(error.status, error.errorCode, `${field} (item ${item.id}, contents ${item.row_id}): ${error.message}`, details, error.headers);
 }
 
 /** Applies one item in the transaction on `client`, its revision naming the release. */
