@@ -4,8 +4,7 @@ import { savepoint, transaction, type Sql } from '../../db/sql.js';
 import { emitEvents } from '../events/outbox.js';
 import { newEvent } from '../events/vocabulary.js';
 import { outboxOfClient } from '../../jobs/outbox.js';
-import { updateContents, type UpdateSource, type WriteScope } from '../contents/rows/write.js';
-import type { UpdateContentsInput } from '../contents/rows/rows.schema.js';
+import { updateContents, type UpdateContentsInput, type UpdateSource, type WriteScope } from '../contents/index.js';
 import { itemsOf, markPublished, type ReleaseItemRow, type ReleaseRow } from './releases.sql.js';
 
 /*

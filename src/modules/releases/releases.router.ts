@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { rawPathParam } from '../../auth/access.js';
+import type { ProjectAccess } from '../../auth/project-access.js';
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { projectItemProcedure, projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import { addItemInput, createReleaseInput, itemIdInput, listReleasesInput, releaseIdInput, releaseItemOutput, releaseListOutput, releaseOutput, releaseWithItemsOutput } from './releases.schema.js';
-import { addItem, createRelease, deleteRelease, findRelease, listReleases, publishRelease, readRelease, removeItem, toReleaseOutput } from './releases.service.js';
+import { addItem, createRelease, deleteRelease, findRelease, listReleases, publishRelease, readRelease, removeItem, toReleaseOutput, type ReleaseCaller } from './releases.service.js';
 
 /*
  * Releases (docs/releases.md) are EDITOR+ and custom roles alike (`byRules`): what a release
@@ -15,6 +16,14 @@ import { addItem, createRelease, deleteRelease, findRelease, listReleases, publi
 const TAG = 'Releases';
 const collection = '/{projectId}/releases' as const;
 const item = '/{projectId}/releases/{releaseId}' as const;
+
+/** The caller as a release sees it: the tables it writes, with its rules when it holds a custom role. */
+const callerOf = (access: ProjectAccess): ReleaseCaller => ({
+  pool: access.deps.pool,
+  projectId: access.project.id,
+  customRole: access.role !== null,
+  table: (idOrKey) => access.table(idOrKey, 'write'),
+});
 
 /** `.../releases/{releaseId}/...`: the release must exist (404) before the body is checked (400). */
 const releaseProcedure = projectItemProcedure('write', (ctx, input) => findRelease(ctx.deps.pool, ctx.access.project.id, rawPathParam(input, 'releaseId')), true);
@@ -40,7 +49,7 @@ export const releaseRouter = router({
     .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a release with its items and whether each would pass now', protect: true } })
     .input(releaseIdInput)
     .output(releaseWithItemsOutput)
-    .query(({ ctx }) => readRelease(ctx.access, ctx.item)),
+    .query(({ ctx }) => readRelease(callerOf(ctx.access), ctx.item)),
 
   delete: releaseProcedure
     .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a release (409 once published)', protect: true }, successStatus: 204 })
@@ -56,7 +65,7 @@ export const releaseRouter = router({
     .input(addItemInput)
     .output(releaseItemOutput.pick({ id: true, tableId: true, contentsId: true, action: true, createdAt: true }))
     .mutation(async ({ ctx, input }) => {
-      const added = await addItem(ctx.access, ctx.item, input);
+      const added = await addItem(callerOf(ctx.access), ctx.item, input);
       markCreated(ctx, added.id);
       return { id: added.id, tableId: added.table_id, contentsId: added.row_id, action: added.action, createdAt: new Date(added.created_at).toISOString() };
     }),
@@ -74,5 +83,5 @@ export const releaseRouter = router({
     .meta({ openapi: { method: 'POST', path: `${item}/publish`, tags: [TAG], summary: 'Publish every item of a release in one transaction', protect: true } })
     .input(releaseIdInput)
     .output(releaseOutput)
-    .mutation(async ({ ctx }) => toReleaseOutput(await publishRelease(ctx.access, ctx.item.id))),
+    .mutation(async ({ ctx }) => toReleaseOutput(await publishRelease(callerOf(ctx.access), ctx.item.id))),
 });

@@ -1,11 +1,10 @@
 import type pg from 'pg';
 import { conflict, notFound } from '../../errors/app-error.js';
 import { sqlOn, transaction } from '../../db/sql.js';
-import type { ProjectAccess } from '../../auth/project-access.js';
 import { paginationOf, wantsCount, type PageParams } from '../../shared/pagination.js';
 import { uuidv7 } from '../../shared/ids.js';
-import { findRow, type PlannedChange } from '../contents/rows/write.js';
-import type { ContentsRow } from '../contents/rows/row.js';
+import { findRow, type PlannedChange, type WriteScope, type ContentsRow } from '../contents/index.js';
+import type { TableDef } from '../tables/table-def.js';
 import { dryRun, publishLockedRelease, type ScopeOf } from './releases.publish.js';
 import {
   countReleases,
@@ -39,11 +38,24 @@ export const toReleaseOutput = (row: ReleaseRow): ReleaseOutput => ({
   updatedAt: iso(row.updated_at)!,
 });
 
+/**
+ * What a release needs of its caller, handed down by the router from the caller's project access
+ * (access is decided before a module runs).
+ */
+export interface ReleaseCaller {
+  pool: pg.Pool;
+  projectId: string;
+  /** Whether the caller holds a custom role: its rules are then checked when an item is added. */
+  customRole: boolean;
+  /** A table the caller may write (403 otherwise, 404 unknown): its definition and write scope. */
+  table(idOrKey: string): Promise<{ definition: TableDef; writeScope(): WriteScope }>;
+}
+
 /** The caller's write scope of a table's rows: its rules and actor apply to every item. */
 export const callerScopes =
-  (access: ProjectAccess): ScopeOf =>
+  (caller: ReleaseCaller): ScopeOf =>
   async (tableId) =>
-    (await access.table(tableId, 'write')).writeScope();
+    (await caller.table(tableId)).writeScope();
 
 export async function createRelease(pool: pg.Pool, projectId: string, input: CreateReleaseInput): Promise<ReleaseRow> {
   const publishAt = input.publishAt ? new Date(input.publishAt) : null;
@@ -69,8 +81,8 @@ const assertOpen = (release: ReleaseRow) => {
 };
 
 /** The release with its items, each with its row's current state and whether it would pass now. */
-export async function readRelease(access: ProjectAccess, release: ReleaseRow) {
-  const pool = access.deps.pool;
+export async function readRelease(access: ReleaseCaller, release: ReleaseRow) {
+  const pool = access.pool;
   const items = await sqlOn(pool)<ReleaseItemRow>(itemsOf(release.id));
   const states = await sqlOn(pool)<{ id: string; status: string; version: number; has_draft: boolean }>(rowStates(items.map((i) => i.row_id)));
   // A published release's items were applied: nothing is tried again.
@@ -116,12 +128,12 @@ function plannedChange(row: ContentsRow, action: ReleaseAction): PlannedChange {
  * Adds a row to an open release: the table and row must exist (404), a custom role's rules must
  * let the caller make the change (403), and the row must be in no other open release (409).
  */
-export async function addItem(access: ProjectAccess, release: ReleaseRow, input: AddItemInput): Promise<ReleaseItemRow> {
+export async function addItem(access: ReleaseCaller, release: ReleaseRow, input: AddItemInput): Promise<ReleaseItemRow> {
   assertOpen(release);
-  const tableAccess = await access.table(input.tableId, 'write');
-  return transaction(access.deps.pool, async (sql) => {
+  const tableAccess = await access.table(input.tableId);
+  return transaction(access.pool, async (sql) => {
     const row = await findRow(sql, tableAccess.definition, input.contentsId);
-    if (access.role) await tableAccess.writeScope().rules?.check(sql, plannedChange(row, input.action));
+    if (access.customRole) await tableAccess.writeScope().rules?.check(sql, plannedChange(row, input.action));
     const [open] = await sql<{ release_id: string }>(openReleaseOfRow(row.id));
     if (open) throw conflict(`contentsId: the row is already in the open release ${open.release_id}`);
     try {
@@ -142,9 +154,9 @@ export async function removeItem(pool: pg.Pool, release: ReleaseRow, itemId: str
 }
 
 /** Publishes a release now, with the caller's rules; a published one is 409. */
-export async function publishRelease(access: ProjectAccess, releaseId: string): Promise<ReleaseRow> {
-  return transaction(access.deps.pool, async (sql, client) => {
-    const [release] = await sql<ReleaseRow>(releaseOf(access.project.id, releaseId, true));
+export async function publishRelease(access: ReleaseCaller, releaseId: string): Promise<ReleaseRow> {
+  return transaction(access.pool, async (sql, client) => {
+    const [release] = await sql<ReleaseRow>(releaseOf(access.projectId, releaseId, true));
     if (!release) throw notFound('Release');
     assertOpen(release);
     return publishLockedRelease(callerScopes(access), sql, client, release);
