@@ -63,13 +63,14 @@ function refuseCustomRoleWrite(access: ProjectAccess, level: ProjectAccessLevel)
 
 /**
  * `/{projectId}/...`: API keys of that project or accounts with a project role, at the level the
- * procedure declares (see ProjectAccessLevel); a custom-role caller does not write here.
+ * procedure declares (see ProjectAccessLevel); a custom-role caller does not write here, unless
+ * `byRules`: what it writes are table rows, its rules checked per row (releases, docs/releases.md#access).
  */
-export const projectProcedure = (level: ProjectAccessLevel) =>
+export const projectProcedure = (level: ProjectAccessLevel, byRules = false) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
     const { principal, access } = await projectAccess(opts, input, level);
-    refuseCustomRoleWrite(access, level);
+    if (!byRules) refuseCustomRoleWrite(access, level);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, access } });
   });

@@ -20,6 +20,7 @@ import { logRouter } from '../modules/logs/log.router.js';
 import { metricsRouter } from '../modules/metrics/metrics.router.js';
 import { projectOpenApiRouter } from '../modules/project-openapi/project-openapi.router.js';
 import { eventsRouter } from '../modules/events/events.router.js';
+import { releaseRouter } from '../modules/releases/releases.router.js';
 import { router } from './trpc.js';
 
 /**
@@ -35,6 +36,7 @@ export const appRouter = router({
   projectMembers: projectMemberRouter,
   apiKeys: apiKeyRouter,
   roles: roleRouter,
+  releases: releaseRouter,
   access: explainRouter,
   tables: tableRouter,
   columns: columnRouter,

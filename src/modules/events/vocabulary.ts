@@ -20,6 +20,8 @@ export const EVENT_TYPES = [
   'tables.created',
   'tables.updated',
   'tables.deleted',
+  /** One event per published release, after its rows' own (docs/releases.md): `{ releaseId, count }`. */
+  'release.published',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -27,6 +27,7 @@ const revisionOutput = z.object({
     .object({ type: z.enum(['account', 'apiKey']), id: z.uuid() })
     .nullable()
     .describe('Who made the change (null for revisions recorded before revisions existed)'),
+  releaseId: z.uuid().nullable().describe('The release that made the change (docs/releases.md), null for a single write'),
   createdAt: isoDate,
 });
 

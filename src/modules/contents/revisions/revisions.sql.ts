@@ -12,9 +12,9 @@ const REVISION_COLUMNS = 'row_id, version, action, status, data, actor_type, act
  * `insert into contents_revision` of every row of `relation` (a CTE returning `id`, `version`,
  * `status`, `data`, `updated_at`), with the action and actor given as SQL expressions.
  */
-export const reviseRows = (relation: string, action: string, actorType: string, actorId: string) =>
-  `insert into contents_revision (${REVISION_COLUMNS})
-   select id, version, ${action}, status, data, ${actorType}, ${actorId}, updated_at from ${relation}`;
+export const reviseRows = (relation: string, action: string, actorType: string, actorId: string, releaseId = 'null::uuid') =>
+  `insert into contents_revision (${REVISION_COLUMNS}, release_id)
+   select id, version, ${action}, status, data, ${actorType}, ${actorId}, updated_at, ${releaseId} from ${relation}`;
 
 /** The actor of a row's newest revision (who scheduled what the worker now publishes). */
 export const lastActor = (row: string, field: 'actor_type' | 'actor_id') =>
@@ -27,13 +27,15 @@ export interface RevisionRow {
   data: Record<string, unknown>;
   actor_type: Actor['type'] | null;
   actor_id: string | null;
+  /** The release that made the change (docs/releases.md), null for a single write. */
+  release_id: string | null;
   created_at: Date | string;
 }
 
 /** A row's revisions, newest first, one page (`limit` may ask one more, for `hasNext`). */
 export const revisionsOf = (rowId: string, limit: number, offset: number): SqlQuery => ({
   name: 'contents.revisions',
-  text: `select version, action, status, data, actor_type, actor_id, created_at from contents_revision
+  text: `select version, action, status, data, actor_type, actor_id, release_id, created_at from contents_revision
           where row_id = $1 order by version desc limit $2 offset $3`,
   values: [rowId, limit, offset],
 });
@@ -68,6 +70,6 @@ export const revisionHead = (rowId: string, tableId: string): SqlQuery => ({
 });
 
 export const revisionOf = (rowId: string, version: number): SqlQuery => ({
-  text: 'select version, action, status, data, actor_type, actor_id, created_at from contents_revision where row_id = $1 and version = $2',
+  text: 'select version, action, status, data, actor_type, actor_id, release_id, created_at from contents_revision where row_id = $1 and version = $2',
   values: [rowId, version],
 });

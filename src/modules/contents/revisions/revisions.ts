@@ -22,6 +22,7 @@ function toRevisionOutput(table: TableDef, row: RevisionRow) {
     status: row.status as ContentStatus,
     data: visibleData(table, row.data),
     actor: row.actor_type && row.actor_id ? { type: row.actor_type, id: row.actor_id } : null,
+    releaseId: row.release_id ?? null,
     createdAt: iso(row.created_at),
   };
 }

@@ -91,7 +91,7 @@ export const updateRow = (
   slug: string | null,
   publishAt: Date | null,
   publishes: boolean,
-  revision: { action: RevisionAction; actor: Actor | null },
+  revision: { action: RevisionAction; actor: Actor | null; releaseId?: string | null },
   clearsDraft = false,
 ): SqlQuery => ({
   text: `with updated as (
@@ -99,9 +99,9 @@ export const updateRow = (
                  published_at = case when $6 then now() else published_at end, updated_at = now(), version = version + 1,
                  draft = case when $10 then null else draft end
             where id = $1 returning ${CONTENTS_COLUMNS}
-         ), revised as (${reviseRows('updated', '$7', '$8', '$9::uuid')})
+         ), revised as (${reviseRows('updated', '$7', '$8', '$9::uuid', '$11::uuid')})
          select ${ROW_FIELDS} from updated`,
-  values: [id, data, status, slug, publishAt, publishes, revision.action, revision.actor?.type ?? null, revision.actor?.id ?? null, clearsDraft],
+  values: [id, data, status, slug, publishAt, publishes, revision.action, revision.actor?.type ?? null, revision.actor?.id ?? null, clearsDraft, revision.releaseId ?? null],
 });
 
 export const deleteRow = (id: string): SqlQuery => ({ text: 'delete from contents where id = $1', values: [id] });

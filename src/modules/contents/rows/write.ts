@@ -40,7 +40,18 @@ export interface WriteScope {
    * (docs/contents.md#concurrent-edits). Absent: the last write wins.
    */
   expected?: VersionCondition;
+  /**
+   * The transaction to write in, instead of one of the write's own: a release applies all its
+   * items in one (docs/releases.md), each checked as a single write is.
+   */
+  tx?: { sql: Sql; client: pg.PoolClient };
+  /** The release the write is part of, recorded on the row's revision. */
+  releaseId?: string;
 }
+
+/** Runs `work` in the scope's transaction when it has one, else in a transaction of its own. */
+const inScopeTransaction = <T>(scope: WriteScope, work: (sql: Sql, client: pg.PoolClient) => Promise<T>): Promise<T> =>
+  scope.tx ? work(scope.tx.sql, scope.tx.client) : transaction(scope.pool, work);
 
 /** A row change about to be made: `before` null for a create, `after` null for a delete. */
 export interface PlannedChange {
@@ -225,9 +236,9 @@ async function updateInput(sql: Sql, table: TableDef, current: ContentsRow, inpu
  * an update is.
  */
 export async function updateContents(scope: WriteScope, input: UpdateContentsInput, source: UpdateSource = { kind: 'body' }): Promise<ContentsRow> {
-  const { pool, table, project } = scope;
+  const { table, project } = scope;
   return mapWriteFailures(table, () =>
-    transaction(pool, async (sql, client) => {
+    inScopeTransaction(scope, async (sql, client) => {
       const current = await findRow(sql, table, input.contentsId, true);
       assertVersion(current, scope.expected);
       const given = await updateInput(sql, table, current, input, source);
@@ -253,7 +264,7 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
       await scope.rules?.check(sql, { before: current, after, publishes: source.kind === 'draft' });
       const action = source.kind === 'revision' ? 'restored' : source.kind === 'draft' ? 'draftPublished' : updateAction(current.status, plan.status);
       const [row] = await sql<ContentsRow>(
-        updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, publishes, { action, actor: scope.actor }, source.kind === 'draft'),
+        updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, publishes, { action, actor: scope.actor, releaseId: scope.releaseId }, source.kind === 'draft'),
       );
       await recordChange(sql, table.id, current.status, plan.status);
       const types = ['contents.updated', publishes && 'contents.published', plan.unpublishes && 'contents.unpublished'] as const;

@@ -1,0 +1,88 @@
+import type pg from 'pg';
+import { AppError } from '../../errors/app-error.js';
+import { savepoint, transaction, type Sql } from '../../db/sql.js';
+import { emitEvents } from '../events/outbox.js';
+import { newEvent } from '../events/vocabulary.js';
+import { outboxOfClient } from '../../jobs/outbox.js';
+import { updateContents, type UpdateContentsInput, type UpdateSource, type WriteScope } from '../contents/index.js';
+import { itemsOf, markPublished, type ReleaseItemRow, type ReleaseRow } from './releases.sql.js';
+
+/*
+ * Publishing a release (docs/releases.md#publishing): every item applied in one transaction, each
+ * by the very update a single write runs (updateContents, with every check of it), so one failing
+ * item leaves every row as it was.
+ */
+
+/** The write scope of a table's rows (the caller's rules and actor, or the scheduler's). */
+export type ScopeOf = (tableId: string) => Promise<WriteScope>;
+
+/** What an item asks of its row: the update's status, or the pending draft. */
+function itemWrite(item: ReleaseItemRow): { input: Partial<UpdateContentsInput>; source: UpdateSource } {
+  switch (item.action) {
+    case 'publish':
+      return { input: { status: 'PUBLISHED' }, source: { kind: 'body' } };
+    case 'unpublish':
+      return { input: { status: 'DRAFT' }, source: { kind: 'body' } };
+    case 'publishDraft':
+      return { input: {}, source: { kind: 'draft' } };
+  }
+}
+
+/**
+ * An item's failure, named: `items.N` and the item id in the message, the status and code kept; a
+ * 422's details are the item's, under `items.N.` (other errors carry no details, docs/reliability.md#errors).
+ */
+export function itemFailure(error: unknown, index: number, item: ReleaseItemRow): unknown {
+  if (!(error instanceof AppError)) return error;
+  const field = `items.${index}`;
+  const details = error.details === null ? null : error.details.map((d) => ({ ...d, field: `${field}.${d.field}` }));
+  return new AppError(error.status, error.errorCode, `${field} (item ${item.id}, contents ${item.row_id}): ${error.message}`, details, error.headers);
+}
+
+/** Applies one item in the transaction on `client`, its revision naming the release. */
+export async function applyItem(scopeOf: ScopeOf, sql: Sql, client: pg.PoolClient, releaseId: string, item: ReleaseItemRow): Promise<void> {
+  const scope = await scopeOf(item.table_id);
+  const { input, source } = itemWrite(item);
+  await updateContents({ ...scope, tx: { sql, client }, releaseId }, { ...input, contentsId: item.row_id } as UpdateContentsInput, source);
+}
+
+/**
+ * Applies every item of a release taken (locked) in this transaction, marks it published and
+ * fires `release.published`; throws the first item's failure (the caller rolls back).
+ */
+export async function publishLockedRelease(scopeOf: ScopeOf, sql: Sql, client: pg.PoolClient, release: ReleaseRow): Promise<ReleaseRow> {
+  const items = await sql<ReleaseItemRow>(itemsOf(release.id));
+  for (const [index, item] of items.entries()) {
+    try {
+      await applyItem(scopeOf, sql, client, release.id, item);
+    } catch (error) {
+      throw itemFailure(error, index, item);
+    }
+  }
+  const [published] = await sql<ReleaseRow>(markPublished(release.id));
+  await emitEvents(outboxOfClient(client), [newEvent('release.published', release.project_id, null, { releaseId: release.id, count: items.length })]);
+  return published;
+}
+
+/** Per item, null when it would be applied now, else the error publishing would answer; nothing is kept. */
+export async function dryRun(pool: pg.Pool, scopeOf: ScopeOf, release: ReleaseRow, items: ReleaseItemRow[]): Promise<({ code: string; message: string } | null)[]> {
+  const ROLLED_BACK = Symbol('rolled back');
+  const problems: ({ code: string; message: string } | null)[] = [];
+  await transaction(pool, async (sql, client) => {
+    for (const item of items) {
+      await sql(savepoint('savepoint', 'release_item'));
+      try {
+        await applyItem(scopeOf, sql, client, release.id, item);
+        problems.push(null);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        problems.push({ code: error.errorCode, message: error.message });
+      }
+      await sql(savepoint('rollback to savepoint', 'release_item'));
+    }
+    throw ROLLED_BACK;
+  }).catch((error: unknown) => {
+    if (error !== ROLLED_BACK) throw error;
+  });
+  return problems;
+}
