@@ -22,6 +22,7 @@ export const EVENT_TYPES = [
   'tables.created',
   'tables.updated',
   'tables.deleted',
+  'release.published',
 ] as const satisfies readonly EventType[];
 const everyEventListed: Exclude<EventType, (typeof EVENT_TYPES)[number]> extends never ? true : false = true;
 void everyEventListed;
