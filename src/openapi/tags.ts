@@ -11,6 +11,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Projects', description: 'Projects hold tables, contents, files and keys, with their `locales` and `defaultLocale`.' },
   { name: 'Project Members', description: 'Roles ADMIN, EDITOR, VIEWER for workspace members. Workspace OWNER/ADMIN are project ADMIN everywhere.' },
   { name: 'API Keys', description: 'Keys (`tak_…`) of one project, `read` or `read_write`, optionally limited to hosts and expiring. Managed by project ADMIN account tokens only.' },
+  { name: 'Releases', description: 'Publish many rows at once: items publish, unpublish or publish a draft, all applied in one transaction with every check of a single write, now or at publishAt. EDITOR+ and read_write keys; custom roles with publish.' },
   { name: 'Roles', description: 'Roles of a project: the built-ins ADMIN, EDITOR, VIEWER and custom ones made of rules (table, actions, where, fields). Managed by project ADMIN account tokens only.' },
   { name: 'Tables', description: 'Tables of a project. `{tableId}` may be the id or the `key`. `GET /{projectId}/openapi.json` describes the project’s own tables.' },
   { name: 'Columns', description: 'Typed columns of a table: text, longtext, number, integer, boolean, date, datetime, email, url, select, json, slug, reference, file.' },

@@ -41,7 +41,9 @@ function expectation(op: Operation, who: Who): Expected {
   const schema = !read && /^\/\{projectId\}\/tables(\/\{tableId\}(\/columns(\/\{columnId\})?)?)?$/.test(op.path);
   // Revisions and request logs are read by members and read_write keys, not by read keys.
   const notForReadKeys = read && (/\/revisions(\/|$)/.test(op.path) || /^\/\{projectId\}\/logs$/.test(op.path));
-  const level = admin ? 'admin' : notForReadKeys ? 'notForReadKeys' : read ? 'read' : schema ? 'schema' : 'write';
+  // Releases publish: EDITOR+ and read_write keys, reads included (docs/releases.md).
+  const releases = /^\/\{projectId\}\/releases(\/|$)/.test(op.path);
+  const level = admin ? 'admin' : notForReadKeys ? 'notForReadKeys' : releases ? 'write' : read ? 'read' : schema ? 'schema' : 'write';
   const allowedBy: Record<string, Who[]> = {
     admin: ['ownerA'],
     notForReadKeys: ['ownerA', 'viewerA', 'editorA', 'writeKeyA'],

@@ -63,6 +63,8 @@ async function populate(t: TestApi, token: string, name: string) {
   const apiKey = ok(await call('POST', `${p}/api-keys`, { name: 'in the path', permission: 'read' }));
   const webhook = ok(await call('POST', `${p}/webhooks`, { url: 'http://127.0.0.1:9/hook', events: ['*'] }));
   const role = ok(await call('POST', `${p}/roles`, { name: 'in the path', rules: [{ table: 'articles', actions: ['read'] }] }));
+  const release = ok(await call('POST', `${p}/releases`, { name: 'in the path' }));
+  const item = ok(await call('POST', `${p}/releases/${release.id}/items`, { tableId: table.id, contentsId: contents.id, action: 'unpublish' }));
   const member = await invite(t, workspaceId, token);
   const projectMember = ok(await call('POST', `/v1/workspaces/${workspaceId}/projects/${projectId}/members`, { accountId: member.accountId, role: 'VIEWER' }));
   // A delivery attempt needs the workers; its two rows are written directly instead.
@@ -91,6 +93,8 @@ async function populate(t: TestApi, token: string, name: string) {
     apiKeyId: apiKey.id,
     webhookId: webhook.id,
     roleId: role.id,
+    releaseId: release.id,
+    itemId: item.id,
     deliveryId,
     memberId: member.memberId,
     projectMemberId: projectMember.id,
