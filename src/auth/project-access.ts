@@ -104,25 +104,23 @@ export class ProjectAccess {
     return filesPolicyFor(this);
   }
 
+  /** The caller's policy on a table of the project, by id or key; null when the table is unknown. */
+  private async policyOf(idOrKey: string): Promise<TablePolicy | null> {
+    const table = await this.deps.tables.get(this.project.id, idOrKey);
+    return table && this.policy(table);
+  }
+
   /** The caller's view of a table when its rules grant anything on it; null otherwise, or when unknown. */
   readonly viewOf = async (idOrKey: string): Promise<TableDef | null> => {
-    const table = await this.deps.tables.get(this.project.id, idOrKey);
-    if (!table) return null;
-    const { grants, view } = await this.policy(table);
-    return Object.values(grants).some((rules) => rules.length > 0) ? view : null;
+    const policy = await this.policyOf(idOrKey);
+    return policy && Object.values(policy.grants).some((rules) => rules.length > 0) ? policy.view : null;
   };
 
   /** The project's tables by id or key, as the caller sees them (views); null when unknown. */
-  readonly tables = async (idOrKey: string): Promise<TableDef | null> => {
-    const table = await this.deps.tables.get(this.project.id, idOrKey);
-    return table && (await this.policy(table)).view;
-  };
+  readonly tables = async (idOrKey: string): Promise<TableDef | null> => (await this.policyOf(idOrKey))?.view ?? null;
 
   /** Whether the caller reads the drafts (and `hasDraft`) of a table of the project, by id or key. */
-  readonly readsDrafts = async (idOrKey: string): Promise<boolean> => {
-    const table = await this.deps.tables.get(this.project.id, idOrKey);
-    return table !== null && (await this.policy(table)).drafts;
-  };
+  readonly readsDrafts = async (idOrKey: string): Promise<boolean> => (await this.policyOf(idOrKey))?.drafts ?? false;
 
   /**
    * The access to one table of the project: 404 when it does not exist, 403 when the caller's

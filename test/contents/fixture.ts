@@ -53,6 +53,13 @@ export async function buildWorld(t: TestApi): Promise<World> {
   return { t, workspaceId: ws.json.id, projectId, readKey: await key('read'), writeKey: await key('read_write') };
 }
 
+/** A custom role with `rules` (project ADMIN) and an API key holding it (`roleId`); 201s asserted. */
+export async function roleKey(w: World, rules: unknown[], name = uniq('role')): Promise<{ key: string; id: string; roleId: string }> {
+  const role = expectCreated(await w.t.call('POST', `/v1/${w.projectId}/roles`, { body: { name, rules } }));
+  const key = expectCreated(await w.t.call('POST', `/v1/${w.projectId}/api-keys`, { body: { name, roleId: role.id } }));
+  return { key: key.key as string, id: key.id as string, roleId: role.id as string };
+}
+
 export const tablesPath = (w: World, table?: string) => `/v1/${w.projectId}/tables${table ? `/${table}` : ''}`;
 export const columnsPath = (w: World, table: string, column?: string) =>
   `${tablesPath(w, table)}/columns${column ? `/${column}` : ''}`;

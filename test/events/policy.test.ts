@@ -6,7 +6,7 @@ import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { openSse, type SseEvent, type SseStream } from '../helpers/sse.js';
 import { until } from '../helpers/until.js';
-import { buildWorld, contentsPath, createRow, createTable, expectCreated, expectStatus, putRow, type Table, type World } from '../contents/fixture.js';
+import { buildWorld, contentsPath, createRow, createTable, expectStatus, putRow, roleKey, type Table, type World } from '../contents/fixture.js';
 
 /**
  * docs/roles.md#events: the realtime stream (REST and `events.subscribe`) of a key holding a custom
@@ -50,9 +50,8 @@ afterAll(async () => {
 
 /** A custom role with `rules`, and an API key holding it. */
 async function keyWithRole(name: string, rules: unknown[]) {
-  const role = expectCreated(await t.call('POST', `/v1/${w.projectId}/roles`, { body: { name, rules } }));
-  const key = expectCreated(await t.call('POST', `/v1/${w.projectId}/api-keys`, { body: { name, roleId: role.id } }));
-  return { roleId: role.id as string, keyId: key.id as string, secret: key.key as string };
+  const { key, id, roleId } = await roleKey(w, rules, name);
+  return { roleId, keyId: id, secret: key };
 }
 
 async function sse(token: string): Promise<SseStream> {

@@ -14,6 +14,7 @@ import {
   tablesPath,
   type Table,
   type World,
+  roleKey,
 } from '../contents/fixture.js';
 
 /** Roles enforced on every surface (docs/roles.md#one-enforcement-path): hand-written cases for each answer. */
@@ -27,13 +28,7 @@ let orders: Table;
 const q = (params: Record<string, unknown>) => `?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]))}`;
 
 /** A role with these rules and an API key holding it: the key's secret and id. */
-async function keyWith(rules: unknown[]): Promise<{ key: string; id: string; roleId: string }> {
-  const role = await t.call('POST', `/v1/${w.projectId}/roles`, { body: { name: `r-${Math.random().toString(36).slice(2)}`, rules } });
-  expect(role.status, role.text).toBe(201);
-  const key = await t.call('POST', `/v1/${w.projectId}/api-keys`, { body: { name: 'role key', roleId: role.json.id } });
-  expect(key.status, key.text).toBe(201);
-  return { key: key.json.key, id: key.json.id, roleId: role.json.id };
-}
+const keyWith = (rules: unknown[]) => roleKey(w, rules);
 
 beforeAll(async () => {
   t = await startTestApi();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { person } from '../auth/fixture.js';
-import { contentsPath, createRow, createTable, expectCreated, expectError, expectNoContent, expectStatus, GHOST, type Table } from '../contents/fixture.js';
+import { contentsPath, createRow, createTable, expectCreated, expectError, expectNoContent, expectStatus, GHOST, roleKey, type Table } from '../contents/fixture.js';
 import { bytesOf, download, filesPath, sendForm, startFilesWorld, storedState, upload, type FilesWorld } from '../resources/fixture.js';
 
 /** `$files` rules of custom roles: the file library a role's holder lists, downloads and writes (docs/roles.md#files). */
@@ -15,10 +15,7 @@ const f = {} as Record<'image' | 'published' | 'gallery' | 'draft' | 'loose', st
 
 let counter = 0;
 /** A key holding a new custom role with `rules`. */
-async function keyWith(rules: unknown[]): Promise<string> {
-  const role = expectCreated(await w.t.call('POST', `/v1/${w.projectId}/roles`, { body: { name: `files-${++counter}`, rules } }));
-  return expectCreated(await w.t.call('POST', `/v1/${w.projectId}/api-keys`, { body: { name: `key-${counter}`, roleId: role.id } })).key as string;
-}
+const keyWith = async (rules: unknown[]) => (await roleKey(w, rules)).key;
 
 const uploadAs = async (token: string | undefined, bytes: Buffer | string, filename: string, type: string) =>
   upload(w, { bytes, filename, type }, token === undefined ? {} : { token });

@@ -6,7 +6,7 @@ import type { Rule } from '../../src/modules/roles/role.schema.js';
 import { WriteRules } from '../../src/modules/roles/write-rules.js';
 import type { TableDef } from '../../src/modules/tables/table-def.js';
 import { startTestApi, type CallResult, type TestApi } from '../helpers/api.js';
-import { buildWorld, contentsPath, createRow, createTable, expectCreated, expectStatus, type Table, type World } from '../contents/fixture.js';
+import { buildWorld, contentsPath, createRow, createTable, expectStatus, roleKey, type Table, type World } from '../contents/fixture.js';
 
 /** Imports held to the caller's rules, line by line (docs/roles.md#imports). */
 
@@ -20,13 +20,8 @@ let me: string;
 
 const ROLE: Rule = { table: 'posts', actions: ['create', 'update', 'read'], where: [{ i: 'owner', w: 'eq', v: '$me' }], fields: { write: ['title', 'owner'] } };
 
-let counter = 0;
 /** A key holding a new role with `rules`: its secret and id. */
-async function keyWithRole(rules: unknown[]): Promise<{ key: string; id: string }> {
-  const role = expectCreated(await t.call('POST', `/v1/${w.projectId}/roles`, { body: { name: `importer-${++counter}`, rules } }));
-  const created = expectCreated(await t.call('POST', `/v1/${w.projectId}/api-keys`, { body: { name: `importer-${counter}`, roleId: role.id } }));
-  return { key: created.key, id: created.id };
-}
+const keyWithRole = (rules: unknown[]) => roleKey(w, rules);
 
 const ndjson = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 const importAs = (token: string, lines: unknown[], query = '') =>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { buildWorld, contentsPath, createRow, createTable, expectError, expectStatus, getRow, putRow, type Table, type World } from '../contents/fixture.js';
+import { buildWorld, contentsPath, createRow, createTable, expectError, expectStatus, getRow, putRow, roleKey, type Table, type World } from '../contents/fixture.js';
 
 /**
  * Every write of one row names it among the rows its caller reads (docs/roles.md#writes): draft
@@ -13,13 +13,7 @@ let w: World;
 let articles: Table;
 
 /** An API key holding a new role with these rules: its secret. */
-async function keyWith(rules: unknown[]): Promise<string> {
-  const role = await t.call('POST', `/v1/${w.projectId}/roles`, { body: { name: `r-${Math.random().toString(36).slice(2)}`, rules } });
-  expect(role.status, role.text).toBe(201);
-  const key = await t.call('POST', `/v1/${w.projectId}/api-keys`, { body: { name: 'role key', roleId: role.json.id } });
-  expect(key.status, key.text).toBe(201);
-  return key.json.key;
-}
+const keyWith = async (rules: unknown[]) => (await roleKey(w, rules)).key;
 
 /** A PUBLISHED row with a pending draft, as a read_write key leaves it. */
 async function withDraft(data: Record<string, unknown>): Promise<string> {

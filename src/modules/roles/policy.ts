@@ -3,7 +3,7 @@ import { AppError } from '../../errors/app-error.js';
 import { filtersClause, filtersMatch, Params, parseFilters, type Filter, type RowValues, type Scalar, type ValueKind } from '../query/index.js';
 import { PUBLISHED_ONLY, type ColumnDef, type RowScope, type TableDef } from '../tables/table-def.js';
 import { CONTENT_STATUSES, type ContentStatus } from '../tables/table.entity.js';
-import { ALL_TABLES, reachableTables } from './role-rules.js';
+import { ALL_TABLES, FILES, reachableTables } from './role-rules.js';
 import { RULE_ACTIONS, type Rule, type RuleAction } from './role.schema.js';
 
 /*
@@ -171,5 +171,5 @@ export const usesNow = (rules: readonly Rule[]) => JSON.stringify(rules.map((r) 
 /** The table keys rules name, or undefined when one names every table (`*`): what a tables list shows. */
 export function tablesNamed(rules: readonly Rule[]): string[] | undefined {
   if (rules.some((r) => r.table === ALL_TABLES)) return undefined;
-  return [...new Set(rules.map((r) => r.table).filter((t) => t !== '$files'))];
+  return [...new Set(rules.map((r) => r.table).filter((t) => t !== FILES))];
 }
