@@ -1,128 +1,33 @@
-import { savepoint, transaction, type Sql } from '../../../db/sql.js';
-import { JsonbArrayWriter, jsonbArray } from '../../../db/jsonb-param.js';
+import { transaction, type Sql } from '../../../db/sql.js';
+import { JsonbArrayWriter } from '../../../db/jsonb-param.js';
 import { forbiddenLines, validationError, type ErrorDetail } from '../../../errors/app-error.js';
 import { emitEvents } from '../../events/outbox.js';
 import { newEvent } from '../../events/vocabulary.js';
 import { outboxOfClient } from '../../../jobs/outbox.js';
 import { isUuid, uuidv7 } from '../../../shared/ids.js';
-import type { ContentStatus } from '../../tables/table.entity.js';
 import { slugColumnOf } from '../../tables/table-def.js';
 import { contentStatus } from '../../tables/table.schema.js';
-import type { ContentsRow, NewRow } from '../rows/row.js';
-import { existingContents, insertContentsJson, newRowJson } from '../rows/rows.sql.js';
-import { checkLookups, type WriteScope } from '../rows/write.js';
-import { randomShard, recordChange } from '../rows/counts.js';
+import type { ContentsRow } from '../rows/row.js';
+import type { WriteScope } from '../rows/write.js';
 import { updateAction } from '../revisions/actions.js';
 import { assertTransition, planStatus } from '../rows/status.js';
-import { storageLimitField, uniqueViolationField } from '../rows/uniqueness.js';
-import { validateData, type ValidatedData } from '../rows/validate.js';
+import { validateData } from '../rows/validate.js';
 import { SLUG } from '../rows/value-rules.js';
 import { DerivedSlugs } from './derived-slugs.js';
 import { mergePendingLists } from './gin-pending.js';
 import { IMPORT_PENDING_LIST_LIMIT } from './gin-pending.sql.js';
-import { rowsToUpsert, updateImportedRows, type ImportedUpdate } from './import.sql.js';
+import { rowsToUpsert } from './import.sql.js';
 import type { ImportLine } from './import-lines.js';
 import { LineProblems } from './line-problems.js';
 import { AS_DRAFT_REFUSAL, RuleChecks } from './import-rules.js';
+import { PlannedInserts, prefixed, type BatchContext, type BatchPlan } from './import-batch.js';
+import { checkBatchLookups, lookupsOf, stillMissing } from './import-lookups.js';
+import { insertPlanned, updatePlanned } from './import-writes.js';
 
 /** Lines written per statement. */
 const BATCH = 1_000;
 /** The 422 (or the 403) names the first 100 offending lines (docs/import-export.md#import). */
 const MAX_REPORTED_LINES = 100;
-
-/** What a line asks to look up before it is written: referenced rows not known yet, and files. */
-interface LineLookups extends Pick<ValidatedData, 'references' | 'files'> {
-  line: number;
-}
-
-/**
- * A batch's new rows, checked and ready to write, as parallel arrays: the line, the row id and
- * the JSON text the insert takes. No object per row stays alive while the batch is written: a
- * thousand such objects, alive whenever V8 collected its young generation, made V8 allocate
- * them (and the objects of every row after them) in the old generation directly, and the API's
- * heap grew by about 90 MB per 100,000 rows until a full collection (measured 2026-11-26).
- */
-class PlannedInserts {
-  readonly lines: number[] = [];
-  readonly ids: string[] = [];
-  readonly jsons: string[] = [];
-  /** Rows whose slug is still to be derived (their JSON is written then), by index. */
-  readonly deriving = new Map<number, { row: NewRow; base: string }>();
-
-  add(line: number, insert: NewRow, derivedSlug: string | null): void {
-    if (derivedSlug !== null) this.deriving.set(this.jsons.length, { row: insert, base: derivedSlug });
-    this.lines.push(line);
-    this.ids.push(insert.row.id);
-    this.jsons.push(derivedSlug === null ? newRowJson(insert) : '');
-  }
-
-  /** Writes the JSON of the rows whose slugs were derived. */
-  derived(): void {
-    for (const [i, { row }] of this.deriving) this.jsons[i] = newRowJson(row);
-    this.deriving.clear();
-  }
-
-  without(refused: Set<number>): PlannedInserts {
-    if (refused.size === 0) return this;
-    const kept = new PlannedInserts();
-    this.lines.forEach((line, i) => {
-      if (refused.has(line)) return;
-      kept.lines.push(line);
-      kept.ids.push(this.ids[i]);
-      kept.jsons.push(this.jsons[i]);
-    });
-    return kept;
-  }
-}
-
-/** A line that updates an existing row (upsert). */
-interface PlannedUpdate {
-  line: number;
-  update: ImportedUpdate;
-  from: ContentStatus;
-}
-
-/** A batch's lines checked on their own (types, rules, status): what to write, and what to look up first. */
-interface BatchPlan {
-  inserts: PlannedInserts;
-  updates: PlannedUpdate[];
-  lookups: LineLookups[];
-  /** The lines' changes for the caller's rules; null when the caller has none. */
-  checks: RuleChecks | null;
-}
-
-/** References not found when their line was written: rows later in the file may still create them. */
-interface PendingReference {
-  line: number;
-  column: string;
-  tableId: string;
-  ids: string[];
-}
-
-interface BatchContext {
-  upsert: boolean;
-  report: (line: number, details: ErrorDetail[]) => void;
-  /** A line the caller's rules refuse (403). */
-  refuse: (line: number, details: ErrorDetail[]) => void;
-  slugs: DerivedSlugs;
-  pending: PendingReference[];
-  /**
-   * Referenced rows found so far, by table: they are locked (`for key share`) until the import
-   * ends, so they stay and need no second look. A file referencing the same thousand authors
-   * in every batch asks for them once.
-   */
-  found: Map<string, Set<string>>;
-  /** The batches' insert parameter, one buffer for the whole import. */
-  param: JsonbArrayWriter;
-}
-
-const prefixed = (line: number, details: ErrorDetail[]) => details.map((d) => ({ field: `line ${line}: ${d.field}`, message: d.message }));
-
-/** The line's references to rows not found yet, and its files: what is left to look up. */
-function lookupsOf(line: number, { references, files }: ValidatedData, found: Map<string, Set<string>>): LineLookups | null {
-  const unknown = references.filter((ref) => ref.ids.some((id) => !found.get(ref.tableId)?.has(id)));
-  return unknown.length > 0 || files.length > 0 ? { line, references: unknown, files } : null;
-}
 
 /**
  * Import (docs/import-export.md#import): every line validated, unique-checked and reference-checked as a single write
@@ -294,120 +199,3 @@ async function upsertTargets(sql: Sql, scope: WriteScope, lines: ImportLine[]): 
   const rows = await sql<ContentsRow>(rowsToUpsert(scope.table.id, ids, slugs));
   return new Map(rows.flatMap((r) => [[r.id, r] as const, ...(r.slug ? [[`slug:${r.slug}`, r] as const] : [])]));
 }
-
-/**
- * References and files of the batch's good lines: files must exist now (the lines refused for a
- * missing file are answered); references may come later in the file (kept pending).
- */
-async function checkBatchLookups(sql: Sql, lookups: LineLookups[], ctx: BatchContext): Promise<Set<number>> {
-  const refused = new Set<number>();
-  const unknown = new Map<string, Set<string>>();
-  for (const { references } of lookups) {
-    for (const ref of references) {
-      const found = ctx.found.get(ref.tableId);
-      for (const id of ref.ids) if (!found?.has(id)) unknown.set(ref.tableId, (unknown.get(ref.tableId) ?? new Set()).add(id));
-    }
-  }
-  for (const [tableId, ids] of unknown) {
-    const found = ctx.found.get(tableId) ?? new Set<string>();
-    for (const { id } of await sql<{ id: string }>(existingContents(tableId, [...ids], true))) found.add(id);
-    ctx.found.set(tableId, found);
-  }
-  for (const { line, references, files } of lookups) {
-    for (const ref of references) {
-      const missing = ref.ids.filter((id) => !ctx.found.get(ref.tableId)?.has(id));
-      if (missing.length > 0) ctx.pending.push({ line, column: ref.column.name, tableId: ref.tableId, ids: missing });
-    }
-    if (files.length > 0) {
-      const details: ErrorDetail[] = [];
-      await checkLookups(sql, { references: [], files }, details);
-      if (details.length > 0) {
-        ctx.report(line, prefixed(line, details));
-        refused.add(line);
-      }
-    }
-  }
-  return refused;
-}
-
-/** The pending references still missing once every line is written (lines of the file included). */
-async function stillMissing(sql: Sql, pending: PendingReference[]): Promise<PendingReference[]> {
-  const missing: PendingReference[] = [];
-  for (const [tableId, refs] of Map.groupBy(pending, (p) => p.tableId)) {
-    const ids = [...new Set(refs.flatMap((r) => r.ids))];
-    const found = new Set((await sql<{ id: string }>(existingContents(tableId, ids, true))).map((r) => r.id));
-    for (const ref of refs) {
-      const still = ref.ids.filter((id) => !found.has(id));
-      if (still.length > 0) missing.push({ ...ref, ids: still });
-    }
-  }
-  return missing;
-}
-
-/**
- * Inserts the batch's new rows in one statement; a row whose unique value (id, slug, unique
- * column) is taken, by a stored row or an earlier line, is left out by it and then tried alone
- * under a savepoint, so that the line's error names the field.
- */
-async function insertPlanned(scope: WriteScope, sql: Sql, inserts: PlannedInserts, ctx: BatchContext): Promise<number> {
-  if (inserts.ids.length === 0) return 0;
-  const all = insertContentsJson(ctx.param.write(inserts.jsons), true, randomShard(), true);
-  const inserted = new Set((await sql<{ id: string }>(all)).map((r) => r.id));
-  for (const [i, id] of inserts.ids.entries()) {
-    if (inserted.has(id)) continue;
-    await sql(savepoint('savepoint', 'import_row'));
-    try {
-      await sql(insertContentsJson(jsonbArray([inserts.jsons[i]]), false, randomShard(), true));
-      await sql(savepoint('release savepoint', 'import_row'));
-      inserted.add(id);
-    } catch (error) {
-      await sql(savepoint('rollback to savepoint', 'import_row'));
-      ctx.report(inserts.lines[i], [conflictDetail(scope, inserts.lines[i], error)]);
-    }
-  }
-  return inserted.size;
-}
-
-function conflictDetail(scope: WriteScope, line: number, error: unknown): ErrorDetail {
-  const { code, constraint } = ((error as { cause?: unknown }).cause ?? error) as { code?: string; constraint?: string };
-  if (code === '23505' && constraint === 'contents_pkey') return { field: `line ${line}: id`, message: 'a row with this id already exists' };
-  const field = uniqueViolationField(scope.table, error);
-  if (field) return { field: `line ${line}: ${field}`, message: 'this value already exists in another row or an earlier line' };
-  const tooLarge = storageLimitField(scope.table, error);
-  if (tooLarge) return { field: `line ${line}: ${tooLarge}`, message: 'is too large to store' };
-  throw error;
-}
-
-/** Updates the batch's matched rows (upsert) in one statement; on a taken unique value, row by row to name the line. */
-async function updatePlanned(scope: WriteScope, sql: Sql, updates: PlannedUpdate[], ctx: BatchContext): Promise<number> {
-  if (updates.length === 0) return 0;
-  const run = async (batch: PlannedUpdate[]) => {
-    await sql(updateImportedRows(batch.map((p) => p.update), scope.actor));
-    for (const [key, group] of Map.groupBy(batch, (p) => `${p.from} ${p.update.status}`)) {
-      const [from, to] = key.split(' ') as [ContentStatus, ContentStatus];
-      if (from !== to) await recordChange(sql, scope.table.id, from, to, group.length);
-    }
-  };
-  await sql(savepoint('savepoint', 'import_updates'));
-  try {
-    await run(updates);
-    await sql(savepoint('release savepoint', 'import_updates'));
-    return updates.length;
-  } catch {
-    await sql(savepoint('rollback to savepoint', 'import_updates'));
-  }
-  let written = 0;
-  for (const p of updates) {
-    await sql(savepoint('savepoint', 'import_row'));
-    try {
-      await run([p]);
-      await sql(savepoint('release savepoint', 'import_row'));
-      written++;
-    } catch (error) {
-      await sql(savepoint('rollback to savepoint', 'import_row'));
-      ctx.report(p.line, [conflictDetail(scope, p.line, error)]);
-    }
-  }
-  return written;
-}
-
