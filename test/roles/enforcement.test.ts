@@ -214,7 +214,7 @@ describe('a preview key and an agent key', () => {
   });
 
   it('agent: an update of a PUBLISHED row becomes its draft; publishing it is 403', async () => {
-    const { key } = await keyWith([{ table: products.key, actions: ['read', 'update'], writeAsDraft: true, drafts: true }]);
+    const { key } = await keyWith([{ table: products.key, actions: ['read', 'update'], statuses: ['DRAFT', 'PUBLISHED'], writeAsDraft: true, drafts: true }]);
     const row = (await createRow(w, products.id, { title: { en: 'Original' } })).id;
     const res = expectStatus(await putRow(w, products.id, row, { data: { title: { en: 'Proposed' } } }, key), 200);
     expect(res.data.title).toEqual({ en: 'Original' });
@@ -222,6 +222,11 @@ describe('a preview key and an agent key', () => {
     expect(expectStatus(await getRow(w, products.id, row, w.writeKey, '?version=draft'), 200).data.title).toEqual({ en: 'Proposed' });
     expectError(await t.call('POST', `${contentsPath(w, products.id, row)}/draft/publish`, { token: key }), 403, 'FORBIDDEN');
     expect(expectStatus(await getRow(w, products.id, row, w.readKey), 200).data.title).toEqual({ en: 'Original' });
+    // A row not yet published has no live values to protect: the agent's update writes it.
+    const unpublished = (await createRow(w, products.id, { title: { en: 'Idea' } }, { status: 'DRAFT' })).id;
+    const direct = expectStatus(await putRow(w, products.id, unpublished, { data: { title: { en: 'Better idea' } } }, key), 200);
+    expect(direct.data.title).toEqual({ en: 'Better idea' });
+    expect(direct.hasDraft).toBe(false);
   });
 });
 

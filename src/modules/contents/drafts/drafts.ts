@@ -1,4 +1,4 @@
-import { sqlOn, transaction } from '../../../db/sql.js';
+import { sqlOn, transaction, type Sql } from '../../../db/sql.js';
 import { forbidden, invalidTransition, notFound, validationError, type ErrorDetail } from '../../../errors/app-error.js';
 import type { ProjectInfo } from '../../projects/project-directory.js';
 import { isLocalized, slugColumnOf, type TableDef } from '../../tables/table-def.js';
@@ -32,32 +32,37 @@ export function assertMaySeeDrafts(drafts: boolean): void {
  * the draft is published: until then the live row holds its values. Returns the row (its live values).
  */
 export async function saveDraft(scope: WriteScope, input: UpdateContentsInput): Promise<ContentsRow> {
-  const { pool, table, project } = scope;
-  return mapWriteFailures(table, () =>
-    transaction(pool, async (sql) => {
-      const current = await findRow(sql, table, input.contentsId, true);
+  return mapWriteFailures(scope.table, () =>
+    transaction(scope.pool, async (sql) => {
+      const current = await findRow(sql, scope.table, input.contentsId, true);
       // A draft save leaves the version as it is: this guards against live changes, not against another draft save.
       assertVersion(current, scope.expected);
-      const details: ErrorDetail[] = [];
-      for (const field of ['status', 'publishAt'] as const) {
-        if (input[field] !== undefined) details.push({ field, message: 'cannot change in a draft: change it on the live row (without "draft")' });
-      }
-      const pending = mergeIntoDraft(table, project, await readDraft(sql, table, current), input.data ?? {});
-      const validated = validateData(table, project, pending, current.data);
-      details.push(...validated.details);
-      await checkLookups(sql, validated, details);
-      if (details.length > 0) throw validationError(details);
-      if (current.status !== 'PUBLISHED') {
-        throw invalidTransition(`draft: only PUBLISHED contents keep a draft; this row is ${current.status}, change it directly`);
-      }
-      // A draft proposes the update: checked as that update would be.
-      await scope.rules?.check(sql, { before: current, after: { ...current, data: validated.data } });
-      // Values as validated (normalized), so that the draft reads as the row will; null clears.
-      const normalized = Object.fromEntries(Object.entries(pending).map(([name, value]) => [name, normalizedChange(table, project, name, value, validated.data[name])]));
-      const [row] = await sql<ContentsRow>(setDraft(current.id, draftToStored(table, normalized)));
-      return row;
+      return saveDraftOver(sql, scope, input, current);
     }),
   );
+}
+
+/** `saveDraft` on `current`, the row read and locked in the caller's transaction. */
+export async function saveDraftOver(sql: Sql, scope: WriteScope, input: UpdateContentsInput, current: ContentsRow): Promise<ContentsRow> {
+  const { table, project } = scope;
+  const details: ErrorDetail[] = [];
+  for (const field of ['status', 'publishAt'] as const) {
+    if (input[field] !== undefined) details.push({ field, message: 'cannot change in a draft: change it on the live row (without "draft")' });
+  }
+  const pending = mergeIntoDraft(table, project, await readDraft(sql, table, current), input.data ?? {});
+  const validated = validateData(table, project, pending, current.data);
+  details.push(...validated.details);
+  await checkLookups(sql, validated, details);
+  if (details.length > 0) throw validationError(details);
+  if (current.status !== 'PUBLISHED') {
+    throw invalidTransition(`draft: only PUBLISHED contents keep a draft; this row is ${current.status}, change it directly`);
+  }
+  // A draft proposes the update: checked as that update would be.
+  await scope.rules?.check(sql, { before: current, after: { ...current, data: validated.data } });
+  // Values as validated (normalized), so that the draft reads as the row will; null clears.
+  const normalized = Object.fromEntries(Object.entries(pending).map(([name, value]) => [name, normalizedChange(table, project, name, value, validated.data[name])]));
+  const [row] = await sql<ContentsRow>(setDraft(current.id, draftToStored(table, normalized)));
+  return row;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { markCreated, markNoContent } from '../../../trpc/context.js';
-import { sqlOn } from '../../../db/sql.js';
+import { sqlOn, type Sql } from '../../../db/sql.js';
 import { tableProcedure } from '../../../trpc/procedures.js';
 import { router } from '../../../trpc/trpc.js';
 import { z } from 'zod';
@@ -17,10 +17,11 @@ import {
   referrersOutput,
   updateContentsInput,
 } from './rows.schema.js';
-import { createContents, deleteContents, findRow, updateContents } from './write.js';
+import { createContents, deleteContents, updateContents } from './write.js';
 import { listContents } from './list.js';
 import { referrersOf } from '../references/references.js';
-import { saveDraft } from '../drafts/drafts.js';
+import { saveDraft, saveDraftOver } from '../drafts/drafts.js';
+import type { ContentsRow } from './row.js';
 
 const TAG = 'Contents';
 
@@ -113,10 +114,15 @@ export const contentsRouter = router({
     .output(contentsOutput)
     .mutation(async ({ ctx, input }) => {
       const scope = rowWriteScope(ctx, input);
+      if (input.draft) return answerWrite(ctx, await saveDraft(scope, input), true);
       // A role with writeAsDraft proposes: its updates of PUBLISHED rows become their drafts (docs/roles.md#rules).
-      const asDraft = input.draft || (ctx.tableAccess.policy.writeAsDraft && (await findRow(sqlOn(scope.pool), scope.table, input.contentsId)).status === 'PUBLISHED');
-      const row = asDraft ? await saveDraft(scope, input) : await updateContents(scope, input);
-      return answerWrite(ctx, row, Boolean(asDraft));
+      let proposed = false;
+      const proposal = (sql: Sql, current: ContentsRow) => {
+        proposed = true;
+        return saveDraftOver(sql, scope, input, current);
+      };
+      const row = await updateContents(scope, input, { kind: 'body', proposal });
+      return answerWrite(ctx, row, proposed);
     }),
 
   delete: rowWriteProcedure

@@ -209,7 +209,11 @@ export async function revisionData(sql: Sql, table: TableDef, rowId: string, ver
 }
 
 /** What an update applies: the body's `data` (PUT), a revision's data (restore) or the row's pending draft (draft publish). */
-export type UpdateSource = { kind: 'body' } | { kind: 'revision'; version: number } | { kind: 'draft' };
+export type UpdateSource =
+  /** `proposal`: how a caller whose updates of PUBLISHED rows become drafts saves one (docs/roles.md#rules), under the row's lock. */
+  | { kind: 'body'; proposal?: (sql: Sql, current: ContentsRow) => Promise<ContentsRow> }
+  | { kind: 'revision'; version: number }
+  | { kind: 'draft' };
 
 /**
  * The data an update merges into the row, over `existing` (null: it replaces the row's data). A
@@ -241,6 +245,8 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
     inScopeTransaction(scope, async (sql, client) => {
       const current = await findRow(sql, table, input.contentsId, true);
       assertVersion(current, scope.expected);
+      // Decided on the locked row: a row published meanwhile still gets a draft, never a live change.
+      if (source.kind === 'body' && source.proposal && scope.rules?.writeAsDraft && current.status === 'PUBLISHED') return source.proposal(sql, current);
       const given = await updateInput(sql, table, current, input, source);
       const validated = validateData(table, project, given.data, given.existing);
       const details = [...validated.details];
