@@ -4,7 +4,8 @@ import { AS_RECORDED, LEFT_VIEW, type EventLens, type FeedEntry } from '../modul
 import type { StreamAudience } from '../modules/events/stream/stream-subscription.js';
 import type { DomainEvent } from '../modules/events/vocabulary.js';
 import { tablesNamed, usesNow, type TablePolicy } from '../modules/roles/policy.js';
-import { conditionsOnRows, type RowState } from '../modules/roles/write-rules.sql.js';
+import { conditionsOn } from '../modules/roles/row-conditions.js';
+import type { RowState } from '../modules/roles/write-rules.sql.js';
 import type { FileFields, FileScope, FilesPolicy } from '../modules/roles/files-policy.js';
 import { fileFieldsInside } from '../modules/files/file.sql.js';
 import type { RowScope, ScopedRow, TableDef } from '../modules/tables/table-def.js';
@@ -116,8 +117,8 @@ class RowJudge {
   async settle(sql: Sql): Promise<void> {
     await Promise.all([
       ...[...this.questions].map(async ([condition, question]) => {
-        const answers = await sql<{ c0: boolean }>(conditionsOnRows(question.rows, [condition]));
-        question.answers = answers.map((answer) => answer.c0 === true);
+        const holds = await conditionsOn(sql, question.rows, [condition]);
+        question.answers = question.rows.map((_, row) => holds(row, condition));
       }),
       ...this.files.map(async (question) => {
         const [answer] = await sql<{ c0: boolean }>(fileFieldsInside(question.file, [question.scope.sql]));

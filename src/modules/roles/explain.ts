@@ -3,7 +3,8 @@ import type { TableDef } from '../tables/table-def.js';
 import { CONTENT_STATUSES, type ContentStatus } from '../tables/table.entity.js';
 import type { CompiledRule, TablePolicy } from './policy.js';
 import { RULE_ACTIONS, type RuleAction } from './role.schema.js';
-import { conditionsOnRows, type RowState } from './write-rules.sql.js';
+import { conditionsOn } from './row-conditions.js';
+import type { RowState } from './write-rules.sql.js';
 
 /*
  * `GET .../access/explain` (docs/roles.md#explain): what a set of rules allows on one table, and
@@ -49,6 +50,6 @@ async function rowHolds(sql: Sql, policy: TablePolicy, row: RowState | null): Pr
   if (!row) return () => true;
   const conditions = [...new Set(RULE_ACTIONS.flatMap((a) => policy.grants[a].flatMap((r) => (r.where ? [r.where.sql] : []))))];
   if (conditions.length === 0) return () => true;
-  const [result] = await sql<Record<string, boolean>>(conditionsOnRows([row], conditions));
-  return (rule) => !rule.where || result[`c${conditions.indexOf(rule.where.sql)}`] === true;
+  const holds = await conditionsOn(sql, [row], conditions);
+  return (rule) => !rule.where || holds(0, rule.where.sql);
 }

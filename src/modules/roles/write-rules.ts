@@ -5,7 +5,8 @@ import { isPlainObject } from '../../shared/schemas.js';
 import { isLocalized, type RowScope, type TableDef } from '../tables/table-def.js';
 import type { CompiledRule, TablePolicy } from './policy.js';
 import type { RuleAction } from './role.schema.js';
-import { conditionsOnRows, type RowState } from './write-rules.sql.js';
+import { conditionsOn } from './row-conditions.js';
+import type { RowState } from './write-rules.sql.js';
 
 /*
  * A write checked against the caller's rules (docs/roles.md#writes), before anything is written:
@@ -111,11 +112,12 @@ export class WriteRules {
       if (untold(told[i]).length > 0) rows.push(...rowsOf(change));
       return [from, rows.length] as const;
     });
-    const results = conditions.length === 0 ? [] : await sql<Record<string, boolean>>(conditionsOnRows(rows, conditions));
+    const onRows = await conditionsOn(sql, rows, conditions);
     return needs.map((needed, i) => {
       if (typeof needed === 'string') return needed;
-      const own = results.slice(...ranges[i]);
-      const holds = (rule: CompiledRule) => told[i].get(rule) ?? own.every((row) => row[`c${conditions.indexOf(rule.where!.sql)}`] === true);
+      const [from, to] = ranges[i];
+      const own = Array.from({ length: to - from }, (_, k) => from + k);
+      const holds = (rule: CompiledRule) => told[i].get(rule) ?? own.every((row) => onRows(row, rule.where!.sql));
       const refused = needed.find(([, rules]) => !rules.some(holds));
       return refused ? `This role cannot ${refused[0]} this row of table "${this.table.key}": it is outside the rows its rules allow` : null;
     });
