@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 const RUNS = Math.max(3, Math.min(Number(process.env.STRESS_RUNS ?? 3), 40));
-const SHAPES = ['', '?locale=fr', '?fields=title,version,hasDraft', '?fields=price,publishedAt&locale=en', '?version=draft'];
+const SHAPES = ['', '?locale=fr', '?fields=title,version,hasDraft', '?fields=data.*,publishedAt&locale=en', '?version=draft'];
 
 type Op =
   | { kind: 'create'; price: number; status: 'DRAFT' | 'PUBLISHED' | 'SCHEDULED' }
@@ -105,6 +105,16 @@ async function compareAll(rows: { id: string; slug: string }[]): Promise<void> {
     }
   }
 }
+
+describe('fields=data.*', () => {
+  it('answers id and every column the caller reads, on lists and reads', async () => {
+    const row = await createRow(w, table.id, { title: 'lean', name: { en: 'e', fr: 'f' }, price: 15, secret: 'hidden', handle: `lean-${++slugs}` });
+    const filter = JSON.stringify([{ i: 'id', w: 'eq', v: row.id }]);
+    const listed = await t.call('GET', `${contentsPath(w, table.id)}?fields=data.*&filter=${encodeURIComponent(filter)}`, { token: w.writeKey });
+    expect(expectStatus(listed, 200).list).toEqual([{ id: row.id, data: { title: 'lean', name: { en: 'e', fr: 'f' }, price: 15, secret: 'hidden', handle: row.slug } }]);
+    expect(expectStatus(await getRow(w, table.id, row.id, callers.role, '?fields=data.*&locale=fr'), 200)).toEqual({ id: row.id, data: { title: 'lean', name: 'f', price: 15, handle: row.slug } });
+  });
+});
 
 describe('reads by id from row images', () => {
   it('answer as a select of the row does, after random writes through this process and another', async () => {
