@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { startApi, type RunningApi } from '../../src/server.js';
 import { clientFor, startTestApi, type CallResult, type TestApi } from '../helpers/api.js';
-import { buildWorld, contentsPath, createRow, createTable, expectStatus, getRow, roleKey, type Table, type World } from './fixture.js';
+import { buildWorld, columnsPath, contentsPath, createRow, createTable, expectStatus, getRow, roleKey, type Table, type World } from './fixture.js';
 
 /*
  * A read by id is answered from the process's row images once the table's committed changes are
@@ -157,5 +157,15 @@ describe('reads by id from row images', () => {
     } finally {
       pool.query = original;
     }
+  });
+
+  it('a warm row follows column changes: renamed, deleted', async () => {
+    const own = await createTable(w, [{ name: 'title', type: 'text' }, { name: 'note', type: 'text' }]);
+    const row = await createRow(w, own.id, { title: 'x', note: 'n' });
+    expect(expectStatus(await getRow(w, own.id, row.id), 200).data).toEqual({ title: 'x', note: 'n' });
+    expectStatus(await t.call('PUT', columnsPath(w, own.id, own.columns.note.id), { body: { name: 'remark' } }), 200);
+    expect(expectStatus(await getRow(w, own.id, row.id), 200).data).toEqual({ title: 'x', remark: 'n' });
+    expect((await t.call('DELETE', columnsPath(w, own.id, own.columns.title.id))).status).toBe(204);
+    expect(expectStatus(await getRow(w, own.id, row.id), 200).data).toEqual({ remark: 'n' });
   });
 });
