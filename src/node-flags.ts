@@ -9,7 +9,9 @@
  * collection. Measured with `npm run bench -- --only io --rows 1000000` (2026-11-26, one run
  * each): import of 100,000 rows +130 MB of API RSS at 16 MB, +40 MB at 8 MB, +58 MB at 4 MB;
  * export of a million rows +74, +45 and +24 MB. List reads and single creates (Q1, Q2, Q4, Q5,
- * W1, two runs each) were within the runs' noise at 8 MB and 10-20 % slower at 4 MB.
+ * W1, two runs each) were within the runs' noise at 8 MB and 10-20 % slower at 4 MB. Q5 again
+ * once its cached pages were answered pre-encoded (2026-11-28, three alternated runs): 8 MB used
+ * less API CPU per request than 16 MB in each (docs/performance.md#single-reads-and-large-pages).
  */
 export const API_NODE_FLAGS = ['--max-semi-space-size=8'] as const;
 

@@ -10,6 +10,7 @@ import { factsOf } from './request-tracking.js';
 import { sendError } from './send-error.js';
 import { jsonBodyReader } from './v1-body.js';
 import { readQuery } from './v1-query.js';
+import { toJsonBody } from '../shared/encoded-json.js';
 import type { V1Route, V1RouteTable } from './v1-routes.js';
 
 /** The answer as trpc-to-openapi's adapter writes it: JSON with its length; 204 without a body. */
@@ -20,10 +21,19 @@ function sendData(res: ServerResponse, ctx: Context, data: unknown): void {
     res.end();
     return;
   }
-  const body = JSON.stringify(data) ?? '';
+  const body = toJsonBody(data);
   res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
+  if (typeof body === 'string') {
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
+    return;
+  }
+  // Parts of UTF-8 (shared/encoded-json.ts), sent together.
+  res.setHeader('Content-Length', body.reduce((length, part) => length + part.length, 0));
+  res.cork();
+  for (const part of body.slice(0, -1)) res.write(part);
+  res.end(body.at(-1));
+  res.uncork();
 }
 
 /** 405 with Allow for a known path and another method, 404 otherwise. */

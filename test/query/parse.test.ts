@@ -306,6 +306,13 @@ describe('fields', () => {
     expect(projection('data.status')).toEqual({ all: false, system: [], columns: ['status'] });
   });
 
+  it('data.* names every column, and system fields only as asked for', () => {
+    const every = table.columns.map((c) => c.name);
+    expect(projection('data.*')).toEqual({ all: false, system: [], columns: every });
+    expect(projection('updatedAt,data.*,title')).toEqual({ all: false, system: ['updatedAt'], columns: every });
+    refused({ fields: 'data.x*' }, 'fields: unknown field "data.x*"');
+  });
+
   it('refuses unknown names', () => {
     refused({ fields: 'title,nosuch' }, 'fields: unknown field "nosuch"');
     refused({ fields: 'data' }, 'fields: unknown field "data"');

@@ -38,7 +38,8 @@ function systemOperators(): string {
 
 export const FIELDS_DESCRIPTION =
   `Comma-separated column names and system fields (${code(OUTPUT_SYSTEM_FIELDS)}); \`id\` is always returned, ` +
-  'selected columns stay under `data`, fields not asked for are absent. `data.<name>` names a column that shares a system field’s name. ' +
+  'selected columns stay under `data`, fields not asked for are absent. `data.<name>` names a column that shares a system field’s name; ' +
+  '`data.*` names every column (`fields=data.*`: `id` and `data` only, the leanest shape of a large page). ' +
   '`hasDraft` (whether a published row has a pending draft) is never returned to read keys.';
 
 export const SORT_DESCRIPTION =

@@ -2,6 +2,9 @@ import { invalidQuery } from '../../errors/app-error.js';
 import type { ColumnDef, TableDef } from '../tables/table-def.js';
 import { OUTPUT_SYSTEM_FIELDS, SYSTEM_FIELDS, type OutputSystemField, type Projection, type SystemField } from './types.js';
 
+/** In `fields`: every column of the table. */
+export const EVERY_COLUMN = 'data.*';
+
 export type ResolvedName = { system: SystemField; column: ColumnDef | null } | { system: null; column: ColumnDef };
 
 const isSystemField = (name: string): name is SystemField => (SYSTEM_FIELDS as readonly string[]).includes(name);
@@ -23,7 +26,8 @@ export function resolveName(name: string, table: TableDef): ResolvedName | null 
  * `fields`: comma-separated names (docs/contents.md#list-queries); absent means every field. Empty items are ignored
  * (`title,,slug,`), but a value that names nothing at all (blank) is refused. A name that is both
  * a system field and a column (say a slug column called `slug`) returns both. With no column
- * asked for, the rows carry no `data` at all.
+ * asked for, the rows carry no `data` at all. `data.*` asks for every column (of the caller's
+ * view): the lean shape of a large page, `id` and `data` without the other system fields.
  */
 export function parseFields(raw: string | undefined, table: TableDef): Projection {
   if (raw === undefined) return { all: true, system: [...OUTPUT_SYSTEM_FIELDS], columns: [...table.columns] };
@@ -36,6 +40,10 @@ export function parseFields(raw: string | undefined, table: TableDef): Projectio
   const columns = new Set<ColumnDef>();
   for (const name of names) {
     if (name.length > 200) throw invalidQuery(`fields: name "${name.slice(0, 40)}…" is too long`);
+    if (name === EVERY_COLUMN) {
+      for (const column of table.columns) columns.add(column);
+      continue;
+    }
     if (name === 'hasDraft') {
       system.add(name);
       continue;

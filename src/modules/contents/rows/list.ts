@@ -10,6 +10,7 @@ import { parseSnapshot, wireInstant, type RowImage } from '../list-cache/change-
 import type { ListCache, Lookup, PagePatch, PageResult } from '../list-cache/list-cache.js';
 import { positionOf, rowsWithCreated } from '../list-cache/page-patch.js';
 import type { ContentsListItem, ListContentsInput } from './rows.schema.js';
+import { encodedArray, withEncodedField } from '../../../shared/encoded-json.js';
 import { compileListQuery, MAX_HOPS, pageOf, parseListQuery, sortKeysOf, toListItem, type ListQuery, type ListRow } from '../../query/index.js';
 
 export interface ListScope {
@@ -77,17 +78,17 @@ export async function listContents(scope: ListScope, input: ListContentsInput) {
           : synced.total
         : scope.cache.count(lookup(compiled.count!), () => loadCount(scope.pool, compiled.count!)),
   ]);
-  return {
-    list: expand ? await expandItems(page.list, expand.nodes, expandContext(scope, query.locale)) : page.list,
-    pagination: {
-      page: query.page,
-      size: query.size,
-      total,
-      pages: total === null ? null : Math.ceil(total / query.size),
-      hasNext: page.hasNext,
-      nextCursor: page.nextCursor,
-    },
+  const pagination = {
+    page: query.page,
+    size: query.size,
+    total,
+    pages: total === null ? null : Math.ceil(total / query.size),
+    hasNext: page.hasNext,
+    nextCursor: page.nextCursor,
   };
+  if (expand) return { list: await expandItems(page.list, expand.nodes, expandContext(scope, query.locale)), pagination };
+  // The cached page's items are encoded once, for every later answer of it (shared/encoded-json.ts).
+  return withEncodedField({ list: page.list, pagination }, 'list', () => encodedArray(page.list));
 }
 
 /**

@@ -11,6 +11,8 @@ import { parseExpand } from '../expand/parse-expand.js';
 import { parseFields, toListItem, type ListRow } from '../../query/index.js';
 import { assertMaySeeDrafts, withDraftApplied } from '../drafts/drafts.js';
 import { draftEtagOf, etagOf } from './precondition.js';
+import { isUuid } from '../../../shared/ids.js';
+import { wireInstant, type RowImage } from '../list-cache/change-log.js';
 
 export type ReadScope = ListScope;
 
@@ -37,7 +39,49 @@ export async function findVisibleRow(sql: Sql, view: TableDef, contentsId: strin
 }
 
 /**
- * One row by id or slug (see findVisibleRow); `fields` and `expand` as on lists (docs/contents.md,
+ * A row by id as the caller may see it (findVisibleRow), from the process's row images
+ * (list-cache/row-cache.ts) once the table's changes committed before the request are read: that
+ * read is shared by the list and single reads of the table under way, so a warm read by id
+ * usually waits on another request's round trip instead of making its own
+ * (docs/performance.md#single-reads-and-large-pages). A slug, an image this cannot shape, or a
+ * row condition JavaScript cannot tell go to the database, as before.
+ */
+export async function findVisibleCachedRow(scope: ReadScope, contentsId: string): Promise<ContentsRow> {
+  const sql = sqlOn(scope.pool);
+  const view = scope.table;
+  if (!isUuid(contentsId)) return findVisibleRow(sql, view, contentsId);
+  const id = contentsId.toLowerCase();
+  await scope.cache.syncTable(scope.pool, view.id);
+  const image = (await scope.cache.rows.get(sql, view.id, [id])).get(id);
+  if (!image) throw notFound('Contents');
+  const row = rowOfImage(view.id, image);
+  const verdict = view.rows ? view.rows.matches(image) : true;
+  if (row && verdict === true) return row;
+  if (verdict === false) throw notFound('Contents');
+  return findVisibleRow(sql, view, id);
+}
+
+/** The row a select of it returns (CONTENTS_COLUMNS through the plain pool), or null for an image missing a field. */
+export function rowOfImage(tableId: string, image: RowImage): ContentsRow | null {
+  const [createdAt, updatedAt, publishedAt, publishAt] = [image.createdAt, image.updatedAt, image.publishedAt, image.publishAt].map(wireInstant);
+  if (createdAt == null || updatedAt == null || publishedAt === undefined || publishAt === undefined || image.version === undefined) return null;
+  return {
+    id: image.id,
+    table_id: tableId,
+    status: image.status as ContentsRow['status'],
+    slug: image.slug,
+    data: image.data,
+    created_at: createdAt,
+    updated_at: updatedAt,
+    published_at: publishedAt,
+    publish_at: publishAt,
+    version: image.version,
+    has_draft: image.hasDraft ?? false,
+  };
+}
+
+/**
+ * One row by id or slug (see findVisibleCachedRow); `fields` and `expand` as on lists (docs/contents.md,
  * the list engine's parsing and projection); `version=draft` with its pending draft applied. With
  * its entity tag (docs/contents.md#concurrent-edits), whatever `fields` leaves out.
  */
@@ -47,7 +91,7 @@ export async function getContents(
 ): Promise<{ item: ContentsListItem; etag: string }> {
   const { contentsId, locale } = input;
   if (input.version === 'draft') assertMaySeeDrafts(scope.drafts);
-  const found = await findVisibleRow(sqlOn(scope.pool), scope.table, contentsId);
+  const found = await findVisibleCachedRow(scope, contentsId);
   checkLocale(scope.project, locale);
   const expand = await parseExpand(input.expand, input.fields, scope.table, scope.tables);
   // With `expand`, the row's own names (the expanded columns added); the dotted ones are the plan's.
