@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transaction } from '../../src/db/sql.js';
+import { CountChanges } from '../../src/modules/contents/index.js';
 import { publishDueReleases } from '../../src/modules/releases/releases.schedule.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, createRow, createTable, expectCreated, expectError, expectNoContent, expectStatus, getRow, putRow, type Table, type World } from '../contents/fixture.js';
@@ -144,7 +145,12 @@ describe('releases', () => {
   it('a scheduled release is published once by two concurrent scheduler runs', async () => {
     const { release, a } = await launchRelease({ name: 'Scheduled', publishAt: new Date(Date.now() - 1000).toISOString() });
     const { pool, tables } = t.api.deps;
-    const run = () => transaction(pool, (sql, client) => publishDueReleases(sql, client, pool, tables, 10));
+    const run = () => transaction(pool, async (sql, client) => {
+      const counts = new CountChanges();
+      const published = await publishDueReleases(sql, client, pool, tables, 10, counts);
+      await counts.apply(sql);
+      return published;
+    });
     const counts = await Promise.all([run(), run()]);
     expect(counts.reduce((x, y) => x + y, 0)).toBe(1);
     expect((await readRelease(release.id)).status).toBe('published');

@@ -4,7 +4,7 @@ import { savepoint, transaction, type Sql } from '../../db/sql.js';
 import { emitEvents } from '../events/outbox.js';
 import { newEvent } from '../events/vocabulary.js';
 import { outboxOfClient } from '../../jobs/outbox.js';
-import { updateContents, type UpdateContentsInput, type UpdateSource, type WriteScope } from '../contents/index.js';
+import { CountChanges, updateContents, type UpdateContentsInput, type UpdateSource, type WriteScope } from '../contents/index.js';
 import { itemsOf, markPublished, type ReleaseItemRow, type ReleaseRow } from './releases.sql.js';
 
 /*
@@ -39,22 +39,27 @@ export function itemFailure(error: unknown, index: number, item: ReleaseItemRow)
   return new AppError(error.status, error.errorCode, `${field} (item ${item.id}, contents ${item.row_id}): ${error.message}`, details, error.headers);
 }
 
-/** Applies one item in the transaction on `client`, its revision naming the release. */
-export async function applyItem(scopeOf: ScopeOf, sql: Sql, client: pg.PoolClient, releaseId: string, item: ReleaseItemRow): Promise<void> {
+/**
+ * Applies one item in the transaction on `client`, its revision naming the release; its count
+ * change goes to `counts`, for the end of the transaction.
+ */
+export async function applyItem(scopeOf: ScopeOf, sql: Sql, client: pg.PoolClient, releaseId: string, item: ReleaseItemRow, counts: CountChanges): Promise<void> {
   const scope = await scopeOf(item.table_id);
   const { input, source } = itemWrite(item);
-  await updateContents({ ...scope, tx: { sql, client }, releaseId }, { ...input, contentsId: item.row_id } as UpdateContentsInput, source);
+  await updateContents({ ...scope, tx: { sql, client, counts }, releaseId }, { ...input, contentsId: item.row_id } as UpdateContentsInput, source);
 }
 
 /**
  * Applies every item of a release taken (locked) in this transaction, marks it published and
- * fires `release.published`; throws the first item's failure (the caller rolls back).
+ * fires `release.published`; throws the first item's failure (the caller rolls back). The rows'
+ * count changes are left in `counts`: the caller applies them last, with its transaction's others
+ * (CountChanges: transactions that take counter rows at their end, in one order, never deadlock).
  */
-export async function publishLockedRelease(scopeOf: ScopeOf, sql: Sql, client: pg.PoolClient, release: ReleaseRow): Promise<ReleaseRow> {
+export async function publishLockedRelease(scopeOf: ScopeOf, sql: Sql, client: pg.PoolClient, release: ReleaseRow, counts: CountChanges): Promise<ReleaseRow> {
   const items = await sql<ReleaseItemRow>(itemsOf(release.id));
   for (const [index, item] of items.entries()) {
     try {
-      await applyItem(scopeOf, sql, client, release.id, item);
+      await applyItem(scopeOf, sql, client, release.id, item, counts);
     } catch (error) {
       throw itemFailure(error, index, item);
     }
@@ -68,11 +73,13 @@ export async function publishLockedRelease(scopeOf: ScopeOf, sql: Sql, client: p
 export async function dryRun(pool: pg.Pool, scopeOf: ScopeOf, release: ReleaseRow, items: ReleaseItemRow[]): Promise<({ code: string; message: string } | null)[]> {
   const ROLLED_BACK = Symbol('rolled back');
   const problems: ({ code: string; message: string } | null)[] = [];
+  // Rolled back: the count changes are never applied.
+  const counts = new CountChanges();
   await transaction(pool, async (sql, client) => {
     for (const item of items) {
       await sql(savepoint('savepoint', 'release_item'));
       try {
-        await applyItem(scopeOf, sql, client, release.id, item);
+        await applyItem(scopeOf, sql, client, release.id, item, counts);
         problems.push(null);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;

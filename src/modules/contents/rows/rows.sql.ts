@@ -24,6 +24,13 @@ export const dueScheduledContents = (batch: number): SqlQuery => ({
   values: [batch],
 });
 
+/** In how many ms the next SCHEDULED row comes due (null: none), as msUntilNextRelease (releases.sql.ts). */
+export const msUntilNextScheduled = (): SqlQuery => ({
+  text: `select (extract(epoch from min(publish_at) - clock_timestamp()) * 1000)::float8 as ms
+           from contents where status = 'SCHEDULED' and publish_at > now()`,
+  values: [],
+});
+
 /** Publishes one scheduled row now; returns it. */
 export const publishScheduledContents = (id: string): SqlQuery => ({
   text: `with published as (

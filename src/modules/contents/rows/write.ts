@@ -7,7 +7,7 @@ import { newEvent, type DomainEvent, type EventType, type PreviousFields } from 
 import { outboxOfClient } from '../../../jobs/outbox.js';
 import { isUuid, uuidv7 } from '../../../shared/ids.js';
 import { slugColumnOf, type RowScope, type TableDef } from '../../tables/table-def.js';
-import { recordChange } from './counts.js';
+import { recordChange, type CountChanges } from './counts.js';
 import { insertRow, insertRowBatched } from './insert.js';
 import { previousFields, toContentsOutput, toDate, type ContentsRow, type NewRow } from './row.js';
 import { deleteRow, existingContents, filesOfColumnProject, lockSlug, rowByIdOrSlug, updateRow } from './rows.sql.js';
@@ -42,9 +42,10 @@ export interface WriteScope {
   expected?: VersionCondition;
   /**
    * The transaction to write in, instead of one of the write's own: a release applies all its
-   * items in one (docs/releases.md), each checked as a single write is.
+   * items in one (docs/releases.md), each checked as a single write is. `counts` collects the
+   * count changes for the end of that transaction (counts.ts, CountChanges).
    */
-  tx?: { sql: Sql; client: pg.PoolClient };
+  tx?: { sql: Sql; client: pg.PoolClient; counts: CountChanges };
   /** The release the write is part of, recorded on the row's revision. */
   releaseId?: string;
 }
@@ -266,7 +267,8 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
       const [row] = await sql<ContentsRow>(
         updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, publishes, { action, actor: scope.actor, releaseId: scope.releaseId }, source.kind === 'draft'),
       );
-      await recordChange(sql, table.id, current.status, plan.status);
+      if (scope.tx) scope.tx.counts.add(table.id, current.status, plan.status);
+      else await recordChange(sql, table.id, current.status, plan.status);
       const types = ['contents.updated', publishes && 'contents.published', plan.unpublishes && 'contents.unpublished'] as const;
       await emitEvents(outboxOfClient(client), rowEvents(scope, row, [...types], { before: current }));
       return row;
