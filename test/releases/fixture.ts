@@ -97,12 +97,18 @@ export async function lockRow(url: string, rowId: string) {
   await client.query('begin');
   await client.query('select id from contents where id = $1 for update', [rowId]);
   const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+  let held = true;
   return {
     pid: rows[0].pid,
-    /** Backends waiting for this lock, with what they run. */
-    waiting: async (db: pg.Client | pg.Pool) =>
-      (await db.query<{ pid: number; query: string }>('select pid, query from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [rows[0].pid])).rows,
+    /** The backends waiting for this lock, with what they run; null while none does. */
+    waiting: async (db: pg.Client | pg.Pool) => {
+      const waiting = (await db.query<{ pid: number; query: string }>('select pid, query from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [rows[0].pid])).rows;
+      return waiting.length > 0 ? waiting : null;
+    },
+    /** Ends the transaction (once; later calls do nothing). */
     release: async () => {
+      if (!held) return;
+      held = false;
       await client.query('rollback');
       await client.end();
     },
