@@ -42,10 +42,11 @@ export interface WriteScope {
   expected?: VersionCondition;
   /**
    * The transaction to write in, instead of one of the write's own: a release applies all its
-   * items in one (docs/releases.md), each checked as a single write is. `counts` collects the
-   * count changes for the end of that transaction (counts.ts, CountChanges).
+   * items in one (docs/releases.md), each checked as a single write is. `counts` and `events`
+   * collect the write's count changes and events for the end of that transaction, which applies
+   * them once for all its writes (counts.ts, CountChanges; one outbox insert, in write order).
    */
-  tx?: { sql: Sql; client: pg.PoolClient; counts: CountChanges };
+  tx?: { sql: Sql; client: pg.PoolClient; counts: CountChanges; events: DomainEvent[] };
   /** The release the write is part of, recorded on the row's revision. */
   releaseId?: string;
 }
@@ -270,7 +271,9 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
       if (scope.tx) scope.tx.counts.add(table.id, current.status, plan.status);
       else await recordChange(sql, table.id, current.status, plan.status);
       const types = ['contents.updated', publishes && 'contents.published', plan.unpublishes && 'contents.unpublished'] as const;
-      await emitEvents(outboxOfClient(client), rowEvents(scope, row, [...types], { before: current }));
+      const events = rowEvents(scope, row, [...types], { before: current });
+      if (scope.tx) scope.tx.events.push(...events);
+      else await emitEvents(outboxOfClient(client), events);
       return row;
     }),
   );
