@@ -88,14 +88,15 @@ export async function rowEventCounts(db: pg.Client | pg.Pool, type: string, ids:
 }
 
 /**
- * Holds a row lock on `rowId` from a connection of its own (`select ... for update` in an open
- * transaction): a publish reaching that row waits there, its earlier items applied and not committed.
+ * Holds the row locks of a release's items from a connection of its own (`select ... for update`
+ * in an open transaction). A publish applies every item, then marks the items done: it waits
+ * there, every row written in its transaction and nothing committed, until `release`.
  */
-export async function lockRow(url: string, rowId: string) {
+export async function lockItems(url: string, releaseId: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('begin');
-  await client.query('select id from contents where id = $1 for update', [rowId]);
+  await client.query('select id from release_item where release_id = $1 for update', [releaseId]);
   const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
   let held = true;
   return {

@@ -6,7 +6,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { builtArgs, root } from '../helpers/child.js';
 import { until } from '../helpers/until.js';
 import { buildWorld, createTable, expectStatus, type Table, type World } from '../contents/fixture.js';
-import { importRows, lockRow, releaseEvents, releaseOf, releaseState, revisionsOfRelease, rowEventCounts, rowStates } from './fixture.js';
+import { importRows, lockItems, releaseEvents, releaseOf, releaseState, revisionsOfRelease, rowEventCounts, rowStates } from './fixture.js';
 
 /**
  * docs/releases.md#publishing: a release is one transaction, so a process killed (-9) while it
@@ -58,10 +58,6 @@ async function sigkill(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** The rows of a release in the order it applies them. */
-const itemRows = async (releaseId: string) =>
-  (await db.query<{ row_id: string }>('select row_id from release_item where release_id = $1 order by created_at, id', [releaseId])).rows.map((r) => r.row_id);
-
 /** Waits until the database has ended the backend `pid` (a killed client's session is rolled back then). */
 const backendGone = (pid: number) =>
   until(async () => (await db.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount === 0, 30_000, `backend ${pid} to end`);
@@ -111,15 +107,15 @@ async function expectAllOrNothing(ids: string[], releaseId: string): Promise<'al
 const publishThrough = (api: SecondApi, releaseId: string) => api.call('POST', `/v1/${w.projectId}/releases/${releaseId}/publish`, { token: w.writeKey });
 
 describe('an API process killed while it publishes a release of 1,000 rows', () => {
-  it('held half-way (a row locked elsewhere): nothing is applied; a new process publishes it whole', { timeout: 180_000 }, async () => {
+  it('held before its commit (its items locked elsewhere): nothing is applied; a new process publishes it whole', { timeout: 180_000 }, async () => {
     const { ids, releaseId } = await draftRelease('held');
-    const lock = await lockRow(t.db.url, (await itemRows(releaseId))[ROWS / 2]);
+    const lock = await lockItems(t.db.url, releaseId);
     try {
       const doomed = await childApi();
       const answer = publishThrough(doomed, releaseId).catch((error: unknown) => error);
-      // The publish waits at row 500: 500 rows are updated in its open transaction.
-      const [blocked] = await until(() => lock.waiting(db), 60_000, 'the publish to reach the locked row');
-      expect(blocked.query).toMatch(/contents/);
+      // The publish has updated all 1,000 rows in its open transaction and waits to mark its items done.
+      const [blocked] = await until(() => lock.waiting(db), 60_000, 'the publish to apply its items');
+      expect(blocked.query).toMatch(/update release_item/);
       await doomed.kill!('SIGKILL');
       expect(await answer).toBeInstanceOf(Error);
       await lock.release();
@@ -162,13 +158,13 @@ describe('an API process killed while it publishes a release of 1,000 rows', () 
 
 describe('a worker killed while it publishes a scheduled release of 1,000 rows', () => {
   it('nothing is applied; a restarted worker publishes it exactly once', { timeout: 180_000 }, async () => {
-    // Due at once: no worker runs until the row lock below is held.
+    // Due at once: no worker runs until the item locks below are held.
     const { ids, releaseId } = await draftRelease('scheduled', { name: 'Scheduled', publishAt: new Date(Date.now() - 1000).toISOString() });
-    const lock = await lockRow(t.db.url, (await itemRows(releaseId))[ROWS / 2]);
+    const lock = await lockItems(t.db.url, releaseId);
     try {
       const doomed = childWorker();
-      const [blocked] = await until(() => lock.waiting(db), 60_000, 'the scheduled publish to reach the locked row');
-      expect(blocked.query).toMatch(/contents/);
+      const [blocked] = await until(() => lock.waiting(db), 60_000, 'the scheduled publish to apply its items');
+      expect(blocked.query).toMatch(/update release_item/);
       await sigkill(doomed);
       await lock.release();
       await backendGone(blocked.pid);

@@ -6,13 +6,13 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { openSse, type SseEvent, type SseStream } from '../helpers/sse.js';
 import { until } from '../helpers/until.js';
 import { buildWorld, createRow, createTable, expectCreated, expectStatus, getRow, list, putRow, type Table, type World } from '../contents/fixture.js';
-import { lockRow } from './fixture.js';
+import { lockItems } from './fixture.js';
 
 /**
  * docs/releases.md#publishing: until its transaction commits, nothing of a release shows on any
  * read surface (read one, lists with totals from the list cache, search, the event stream);
- * once the publish has answered, all of it does. The publish is held open half-way by a row lock
- * taken elsewhere on its last row, so "before the commit" is a state the test reads at leisure.
+ * once the publish has answered, all of it does. The publish is held open, every row written, by
+ * locks taken elsewhere on its items, so "before the commit" is a state the test reads at leisure.
  */
 let t: TestApi;
 let w: World;
@@ -65,14 +65,14 @@ describe('a release before and after its commit', () => {
     expect([await read(alpha.id), await read(bravo.id), await read(lima.id)]).toEqual(before.reads);
     expect(await listed()).toEqual(before.list);
 
-    // The publish applies Alpha and Bravo, then waits for Lima's lock: its transaction is open.
-    const lock = await lockRow(t.db.url, lima.id);
+    // The publish applies all three rows, then waits to mark its items done: its transaction is open.
+    const lock = await lockItems(t.db.url, release.id);
     let answer: Promise<Awaited<ReturnType<typeof t.call>>>;
     let marker: { id: string };
     try {
       answer = t.call('POST', `/v1/${w.projectId}/releases/${release.id}/publish`, { token: w.writeKey });
-      const [blocked] = await until(() => lock.waiting(t.api.deps.pool), 30_000, 'the publish to reach the locked row');
-      expect(blocked.query).toMatch(/contents/);
+      const [blocked] = await until(() => lock.waiting(t.api.deps.pool), 30_000, 'the publish to apply its items');
+      expect(blocked.query).toMatch(/update release_item/);
 
       expect([await read(alpha.id), await read(bravo.id), await read(lima.id)]).toEqual(before.reads);
       expect(await listed()).toEqual(before.list);

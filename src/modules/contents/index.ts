@@ -16,7 +16,7 @@ export type { Actor } from './revisions/actions.js';
 export type { ListScope } from './rows/list.js';
 export type { WriteScope, PlannedChange, UpdateSource } from './rows/write.js';
 /** Releases apply each item as a single write, in the release's transaction (docs/releases.md). */
-export { updateContents, findRow } from './rows/write.js';
+export { updateContents, findRow, lockRows } from './rows/write.js';
 export { CountChanges } from './rows/counts.js';
 export type { UpdateContentsInput } from './rows/rows.schema.js';
 export type { ContentsRow } from './rows/row.js';

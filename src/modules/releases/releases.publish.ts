@@ -4,7 +4,7 @@ import { savepoint, transaction, type Sql } from '../../db/sql.js';
 import { emitEvents } from '../events/outbox.js';
 import { newEvent, type DomainEvent } from '../events/vocabulary.js';
 import { outboxOfClient } from '../../jobs/outbox.js';
-import { CountChanges, updateContents, type UpdateContentsInput, type UpdateSource, type WriteScope } from '../contents/index.js';
+import { CountChanges, lockRows, updateContents, type ContentsRow, type UpdateContentsInput, type UpdateSource, type WriteScope } from '../contents/index.js';
 import { itemsOf, markPublished, type ReleaseItemRow, type ReleaseRow } from './releases.sql.js';
 
 /*
@@ -45,7 +45,7 @@ export function itemFailure(error: unknown, index: number, item: ReleaseItemRow)
  */
 export async function applyItem(
   scopeOf: ScopeOf,
-  tx: { sql: Sql; client: pg.PoolClient; counts: CountChanges; events: DomainEvent[] },
+  tx: { sql: Sql; client: pg.PoolClient; counts: CountChanges; events: DomainEvent[]; locked: Map<string, ContentsRow> },
   releaseId: string,
   item: ReleaseItemRow,
 ): Promise<void> {
@@ -64,9 +64,11 @@ export async function applyItem(
 export async function publishLockedRelease(scopeOf: ScopeOf, sql: Sql, client: pg.PoolClient, release: ReleaseRow, counts: CountChanges): Promise<ReleaseRow> {
   const items = await sql<ReleaseItemRow>(itemsOf(release.id));
   const events: DomainEvent[] = [];
+  // Every row locked and read at once, in id order: an item then costs its update alone.
+  const locked = await lockRows(sql, items.map((item) => item.row_id));
   for (const [index, item] of items.entries()) {
     try {
-      await applyItem(scopeOf, { sql, client, counts, events }, release.id, item);
+      await applyItem(scopeOf, { sql, client, counts, events, locked }, release.id, item);
     } catch (error) {
       throw itemFailure(error, index, item);
     }
@@ -84,10 +86,12 @@ export async function dryRun(pool: pg.Pool, scopeOf: ScopeOf, release: ReleaseRo
   // Rolled back: the count changes and events are never applied.
   const tx = { counts: new CountChanges(), events: [] as DomainEvent[] };
   await transaction(pool, async (sql, client) => {
+    // Locked before the first savepoint: each item's rollback leaves the rows as read here.
+    const locked = await lockRows(sql, items.map((item) => item.row_id));
     for (const item of items) {
       await sql(savepoint('savepoint', 'release_item'));
       try {
-        await applyItem(scopeOf, { sql, client, ...tx }, release.id, item);
+        await applyItem(scopeOf, { sql, client, ...tx, locked }, release.id, item);
         problems.push(null);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;

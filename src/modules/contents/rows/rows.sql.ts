@@ -68,6 +68,12 @@ export const rowByIdOrSlug = (tableId: string, idOrSlug: string, byId: boolean, 
   values: [tableId, idOrSlug],
 });
 
+/** Rows by id, locked for update in id order (a release takes all its rows at once). */
+export const lockRowsById = (ids: string[]): SqlQuery => ({
+  text: `select ${CONTENTS_COLUMNS} from contents where id = any($1::uuid[]) order by id for update`,
+  values: [ids],
+});
+
 /** Which of `ids` are rows of the view's table inside its `rows` (a caller's view, docs/roles.md). */
 export const visibleAmong = (view: TableDef, ids: string[]): SqlQuery => ({
   text: `select id::text as id from contents where table_id = $1 and id = any($2::uuid[]) and (${view.rows?.sql ?? 'true'})`,
