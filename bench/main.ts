@@ -302,7 +302,10 @@ if (images) {
 if (releases) {
   const r = releases;
   const late = (pick: (l: ReleaseResult['lateness'][number]) => number) => r.lateness.map(pick).map((ms) => ms.toFixed(0)).join(', ');
-  console.log(`\nreleases (R1-release): publish of ${r.rows} rows (publish, publishDraft, unpublish): ${r.publishMs.map((ms) => ms.toFixed(0)).join(', ')} ms (target < 2000 ms)`);
+  console.log(
+    `\nreleases (R1-release): publish of ${r.rows} rows (publish, publishDraft, unpublish) under the reads below: ${r.publishMs.map((ms) => ms.toFixed(0)).join(', ')} ms; ` +
+      `${r.rows} rows back, nothing else running: ${r.publishQuietMs.map((ms) => ms.toFixed(0)).join(', ')} ms (target < 2000 ms)`,
+  );
   console.log(
     `  list reads of another table, 8 at a time: p99 ${num(r.readP99Alone, 1)} ms alone (${r.readsAlone} reads), ` +
       `${num(r.readP99During, 1)} ms while a release publishes (${r.readsDuring} reads); errors ${r.readErrors}`,

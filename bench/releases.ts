@@ -2,7 +2,8 @@
  * `npm run bench -- --only R1-release` (docs/releases.md):
  * - the publish of a release of 1,000 rows (400 drafts to publish, 300 pending drafts of live
  *   rows to publish, 300 live rows to unpublish) in a table of its own: its answer time (target
- *   < 2 s), over `rounds` releases;
+ *   < 2 s), over `rounds` releases, while the reads below run; then a release of the same rows
+ *   back (1,000 status changes) published with nothing else running;
  * - list reads of the bench table (another table), 8 at a time, while each publish runs, against
  *   the same reads just before it with no release running: p99 of both;
  * - scheduled releases (publishAt = now + 2 s, 10 rows) with one publisher worker running:
@@ -14,7 +15,10 @@ import { adminToken, startChild, stopChild, type Fixture } from './setup.js';
 
 export interface ReleaseResult {
   rows: number;
+  /** Each publish while the reads run. */
   publishMs: number[];
+  /** A release of the same 1,000 rows back the other way (unpublish, publish), with no reads running. */
+  publishQuietMs: number[];
   readP99Alone: number;
   readP99During: number;
   readsAlone: number;
@@ -110,6 +114,7 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   const publishMs: number[] = [];
+  const publishQuietMs: number[] = [];
   const alone: number[] = [];
   const during: number[] = [];
   for (let round = 0; round < env.rounds; round++) {
@@ -120,17 +125,27 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
     await eachParallel(revised, 16, async (id) => {
       await call('PUT', `${contents}/${id}`, { data: { title: `revised ${round} ${id}` }, draft: true });
     });
-    const id = await release(`launch ${round}`, [
+    const items = [
       ...drafts.map((row) => ({ id: row, action: 'publish' })),
       ...revised.map((row) => ({ id: row, action: 'publishDraft' })),
       ...live.map((row) => ({ id: row, action: 'unpublish' })),
-    ]);
+    ];
+    const id = await release(`launch ${round}`, items);
     // The same reads with no release running, as long as the last publish took (at least 2 s).
     alone.push(...(await readWhile(() => sleep(Math.max(2000, publishMs.at(-1) ?? 0)))).latencies);
     const timed = await readWhile(() => call('POST', `${project}/releases/${id}/publish`));
     publishMs.push(timed.ms);
     during.push(...timed.latencies);
-    log(`R1-release: round ${round + 1}: publish ${timed.ms.toFixed(0)} ms, ${timed.latencies.length} reads meanwhile`);
+    // Its rows back the other way, published with no reads running.
+    const back = await release(`back ${round}`, [
+      ...drafts.map((row) => ({ id: row, action: 'unpublish' })),
+      ...live.map((row) => ({ id: row, action: 'publish' })),
+      ...revised.map((row) => ({ id: row, action: 'unpublish' })),
+    ]);
+    const quiet = performance.now();
+    await call('POST', `${project}/releases/${back}/publish`);
+    publishQuietMs.push(performance.now() - quiet);
+    log(`R1-release: round ${round + 1}: publish ${timed.ms.toFixed(0)} ms under reads (${timed.latencies.length} reads meanwhile), ${publishQuietMs.at(-1)!.toFixed(0)} ms alone`);
   }
 
   log('R1-release: scheduled releases (publishAt = now + 2 s) with a publisher worker');
@@ -158,6 +173,7 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
   return {
     rows: 1000,
     publishMs,
+    publishQuietMs,
     readP99Alone: p99(alone),
     readP99During: p99(during),
     readsAlone: alone.length,
