@@ -3,6 +3,7 @@
  * `npm run bench -- --soak [--soak-minutes 10]`: mixed load over time instead (see bench/soak.ts).
  * `--log-entries N` (default 10,000,000; 0 skips): the log list over that many stored entries.
  * `--logging-pairs N` (default 120): paired 2 s runs of Q1 with request logging on and off.
+ * `--release-rounds N` (default 3): releases of 1,000 rows published by R1-release (bench/releases.ts).
  *
  * Seeds a table of N rows, starts Tabula's API and a bare node:http + pg handler over the same
  * data (both as child processes), drives each with autocannon and prints requests/s, p50/p99
@@ -27,6 +28,7 @@ import { benchRealtime, type RealtimeResult } from './realtime.js';
 import { benchImportExport, type IoResult } from './import-export.js';
 import { benchS3, type S3Result } from './s3.js';
 import { benchImages, type ImagesResult } from './images.js';
+import { benchReleases, type ReleaseResult } from './releases.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -39,6 +41,7 @@ const { values: args } = parseArgs({
     'soak-minutes': { type: 'string', default: '10' },
     'log-entries': { type: 'string', default: '10000000' },
     'logging-pairs': { type: 'string', default: '120' },
+    'release-rounds': { type: 'string', default: '3' },
   },
 });
 const rows = Number(args.rows);
@@ -76,6 +79,7 @@ let realtime: RealtimeResult | null = null;
 let io: IoResult | null = null;
 let s3: S3Result | null = null;
 let images: ImagesResult | null = null;
+let releases: ReleaseResult | null = null;
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
@@ -123,6 +127,9 @@ try {
     }
     if (!args.soak && (!wanted || wanted.includes('images'))) {
       images = await benchImages({ api: `http://127.0.0.1:${apiPort}`, fixture, duration, connections, log });
+    }
+    if (!args.soak && (!wanted || wanted.includes('R1-release'))) {
+      releases = await benchReleases({ api: `http://127.0.0.1:${apiPort}`, apiEnv, fixture, rounds: Number(args['release-rounds']), log });
     }
     if (!args.soak && (!wanted || wanted.some((name) => name === 'R2' || name === 'R3' || name === 'cold'))) {
       log('cold: first-time latency of the relational filter and of search, one request at a time');
@@ -292,8 +299,21 @@ if (images) {
       `cached thumbnails ${(i.cached.requestsPerSecond / i.plain.requestsPerSecond).toFixed(2)} of it`,
   );
 }
+if (releases) {
+  const r = releases;
+  const late = (pick: (l: ReleaseResult['lateness'][number]) => number) => r.lateness.map(pick).map((ms) => ms.toFixed(0)).join(', ');
+  console.log(
+    `\nreleases (R1-release): publish of ${r.rows} rows (publish, publishDraft, unpublish) under the reads below: ${r.publishMs.map((ms) => ms.toFixed(0)).join(', ')} ms; ` +
+      `${r.rows} rows back, nothing else running: ${r.publishQuietMs.map((ms) => ms.toFixed(0)).join(', ')} ms (target < 2000 ms)`,
+  );
+  console.log(
+    `  list reads of another table, 8 at a time: p99 ${num(r.readP99Alone, 1)} ms alone (${r.readsAlone} reads), ` +
+      `${num(r.readP99During, 1)} ms while a release publishes (${r.readsDuring} reads); errors ${r.readErrors}`,
+  );
+  console.log(`  scheduled (publishAt = now + 2 s): publishedAt - publishAt ${late((l) => l.publishedAtMs)} ms; seen published by a client polling every 20 ms ${late((l) => l.seenMs)} ms after publishAt (bound 1000 ms)`);
+}
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, io, s3, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, releases, io, s3, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

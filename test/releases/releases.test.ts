@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transaction } from '../../src/db/sql.js';
+import { CountChanges } from '../../src/modules/contents/index.js';
 import { publishDueReleases } from '../../src/modules/releases/releases.schedule.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, createRow, createTable, expectCreated, expectError, expectNoContent, expectStatus, getRow, putRow, type Table, type World } from '../contents/fixture.js';
@@ -107,11 +108,17 @@ describe('releases', () => {
     const read = await readRelease(release.id);
     expect(read.items.map((i: { wouldPass: boolean }) => i.wouldPass)).toEqual([true, true, true, false]);
     expect(read.items[3].problem).toMatchObject({ code: 'NOT_FOUND' });
-    const before = await Promise.all([a, b, c, plain].map((r) => row(r.id)));
+    const ids = [a, b, c, plain].map((r) => r.id);
+    const before = await Promise.all(ids.map((id) => row(id)));
+    const rowEvents = async () => (await db.query(`select count(*)::int as n from event_outbox where payload->'data'->>'id' = any($1::text[])`, [ids])).rows[0].n;
+    const eventsBefore = await rowEvents();
     const error = expectError(await publish(release.id), 404, 'NOT_FOUND');
     expect(error.message).toContain('items.3');
     expect(error.message).toContain(failing.id);
-    expect(await Promise.all([a, b, c, plain].map((r) => row(r.id)))).toEqual(before);
+    // Nothing of the first three items stays: rows (status, data, draft, version), events, revisions.
+    expect(await Promise.all(ids.map((id) => row(id)))).toEqual(before);
+    expect(await rowEvents()).toBe(eventsBefore);
+    expect((await db.query('select count(*)::int as n from contents_revision where release_id = $1', [release.id])).rows[0].n).toBe(0);
     expect((await readRelease(release.id)).status).toBe('open');
     expect((await eventsOf('release.published')).filter((e) => e.data.releaseId === release.id)).toHaveLength(0);
     // Without the failing item it goes through.
@@ -144,12 +151,44 @@ describe('releases', () => {
   it('a scheduled release is published once by two concurrent scheduler runs', async () => {
     const { release, a } = await launchRelease({ name: 'Scheduled', publishAt: new Date(Date.now() - 1000).toISOString() });
     const { pool, tables } = t.api.deps;
-    const run = () => transaction(pool, (sql, client) => publishDueReleases(sql, client, pool, tables, 10));
+    const run = () => transaction(pool, async (sql, client) => {
+      const counts = new CountChanges();
+      const published = await publishDueReleases(sql, client, pool, tables, 10, counts);
+      await counts.apply(sql);
+      return published;
+    });
     const counts = await Promise.all([run(), run()]);
     expect(counts.reduce((x, y) => x + y, 0)).toBe(1);
     expect((await readRelease(release.id)).status).toBe('published');
     expect((await row(a.id)).status).toBe('PUBLISHED');
     expect((await eventsOf('release.published')).filter((e) => e.data.releaseId === release.id)).toHaveLength(1);
     expect(await run()).toBe(0);
+  });
+
+  it('a scheduled release that fails changes nothing and is unscheduled with its failure; one due with it goes through, the counts exact', async () => {
+    const publishAt = new Date(Date.now() - 1000).toISOString();
+    const failing = await launchRelease({ name: 'Fails', publishAt });
+    // A fourth row moves the counts (the launch's publish and unpublish cancel out), then the failing item.
+    const extra = await createRow(w, posts.id, { title: 'extra' }, { status: 'DRAFT' });
+    expectCreated(await addItem(failing.release.id, { tableId: posts.id, contentsId: extra.id, action: 'publish' }));
+    const plain = await createRow(w, posts.id, { title: 'no draft either' }, { status: 'PUBLISHED' });
+    expectCreated(await addItem(failing.release.id, { tableId: posts.id, contentsId: plain.id, action: 'publishDraft' }));
+    const passing = await launchRelease({ name: 'Passes', publishAt });
+    const before = await Promise.all([failing.a, failing.b, failing.c, extra].map((r) => row(r.id)));
+    const { pool, tables } = t.api.deps;
+    const published = await transaction(pool, async (sql, client) => {
+      const counts = new CountChanges();
+      const n = await publishDueReleases(sql, client, pool, tables, 10, counts);
+      await counts.apply(sql);
+      return n;
+    });
+    expect(published).toBe(1);
+    expect(await Promise.all([failing.a, failing.b, failing.c, extra].map((r) => row(r.id)))).toEqual(before);
+    expect(await readRelease(failing.release.id)).toMatchObject({ status: 'open', publishAt: null, failure: { code: 'NOT_FOUND' } });
+    expect((await readRelease(passing.release.id)).status).toBe('published');
+    expect((await row(passing.a.id)).status).toBe('PUBLISHED');
+    const counted = await db.query(`select status, sum(count)::int as n from contents_count where table_id = $1 group by status having sum(count) <> 0 order by status`, [posts.id]);
+    const actual = await db.query(`select status, count(*)::int as n from contents where table_id = $1 group by status order by status`, [posts.id]);
+    expect(counted.rows).toEqual(actual.rows);
   });
 });

@@ -10,13 +10,14 @@
  */
 export { checkValue, SLUG } from './rows/value-rules.js';
 export { slugify, storedDefault } from './rows/validate.js';
-export { publishDueContents } from './rows/schedule.js';
+export { nextScheduledContentsIn, publishDueContents } from './rows/schedule.js';
 export { visibleData } from './rows/row.js';
 export type { Actor } from './revisions/actions.js';
 export type { ListScope } from './rows/list.js';
 export type { WriteScope, PlannedChange, UpdateSource } from './rows/write.js';
 /** Releases apply each item as a single write, in the release's transaction (docs/releases.md). */
-export { updateContents, findRow } from './rows/write.js';
+export { updateContents, findRow, lockRows } from './rows/write.js';
+export { CountChanges } from './rows/counts.js';
 export type { UpdateContentsInput } from './rows/rows.schema.js';
 export type { ContentsRow } from './rows/row.js';
 export { purgeRevisions } from './revisions/revisions.js';

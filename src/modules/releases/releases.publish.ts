@@ -2,9 +2,9 @@ import type pg from 'pg';
 import { AppError } from '../../errors/app-error.js';
 import { savepoint, transaction, type Sql } from '../../db/sql.js';
 import { emitEvents } from '../events/outbox.js';
-import { newEvent } from '../events/vocabulary.js';
+import { newEvent, type DomainEvent } from '../events/vocabulary.js';
 import { outboxOfClient } from '../../jobs/outbox.js';
-import { updateContents, type UpdateContentsInput, type UpdateSource, type WriteScope } from '../contents/index.js';
+import { CountChanges, lockRows, updateContents, type ContentsRow, type UpdateContentsInput, type UpdateSource, type WriteScope } from '../contents/index.js';
 import { itemsOf, markPublished, type ReleaseItemRow, type ReleaseRow } from './releases.sql.js';
 
 /*
@@ -39,28 +39,43 @@ export function itemFailure(error: unknown, index: number, item: ReleaseItemRow)
   return new AppError(error.status, error.errorCode, `${field} (item ${item.id}, contents ${item.row_id}): ${error.message}`, details, error.headers);
 }
 
-/** Applies one item in the transaction on `client`, its revision naming the release. */
-export async function applyItem(scopeOf: ScopeOf, sql: Sql, client: pg.PoolClient, releaseId: string, item: ReleaseItemRow): Promise<void> {
+/**
+ * Applies one item in the transaction on `client`, its revision naming the release; its count
+ * change goes to `counts` and its events to `events`, for the end of the transaction.
+ */
+export async function applyItem(
+  scopeOf: ScopeOf,
+  tx: { sql: Sql; client: pg.PoolClient; counts: CountChanges; events: DomainEvent[]; locked: Map<string, ContentsRow> },
+  releaseId: string,
+  item: ReleaseItemRow,
+): Promise<void> {
   const scope = await scopeOf(item.table_id);
   const { input, source } = itemWrite(item);
-  await updateContents({ ...scope, tx: { sql, client }, releaseId }, { ...input, contentsId: item.row_id } as UpdateContentsInput, source);
+  await updateContents({ ...scope, tx, releaseId }, { ...input, contentsId: item.row_id } as UpdateContentsInput, source);
 }
 
 /**
  * Applies every item of a release taken (locked) in this transaction, marks it published and
- * fires `release.published`; throws the first item's failure (the caller rolls back).
+ * fires the rows' events then `release.published` (one outbox insert, in that order); throws the
+ * first item's failure (the caller rolls back). The rows' count changes are left in `counts`: the
+ * caller applies them last, with its transaction's others (CountChanges: transactions that take
+ * counter rows at their end, in one order, never deadlock).
  */
-export async function publishLockedRelease(scopeOf: ScopeOf, sql: Sql, client: pg.PoolClient, release: ReleaseRow): Promise<ReleaseRow> {
+export async function publishLockedRelease(scopeOf: ScopeOf, sql: Sql, client: pg.PoolClient, release: ReleaseRow, counts: CountChanges): Promise<ReleaseRow> {
   const items = await sql<ReleaseItemRow>(itemsOf(release.id));
+  const events: DomainEvent[] = [];
+  // Every row locked and read at once, in id order: an item then costs its update alone.
+  const locked = await lockRows(sql, items.map((item) => item.row_id));
   for (const [index, item] of items.entries()) {
     try {
-      await applyItem(scopeOf, sql, client, release.id, item);
+      await applyItem(scopeOf, { sql, client, counts, events, locked }, release.id, item);
     } catch (error) {
       throw itemFailure(error, index, item);
     }
   }
   const [published] = await sql<ReleaseRow>(markPublished(release.id));
-  await emitEvents(outboxOfClient(client), [newEvent('release.published', release.project_id, null, { releaseId: release.id, count: items.length })]);
+  events.push(newEvent('release.published', release.project_id, null, { releaseId: release.id, count: items.length }));
+  await emitEvents(outboxOfClient(client), events);
   return published;
 }
 
@@ -68,11 +83,15 @@ export async function publishLockedRelease(scopeOf: ScopeOf, sql: Sql, client: p
 export async function dryRun(pool: pg.Pool, scopeOf: ScopeOf, release: ReleaseRow, items: ReleaseItemRow[]): Promise<({ code: string; message: string } | null)[]> {
   const ROLLED_BACK = Symbol('rolled back');
   const problems: ({ code: string; message: string } | null)[] = [];
+  // Rolled back: the count changes and events are never applied.
+  const tx = { counts: new CountChanges(), events: [] as DomainEvent[] };
   await transaction(pool, async (sql, client) => {
+    // Locked before the first savepoint: each item's rollback leaves the rows as read here.
+    const locked = await lockRows(sql, items.map((item) => item.row_id));
     for (const item of items) {
       await sql(savepoint('savepoint', 'release_item'));
       try {
-        await applyItem(scopeOf, sql, client, release.id, item);
+        await applyItem(scopeOf, { sql, client, ...tx, locked }, release.id, item);
         problems.push(null);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;

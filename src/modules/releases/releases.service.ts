@@ -3,7 +3,7 @@ import { conflict, notFound } from '../../errors/app-error.js';
 import { sqlOn, transaction } from '../../db/sql.js';
 import { paginationOf, wantsCount, type PageParams } from '../../shared/pagination.js';
 import { uuidv7 } from '../../shared/ids.js';
-import { findRow, type PlannedChange, type WriteScope, type ContentsRow } from '../contents/index.js';
+import { CountChanges, findRow, type PlannedChange, type WriteScope, type ContentsRow } from '../contents/index.js';
 import type { TableDef } from '../tables/table-def.js';
 import { dryRun, publishLockedRelease, type ScopeOf } from './releases.publish.js';
 import {
@@ -159,6 +159,9 @@ export async function publishRelease(access: ReleaseCaller, releaseId: string): 
     const [release] = await sql<ReleaseRow>(releaseOf(access.projectId, releaseId, true));
     if (!release) throw notFound('Release');
     assertOpen(release);
-    return publishLockedRelease(callerScopes(access), sql, client, release);
+    const counts = new CountChanges();
+    const published = await publishLockedRelease(callerScopes(access), sql, client, release, counts);
+    await counts.apply(sql);
+    return published;
   });
 }

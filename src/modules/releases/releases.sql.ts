@@ -96,6 +96,17 @@ export const dueReleases = (batch: number): SqlQuery => ({
   values: [batch],
 });
 
+/**
+ * In how many ms the next scheduled release comes due (null: none): the publisher wakes for it
+ * rather than at its next poll. Only releases not due at the transaction's start count: a due one
+ * that another publisher holds is not waited for again and again.
+ */
+export const msUntilNextRelease = (): SqlQuery => ({
+  text: `select (extract(epoch from min(publish_at) - clock_timestamp()) * 1000)::float8 as ms
+           from release where status = 'open' and publish_at > now()`,
+  values: [],
+});
+
 /** A scheduled release that failed: kept open, no longer scheduled, the failure recorded. */
 export const markFailed = (releaseId: string, failure: { code: string; message: string }): SqlQuery => ({
   text: 'update release set publish_at = null, failure = $2, updated_at = now() where id = $1',

@@ -26,3 +26,38 @@ export async function recordChange(sql: Sql, tableId: string, from: ContentStatu
   if (to !== null) deltas.set(to, (deltas.get(to) ?? 0) + rows);
   await sql(addToCounters(tableId, randomShard(), [...deltas.keys()], [...deltas.values()]));
 }
+
+/**
+ * The count changes of many writes in one transaction (a release, a scheduled publisher's
+ * batch), applied together at its end: one statement per table, tables in id order, each taking
+ * its counter rows in status order. Recorded write by write on random shards, two such
+ * transactions over the same table each held counter rows the other waited for (a deadlock);
+ * taken at the end in one order, they only ever wait for each other, and the counter rows are
+ * held for the commit alone instead of the whole transaction.
+ */
+export class CountChanges {
+  private readonly tables = new Map<string, Map<ContentStatus, number>>();
+
+  /** Records `rows` rows of `tableId` moving from one status to another (null: did not exist / no longer exists). */
+  add(tableId: string, from: ContentStatus | null, to: ContentStatus | null, rows = 1): void {
+    if (from === to) return;
+    const deltas = this.tables.get(tableId) ?? new Map<ContentStatus, number>();
+    this.tables.set(tableId, deltas);
+    if (from !== null) deltas.set(from, (deltas.get(from) ?? 0) - rows);
+    if (to !== null) deltas.set(to, (deltas.get(to) ?? 0) + rows);
+  }
+
+  /** Adds another collector's changes (a part of the transaction that was kept). */
+  merge(other: CountChanges): void {
+    for (const [tableId, deltas] of other.tables) for (const [status, delta] of deltas) this.add(tableId, null, status, delta);
+  }
+
+  /** Applies and forgets the changes recorded so far. */
+  async apply(sql: Sql): Promise<void> {
+    for (const tableId of [...this.tables.keys()].sort()) {
+      const changed = [...this.tables.get(tableId)!].filter(([, delta]) => delta !== 0);
+      if (changed.length > 0) await sql(addToCounters(tableId, randomShard(), changed.map(([status]) => status), changed.map(([, delta]) => delta)));
+    }
+    this.tables.clear();
+  }
+}

@@ -24,6 +24,13 @@ export const dueScheduledContents = (batch: number): SqlQuery => ({
   values: [batch],
 });
 
+/** In how many ms the next SCHEDULED row comes due (null: none), as msUntilNextRelease (releases.sql.ts). */
+export const msUntilNextScheduled = (): SqlQuery => ({
+  text: `select (extract(epoch from min(publish_at) - clock_timestamp()) * 1000)::float8 as ms
+           from contents where status = 'SCHEDULED' and publish_at > now()`,
+  values: [],
+});
+
 /** Publishes one scheduled row now; returns it. */
 export const publishScheduledContents = (id: string): SqlQuery => ({
   text: `with published as (
@@ -59,6 +66,12 @@ export const rowByIdOrSlug = (tableId: string, idOrSlug: string, byId: boolean, 
   ...(visible ? {} : { name: `contents.find.${byId ? 'id' : 'slug'}${forUpdate ? '.lock' : ''}` }),
   text: `select ${CONTENTS_COLUMNS} from contents where table_id = $1 and ${byId ? 'id = $2::uuid' : 'slug = $2'}${visible ? ` and (${visible})` : ''}${forUpdate ? ' for update' : ''}`,
   values: [tableId, idOrSlug],
+});
+
+/** Rows by id, locked for update in id order (a release takes all its rows at once). */
+export const lockRowsById = (ids: string[]): SqlQuery => ({
+  text: `select ${CONTENTS_COLUMNS} from contents where id = any($1::uuid[]) order by id for update`,
+  values: [ids],
 });
 
 /** Which of `ids` are rows of the view's table inside its `rows` (a caller's view, docs/roles.md). */

@@ -7,10 +7,10 @@ import { newEvent, type DomainEvent, type EventType, type PreviousFields } from 
 import { outboxOfClient } from '../../../jobs/outbox.js';
 import { isUuid, uuidv7 } from '../../../shared/ids.js';
 import { slugColumnOf, type RowScope, type TableDef } from '../../tables/table-def.js';
-import { recordChange } from './counts.js';
+import { recordChange, type CountChanges } from './counts.js';
 import { insertRow, insertRowBatched } from './insert.js';
 import { previousFields, toContentsOutput, toDate, type ContentsRow, type NewRow } from './row.js';
-import { deleteRow, existingContents, filesOfColumnProject, lockSlug, rowByIdOrSlug, updateRow } from './rows.sql.js';
+import { deleteRow, existingContents, filesOfColumnProject, lockRowsById, lockSlug, rowByIdOrSlug, updateRow } from './rows.sql.js';
 import type { CreateContentsInput, UpdateContentsInput } from './rows.schema.js';
 import { assertTransition, planStatus } from './status.js';
 import { validateData, type ValidatedData } from './validate.js';
@@ -42,9 +42,13 @@ export interface WriteScope {
   expected?: VersionCondition;
   /**
    * The transaction to write in, instead of one of the write's own: a release applies all its
-   * items in one (docs/releases.md), each checked as a single write is.
+   * items in one (docs/releases.md), each checked as a single write is. `counts` and `events`
+   * collect the write's count changes and events for the end of that transaction, which applies
+   * them once for all its writes (counts.ts, CountChanges; one outbox insert, in write order).
+   * `locked`: rows the transaction has locked and read already (lockRows), taken from there
+   * instead of being read again, each once.
    */
-  tx?: { sql: Sql; client: pg.PoolClient };
+  tx?: { sql: Sql; client: pg.PoolClient; counts: CountChanges; events: DomainEvent[]; locked?: Map<string, ContentsRow> };
   /** The release the write is part of, recorded on the row's revision. */
   releaseId?: string;
 }
@@ -115,6 +119,24 @@ export async function findRow(sql: Sql, table: TableDef, contentsId: string, for
   if (!byId && !slugColumnOf(table)) throw notFound('Contents');
   const [row] = await sql<ContentsRow>(rowByIdOrSlug(table.id, byId ? contentsId.toLowerCase() : contentsId, byId, forUpdate, rows?.sql));
   if (!row) throw notFound('Contents');
+  return row;
+}
+
+/**
+ * Locks rows by id for the rest of the transaction, in id order, and answers them by id: a
+ * transaction writing many rows (a release) reads them in one statement instead of one each,
+ * and takes their locks in one order. Ids of no row are left out.
+ */
+export async function lockRows(sql: Sql, ids: string[]): Promise<Map<string, ContentsRow>> {
+  const rows = await sql<ContentsRow>(lockRowsById(ids));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The row as the scope's transaction locked it (lockRows), once; undefined when it did not, or not in the table. */
+function lockedRow(scope: WriteScope, contentsId: string): ContentsRow | undefined {
+  const row = scope.tx?.locked?.get(contentsId);
+  if (!row || row.table_id !== scope.table.id) return undefined;
+  scope.tx!.locked!.delete(contentsId);
   return row;
 }
 
@@ -243,7 +265,7 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
   const { table, project } = scope;
   return mapWriteFailures(table, () =>
     inScopeTransaction(scope, async (sql, client) => {
-      const current = await findRow(sql, table, input.contentsId, true);
+      const current = lockedRow(scope, input.contentsId) ?? (await findRow(sql, table, input.contentsId, true));
       assertVersion(current, scope.expected);
       // Decided on the locked row: a row published meanwhile still gets a draft, never a live change.
       if (source.kind === 'body' && source.proposal && scope.rules?.writeAsDraft && current.status === 'PUBLISHED') return source.proposal(sql, current);
@@ -272,9 +294,12 @@ export async function updateContents(scope: WriteScope, input: UpdateContentsInp
       const [row] = await sql<ContentsRow>(
         updateRow(current.id, validated.data, plan.status, slug, plan.publishAt, publishes, { action, actor: scope.actor, releaseId: scope.releaseId }, source.kind === 'draft'),
       );
-      await recordChange(sql, table.id, current.status, plan.status);
+      if (scope.tx) scope.tx.counts.add(table.id, current.status, plan.status);
+      else await recordChange(sql, table.id, current.status, plan.status);
       const types = ['contents.updated', publishes && 'contents.published', plan.unpublishes && 'contents.unpublished'] as const;
-      await emitEvents(outboxOfClient(client), rowEvents(scope, row, [...types], { before: current }));
+      const events = rowEvents(scope, row, [...types], { before: current });
+      if (scope.tx) scope.tx.events.push(...events);
+      else await emitEvents(outboxOfClient(client), events);
       return row;
     }),
   );

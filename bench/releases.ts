@@ -1,0 +1,184 @@
+/**
+ * `npm run bench -- --only R1-release` (docs/releases.md):
+ * - the publish of a release of 1,000 rows (400 drafts to publish, 300 pending drafts of live
+ *   rows to publish, 300 live rows to unpublish) in a table of its own: its answer time (target
+ *   < 2 s), over `rounds` releases, while the reads below run; then a release of the same rows
+ *   back (1,000 status changes) published with nothing else running;
+ * - list reads of the bench table (another table), 8 at a time, while each publish runs, against
+ *   the same reads just before it with no release running: p99 of both;
+ * - scheduled releases (publishAt = now + 2 s, 10 rows) with one publisher worker running:
+ *   publishedAt - publishAt, and when a client polling every 20 ms first saw it published
+ *   (the documented bound: 1 s).
+ */
+import { randomUUID } from 'node:crypto';
+import { adminToken, startChild, stopChild, type Fixture } from './setup.js';
+
+export interface ReleaseResult {
+  rows: number;
+  /** Each publish while the reads run. */
+  publishMs: number[];
+  /** A release of the same 1,000 rows back the other way (unpublish, publish), with no reads running. */
+  publishQuietMs: number[];
+  readP99Alone: number;
+  readP99During: number;
+  readsAlone: number;
+  readsDuring: number;
+  readErrors: number;
+  lateness: { publishedAtMs: number; seenMs: number }[];
+}
+
+const q = (params: Record<string, unknown>) =>
+  '?' + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`).join('&');
+
+const p99 = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
+};
+
+async function eachParallel<T>(items: T[], parallel: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (next < items.length) await work(items[next++]);
+  }));
+}
+
+export async function benchReleases(env: { api: string; apiEnv: Record<string, string>; fixture: Fixture; rounds: number; log: (line: string) => void }): Promise<ReleaseResult> {
+  const { api, fixture, log } = env;
+  const call = async (method: string, path: string, body?: unknown, token = fixture.writeKey, raw?: { text: string; type: string }) => {
+    const res = await fetch(api + path, {
+      method,
+      // No body, no Content-Type (an empty JSON body is a 400).
+      headers: { authorization: `Bearer ${token}`, ...(raw || body !== undefined ? { 'content-type': raw?.type ?? 'application/json' } : {}) },
+      body: raw ? raw.text : body === undefined ? undefined : JSON.stringify(body),
+    }).catch((error: Error) => {
+      throw new Error(`${method} ${path}: ${error.message} (${String((error.cause as Error | undefined)?.message)})`);
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+  const project = `/v1/${fixture.projectId}`;
+  const table = await call('POST', `${project}/tables`, { key: 'launches', name: 'Launches' }, adminToken);
+  await call('POST', `${project}/tables/${table.id}/columns`, { name: 'title', type: 'text' }, adminToken);
+  const contents = `${project}/tables/${table.id}/contents`;
+  const importRows = async (count: number, status: string, label: string) => {
+    const ids = Array.from({ length: count }, () => randomUUID());
+    const text = ids.map((id, n) => JSON.stringify({ id, data: { title: `${label} ${n}` }, status })).join('\n');
+    await call('POST', `${contents}/import`, undefined, fixture.writeKey, { text, type: 'application/x-ndjson' });
+    return ids;
+  };
+  const release = async (name: string, items: { id: string; action: string }[], publishAt?: string) => {
+    const created = await call('POST', `${project}/releases`, { name, ...(publishAt ? { publishAt } : {}) });
+    await eachParallel(items, 16, async ({ id, action }) => {
+      await call('POST', `${project}/releases/${created.id}/items`, { tableId: table.id, contentsId: id, action });
+    });
+    return created.id as string;
+  };
+
+  // Reads of the bench table, 8 at a time, each sample stamped with when it started.
+  const reads = [
+    q({}),
+    q({ filter: [{ i: 'category', w: 'eq', v: 'b' }] }),
+    q({ filter: [{ i: 'price', w: 'lt', v: 100 }], sort: [{ i: 'price', o: 'desc' }], page: 2 }),
+  ].map((query) => `${api}/v1/${fixture.projectId}/tables/${fixture.tableId}/contents${query}`);
+  let readErrors = 0;
+  const readWhile = async (work: () => Promise<unknown>) => {
+    const samples: { start: number; ms: number }[] = [];
+    let stop = false;
+    let n = 0;
+    const loops = Array.from({ length: 8 }, async () => {
+      while (!stop) {
+        const start = performance.now();
+        try {
+          const res = await fetch(reads[n++ % reads.length], { headers: { authorization: `Bearer ${fixture.writeKey}` } });
+          await res.arrayBuffer();
+          if (!res.ok) readErrors++;
+          samples.push({ start, ms: performance.now() - start });
+        } catch (error) {
+          readErrors++;
+          log(`R1-release: a read failed: ${(error as Error).message} (${String(((error as Error).cause as Error | undefined)?.message)})`);
+        }
+      }
+    });
+    const from = performance.now();
+    let to: number;
+    try {
+      await work();
+    } finally {
+      to = performance.now();
+      stop = true;
+      await Promise.all(loops);
+    }
+    return { ms: to - from, latencies: samples.filter((s) => s.start >= from && s.start < to).map((s) => s.ms) };
+  };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  const publishMs: number[] = [];
+  const publishQuietMs: number[] = [];
+  const alone: number[] = [];
+  const during: number[] = [];
+  for (let round = 0; round < env.rounds; round++) {
+    log(`R1-release: round ${round + 1}: 1,000 rows and their release`);
+    const drafts = await importRows(400, 'DRAFT', `draft ${round}`);
+    const revised = await importRows(300, 'PUBLISHED', `revised ${round}`);
+    const live = await importRows(300, 'PUBLISHED', `live ${round}`);
+    await eachParallel(revised, 16, async (id) => {
+      await call('PUT', `${contents}/${id}`, { data: { title: `revised ${round} ${id}` }, draft: true });
+    });
+    const items = [
+      ...drafts.map((row) => ({ id: row, action: 'publish' })),
+      ...revised.map((row) => ({ id: row, action: 'publishDraft' })),
+      ...live.map((row) => ({ id: row, action: 'unpublish' })),
+    ];
+    const id = await release(`launch ${round}`, items);
+    // The same reads with no release running, as long as the last publish took (at least 2 s).
+    alone.push(...(await readWhile(() => sleep(Math.max(2000, publishMs.at(-1) ?? 0)))).latencies);
+    const timed = await readWhile(() => call('POST', `${project}/releases/${id}/publish`));
+    publishMs.push(timed.ms);
+    during.push(...timed.latencies);
+    // Its rows back the other way, published with no reads running.
+    const back = await release(`back ${round}`, [
+      ...drafts.map((row) => ({ id: row, action: 'unpublish' })),
+      ...live.map((row) => ({ id: row, action: 'publish' })),
+      ...revised.map((row) => ({ id: row, action: 'unpublish' })),
+    ]);
+    const quiet = performance.now();
+    await call('POST', `${project}/releases/${back}/publish`);
+    publishQuietMs.push(performance.now() - quiet);
+    log(`R1-release: round ${round + 1}: publish ${timed.ms.toFixed(0)} ms under reads (${timed.latencies.length} reads meanwhile), ${publishQuietMs.at(-1)!.toFixed(0)} ms alone`);
+  }
+
+  log('R1-release: scheduled releases (publishAt = now + 2 s) with a publisher worker');
+  const worker = await startChild('workers/main.ts', { ...env.apiEnv, WORKERS: 'publisher' });
+  const lateness: { publishedAtMs: number; seenMs: number }[] = [];
+  try {
+    // The first one waits for the worker to start; it is not counted.
+    for (let run = 0; run <= 5; run++) {
+      const rows = await importRows(10, 'DRAFT', `scheduled ${run}`);
+      const publishAt = Date.now() + 2000;
+      const id = await release(`scheduled ${run}`, rows.map((row) => ({ id: row, action: 'publish' })), new Date(publishAt).toISOString());
+      for (;;) {
+        // The list, not the release itself: reading an open release tries its items (a dry run).
+        const read = ((await call('GET', `${project}/releases?size=5&withCount=false`)).list as { id: string; status: string; publishedAt: string }[]).find((r) => r.id === id)!;
+        if (read.status === 'published') {
+          if (run > 0) lateness.push({ publishedAtMs: Date.parse(read.publishedAt) - publishAt, seenMs: Date.now() - publishAt });
+          break;
+        }
+        await sleep(20);
+      }
+    }
+  } finally {
+    await stopChild(worker);
+  }
+  return {
+    rows: 1000,
+    publishMs,
+    publishQuietMs,
+    readP99Alone: p99(alone),
+    readP99During: p99(during),
+    readsAlone: alone.length,
+    readsDuring: during.length,
+    readErrors,
+    lateness,
+  };
+}
