@@ -21,3 +21,7 @@ export const takePurges = (limit: number): SqlQuery => ({
   text: `delete from cache_purge where id in (select id from cache_purge order by id limit $1 for update skip locked) returning keys`,
   values: [limit],
 });
+
+/** The channel the triggers notify when they queue a purge (at commit). */
+export const PURGE_CHANNEL = 'tabula_cache_purge';
+export const listenForPurges = (): SqlQuery => ({ text: `listen ${PURGE_CHANNEL}`, values: [] });
