@@ -44,8 +44,13 @@ function viewKey(principal: Principal, access: ProjectAccess): string {
   return principal.kind === 'apiKey' ? `key:${principal.permission}` : 'account';
 }
 
-/** Built-in read keys: the only callers whose answers a shared cache may keep. */
-export const isReadKey = (principal: Principal): boolean => principal.kind === 'apiKey' && principal.permission === 'read' && !principal.role;
+/**
+ * Built-in read keys: the only callers whose answers a shared cache may keep (keyed by
+ * Authorization and Origin). A key restricted to `allowedHosts` that was let in by its Referer
+ * (no Origin) is answered privately: a cache keyed by Origin cannot tell such requests apart.
+ */
+export const sharedCacheable = (principal: Principal, origin: string | undefined): boolean =>
+  principal.kind === 'apiKey' && principal.permission === 'read' && !principal.role && (principal.allowedHosts.length === 0 || Boolean(origin));
 
 /** The entity tags of `If-None-Match` (`*`: any), weak ones compared weakly as RFC 9110 says. */
 export function parseIfNoneMatch(header: string | undefined): string[] | null {
@@ -100,7 +105,7 @@ export async function conditionalRead({ ctx, kind, principal, access, input, tab
 
   const headers = ctx.response.headers;
   const maxAge = ctx.deps.config.CDN_MAX_AGE;
-  if (isReadKey(principal)) {
+  if (sharedCacheable(principal, ctx.req.headers.origin)) {
     headers['cache-control'] = `public, max-age=0, s-maxage=${maxAge}`;
     headers.vary = 'Authorization, Origin';
   } else {
