@@ -40,7 +40,7 @@ sub vcl_recv {
     return (synth(200, "Purged " + xkey.purge(req.http.xkey-purge)));
   }
   # Writes, streams and the rest go straight through.
-  if ((req.method != "GET" && req.method != "HEAD") || req.url !~ "^/v1/" || req.http.Accept ~ "text/event-stream") {
+  if ((req.method != "GET" && req.method != "HEAD") || req.url !~ "^/v1/" || req.url ~ "/events/" || req.http.Accept ~ "text/event-stream") {
     return (pass);
   }
   # The built-in VCL passes requests with Authorization; Tabula's public answers are cached per
