@@ -14,7 +14,9 @@ import { Migration } from '@mikro-orm/migrations';
  *   the `cdn-purge` worker; a row appears only at commit, so no purge can precede its commit).
  *   Rows changes purge `r:<rowId>` and `l:<tableId>` (lists) only when a read key could see
  *   the difference (the row is or was PUBLISHED); more than 500 rows at once purge `t:<tableId>`.
- *   Anything else of the project purges its own key, and schema, roles and keys `p:<projectId>`.
+ *   Anything else of the project purges its own key; schema, keys (a revoked key's cached
+ *   answers go) and the project `p:<projectId>`. Roles and members change only what is never
+ *   shared (custom roles' and accounts' answers): their counter moves, nothing is purged.
  */
 export class Migration20261202040000_http_cache extends Migration {
   override name = 'Migration20261202040000_http_cache';
@@ -87,7 +89,7 @@ export class Migration20261202040000_http_cache extends Migration {
       create trigger contents_cache_delete after delete on contents
         referencing old table as old_rows for each statement execute function contents_cache_touch();
 
-      -- The project's other data, row by row (rare writes). TG_ARGV: scope prefix, key prefix,
+      -- The project's other data, row by row (rare writes). TG_ARGV: scope prefix, key prefix ('': none),
       -- and where the project id is: a column of the row, or the row's table (content_column).
       create function project_cache_touch() returns trigger language plpgsql as $$
       declare
@@ -100,7 +102,8 @@ export class Migration20261202040000_http_cache extends Migration {
           project := image->>TG_ARGV[2];
         end if;
         if project is not null then
-          perform cache_touch(array[TG_ARGV[0] || project], array[TG_ARGV[1] || project]);
+          -- No key: nothing a shared cache holds (read keys' answers) depends on it.
+          perform cache_touch(array[TG_ARGV[0] || project], case when TG_ARGV[1] = '' then '{}'::text[] else array[TG_ARGV[1] || project] end);
         end if;
         return null;
       end $$;
@@ -110,13 +113,13 @@ export class Migration20261202040000_http_cache extends Migration {
       create trigger project_cache_touch after insert or update or delete on content_column
         for each row execute function project_cache_touch('m:', 'p:', 'table_id');
       create trigger project_cache_touch after insert or update or delete on role
-        for each row execute function project_cache_touch('m:', 'p:', 'project_id');
+        for each row execute function project_cache_touch('m:', '', 'project_id');
       -- Not on last_used_at, written as keys are used.
       create trigger project_cache_touch
         after insert or delete or update of permission, role_id, allowed_hosts, active, expires_at, key_hash, previous_key_hash, previous_expires_at on api_key
         for each row execute function project_cache_touch('m:', 'p:', 'project_id');
       create trigger project_cache_touch after insert or update or delete on project_member
-        for each row execute function project_cache_touch('m:', 'p:', 'project_id');
+        for each row execute function project_cache_touch('m:', '', 'project_id');
       create trigger project_cache_touch after update or delete on project
         for each row execute function project_cache_touch('m:', 'p:', 'id');
       create trigger project_cache_touch after insert or update or delete on category

@@ -102,6 +102,15 @@ describe('behind Varnish', () => {
     expect(cached(await via('GET', path, { token: w.writeKey }))).toBe('MISS');
   });
 
+  it('purges a key’s cached answers when the key is deactivated', async () => {
+    const key = expectStatus(await t.call('POST', `/v1/${w.projectId}/api-keys`, { body: { name: 'soon off', permission: 'read' } }), 201);
+    const path = contentsPath(w, posts.id);
+    await via('GET', path, { token: key.key });
+    expect(cached(await via('GET', path, { token: key.key }))).toBe('HIT');
+    expectStatus(await t.call('PUT', `/v1/${w.projectId}/api-keys/${key.id}`, { body: { active: false } }), 200);
+    await until(async () => (await via('GET', path, { token: key.key })).status === 401, 10_000, 'the deactivated key to be refused through Varnish');
+  });
+
   it('never lets a DRAFT row into a read key’s cached answers', async () => {
     const draft = await createRow(w, posts.id, { title: 'secret draft' }, { status: 'DRAFT' });
     const one = contentsPath(w, posts.id, draft.id);

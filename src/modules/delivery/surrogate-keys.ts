@@ -10,7 +10,7 @@
  * its lists (and on answers that expand into it), `r:<rowId>` on a read of one row; `c:`,
  * `v:`, `i:`, `f:<projectId>` on the other resources. The database queues for purging `r:` and
  * `l:` on row changes (`t:` for large ones), the resource's key on resource changes, and `p:`
- * on schema, role and key changes.
+ * on schema, API key and project changes.
  */
 
 /** The kinds of cacheable reads (procedure meta `httpCache`). */
