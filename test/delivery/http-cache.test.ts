@@ -147,6 +147,22 @@ describe('ETags and 304', () => {
   });
 });
 
+describe('the OpenAPI documents', () => {
+  it('document If-None-Match, 304 and the cache headers of cacheable GETs, and only of those', async () => {
+    const doc = (await t.call('GET', '/v1/openapi.json', { token: null })).json;
+    const list = doc.paths['/{projectId}/tables/{tableId}/contents'].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toContain('If-None-Match');
+    expect(Object.keys(list.responses)).toContain('304');
+    expect(Object.keys(list.responses['200'].headers)).toEqual(expect.arrayContaining(['ETag', 'Cache-Control', 'Vary', 'Surrogate-Key', 'Cache-Tag']));
+    expect(Object.keys(doc.paths['/{projectId}/categories'].get.responses)).toContain('304');
+    expect(Object.keys(doc.paths['/{projectId}/api-keys'].get.responses)).not.toContain('304');
+    const project = (await t.call('GET', `/v1/${w.projectId}/openapi.json`, { token: w.readKey })).json;
+    const rows = Object.entries(project.paths as Record<string, { get?: { responses: Record<string, unknown> } }>).filter(([path]) => path.endsWith('/contents'));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const [, item] of rows) expect(Object.keys(item.get!.responses)).toContain('304');
+  });
+});
+
 describe('cache headers', () => {
   it('makes read keys’ answers public with surrogate keys, and says what they depend on', async () => {
     const res = expectOk(await get(`${contentsPath(w, posts.id)}?expand=author`, w.readKey));

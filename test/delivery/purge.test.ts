@@ -80,6 +80,17 @@ describe('purge requests', () => {
   });
 });
 
+describe('configuration', () => {
+  it('requires a token for Fastly and Cloudflare, not for Varnish', () => {
+    for (const kind of ['fastly', 'cloudflare']) {
+      expect(() => loadConfig({ CDN_PURGE_URL: 'https://api.example.com/purge', CDN_PURGE_KIND: kind })).toThrow(/CDN_PURGE_TOKEN/);
+    }
+    expect(loadConfig({ CDN_PURGE_URL: 'http://varnish:6081/' }).CDN_PURGE_KIND).toBe('varnish');
+    expect(loadConfig({}).CDN_MAX_AGE).toBe(0);
+    expect(() => loadConfig({ CDN_MAX_AGE: '-1' })).toThrow(/CDN_MAX_AGE/);
+  });
+});
+
 describe('the cdn-purge worker', () => {
   it('purges a changed row and the table’s lists, in the Fastly format', async () => {
     const row = await createRow(w, posts.id, { title: 'a' });
