@@ -29,6 +29,7 @@ import { benchImportExport, type IoResult } from './import-export.js';
 import { benchS3, type S3Result } from './s3.js';
 import { benchImages, type ImagesResult } from './images.js';
 import { benchReleases, type ReleaseResult } from './releases.js';
+import { benchCdn, type CdnResult } from './cdn.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -80,6 +81,7 @@ let io: IoResult | null = null;
 let s3: S3Result | null = null;
 let images: ImagesResult | null = null;
 let releases: ReleaseResult | null = null;
+let cdn: CdnResult | null = null;
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
@@ -141,6 +143,10 @@ try {
   if (!args.soak && (!args.only || args.only.split(',').includes('mixed'))) {
     log('mixed: 29 connections reading six lists with exact totals, alone and with 3 connections creating and updating');
     mixed = await benchMixed({ api: `http://127.0.0.1:${apiPort}`, fixture, duration });
+  }
+  if (!args.soak && (!args.only || args.only.split(',').includes('cdn'))) {
+    log('cdn: read keys\' lists through Varnish (docs/cdn/varnish.vcl) and straight to Tabula, alone and under a 90/10 read/write mix');
+    cdn = await benchCdn({ apiEnv, fixture, duration, connections, log });
   }
   if (!args.soak && (!args.only || args.only.split(',').includes('s3'))) {
     log('s3: 1 GiB uploaded through an API with STORAGE_DRIVER=s3 (s3rver), then downloaded; the API\'s RSS throughout');
@@ -312,8 +318,23 @@ if (releases) {
   );
   console.log(`  scheduled (publishAt = now + 2 s): publishedAt - publishAt ${late((l) => l.publishedAtMs)} ms; seen published by a client polling every 20 ms ${late((l) => l.seenMs)} ms after publishAt (bound 1000 ms)`);
 }
+if (cdn) {
+  console.log('\nHTTP caching: read keys through Varnish (purged by cdn-purge) vs straight to Tabula');
+  for (const l of cdn.lists) {
+    console.log(
+      `  ${pad(l.name, 8)}Varnish ${num(l.cached.requestsPerSecond)} req/s p99 ${num(l.cached.p99, 1)} ms, Tabula ${num(l.direct.requestsPerSecond)} req/s p99 ${num(l.direct.p99, 1)} ms: ` +
+        `${l.ratio.toFixed(1)}x (target >= 10x); errors ${l.cached.errors + l.direct.errors}`,
+    );
+  }
+  const m = cdn.mixed;
+  console.log(
+    `  C3-mix  90/10: reads through Varnish ${num(m.cached.readsPerSecond)}/s (p99 ${num(m.cached.readP99, 1)} ms, writes ${num(m.cached.writesPerSecond)}/s), ` +
+      `straight ${num(m.direct.readsPerSecond)}/s (p99 ${num(m.direct.readP99, 1)} ms, writes ${num(m.direct.writesPerSecond)}/s): ${m.ratio.toFixed(1)}x (target >= 5x); ` +
+      `stalest read ${num(m.maxStaleMs)} ms, ${m.staleOver1s} of ${m.cached.reads.length} over 1 s (target: none); errors ${m.cached.errors + m.direct.errors}`,
+  );
+}
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, releases, io, s3, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, releases, io, s3, cdn: cdn && { lists: cdn.lists, mixed: { ...cdn.mixed, cached: { ...cdn.mixed.cached, reads: undefined, acks: undefined }, direct: { ...cdn.mixed.direct, reads: undefined, acks: undefined } } }, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

@@ -10,6 +10,7 @@ import { TableDefinitions } from '../src/modules/tables/table-definitions.js';
 import { startOutboxRelay } from './handlers/outbox-relay.js';
 import { startScheduledPublisher } from './handlers/scheduled-publisher.js';
 import { startChangeLogTrim } from './handlers/change-log.js';
+import { startCdnPurge } from './handlers/cdn-purge.js';
 import { startRevisionRetention } from './handlers/revisions.js';
 import { startFeedRetention } from './handlers/event-feed.js';
 import { createPurgeHandler } from './handlers/purge.js';
@@ -54,6 +55,8 @@ const WORKERS: Record<string, WorkerDefinition> = {
   },
   /** Trims the contents change log that API processes read to keep their list caches exact. */
   'change-log': { queue: 'contents.changes', start: loopWorker(1, (pool, logger) => startChangeLogTrim(pool, logger.child({ worker: 'change-log' }))) },
+  /** Purges CDN caches by surrogate key after each commit (docs/scaling-out.md#http-caches-and-purging). */
+  'cdn-purge': { queue: 'cache.purge', start: loopWorker(2, (pool, logger, { config }) => startCdnPurge(pool, config, logger.child({ worker: 'cdn-purge' }))) },
   /** Keeps the newest REVISIONS_PER_ROW revisions of each contents row (docs/contents.md#revisions). */
   revisions: {
     queue: 'contents.revisions',

@@ -77,6 +77,14 @@ const envSchema = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   NODE_ENV: z.string().default('development'),
   DATA_DIR: z.string().min(1).default('./.data'),
+  /** Seconds a shared cache (CDN, Varnish) may serve read keys' answers (`s-maxage`, docs/scaling-out.md#http-caches-and-purging); 0: not at all. */
+  CDN_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).default(0),
+  /** Where the `cdn-purge` worker sends purges by surrogate key; unset: no purges. */
+  CDN_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** The purge format: Varnish xkey (`PURGE` with `xkey-purge`), Fastly or Cloudflare. */
+  CDN_PURGE_KIND: z.enum(['varnish', 'fastly', 'cloudflare']).default('varnish'),
+  /** Fastly API token (`Fastly-Key`) or Cloudflare API token (`Authorization: Bearer`); required for those kinds. */
+  CDN_PURGE_TOKEN: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof envSchema>;
@@ -111,6 +119,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.data.STAGED_UPLOADS_MAX_AGE_MS <= parsed.data.REQUEST_TIMEOUT_MS) {
     // Younger staged uploads may still be streaming in.
     throw new ConfigError('Invalid configuration: STAGED_UPLOADS_MAX_AGE_MS: must exceed REQUEST_TIMEOUT_MS');
+  }
+  if (parsed.data.CDN_PURGE_URL && parsed.data.CDN_PURGE_KIND !== 'varnish' && !parsed.data.CDN_PURGE_TOKEN) {
+    throw new ConfigError(`Invalid configuration: CDN_PURGE_TOKEN: required when CDN_PURGE_KIND is ${parsed.data.CDN_PURGE_KIND}`);
   }
   return parsed.data;
 }

@@ -7,7 +7,7 @@ import type { Meta } from '../trpc/trpc.js';
 import { errorsOf } from '../openapi/error-rules.js';
 import { addJsonExample, hintsOf, localResolver } from '../openapi/examples.js';
 import { completeParameters, type Parameter } from '../openapi/parameters.js';
-import { commonHeaders, ERROR_SCHEMA, errorResponse, IF_MATCH_PARAMETER, RESPONSE_HEADERS, type HeaderName } from '../openapi/responses.js';
+import { cacheHeaders, commonHeaders, ERROR_SCHEMA, errorResponse, IF_MATCH_PARAMETER, IF_NONE_MATCH_PARAMETER, notModifiedResponse, RESPONSE_HEADERS, type HeaderName } from '../openapi/responses.js';
 import { pruneUnusedComponents } from '../openapi/prune.js';
 import { documentTags } from '../openapi/tags.js';
 
@@ -105,6 +105,11 @@ export function buildOpenApiDocument(appRouter: AnyRouter, extraPaths: Record<st
       for (const [code, response] of Object.entries(success)) {
         if (etag && code !== '204') response.headers = { ...(response.headers as object), ETag: { $ref: '#/components/headers/ETag' } };
       }
+      const cache = facts?.meta.httpCache;
+      if (cache) {
+        op.parameters = [...(op.parameters ?? []), IF_NONE_MATCH_PARAMETER];
+        for (const response of Object.values(success)) response.headers = { ...(response.headers as object), ...cacheHeaders(etag === 'read') };
+      }
       for (const response of Object.values(success)) addJsonExample(response.content, resolve, hints);
       const errors = errorsOf({
         method,
@@ -119,7 +124,8 @@ export function buildOpenApiDocument(appRouter: AnyRouter, extraPaths: Record<st
       // responses of procedures describe its body, not Tabula's, and are all replaced.
       const own = facts ? {} : Object.fromEntries(Object.entries(op.responses ?? {}).filter(([code]) => /^[45]/.test(code) && !errors.has(code)));
       const errorResponses = Object.fromEntries([...errors].map(([status, specific]) => [status, errorResponse(status, specific)]));
-      op.responses = Object.fromEntries(Object.entries({ ...success, ...errorResponses, ...own }).sort(([a], [b]) => a.localeCompare(b)));
+      const notModified = cache ? { '304': notModifiedResponse(etag === 'read') } : {};
+      op.responses = Object.fromEntries(Object.entries({ ...success, ...notModified, ...errorResponses, ...own }).sort(([a], [b]) => a.localeCompare(b)));
     }
   }
   doc.tags = documentTags(tags);

@@ -1,10 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
+import { TRPCError } from '@trpc/server';
 import type { AppDeps } from '../app-deps.js';
 import type { AppError } from '../errors/app-error.js';
 import { methodNotAllowed, noRoute } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import { createContextFactory, type Context } from '../trpc/context.js';
+import { NotModified } from '../trpc/http-cache.js';
 import type { AppRouter } from '../trpc/router.js';
 import { factsOf } from './request-tracking.js';
 import { sendError } from './send-error.js';
@@ -15,6 +17,7 @@ import type { V1Route, V1RouteTable } from './v1-routes.js';
 
 /** The answer as trpc-to-openapi's adapter writes it: JSON with its length; 204 without a body. */
 function sendData(res: ServerResponse, ctx: Context, data: unknown): void {
+  ctx.beforeSend?.();
   res.statusCode = ctx.response.status ?? 200;
   for (const [name, value] of Object.entries(ctx.response.headers)) res.setHeader(name, value);
   if (res.statusCode === 204) {
@@ -34,6 +37,13 @@ function sendData(res: ServerResponse, ctx: Context, data: unknown): void {
   for (const part of body.slice(0, -1)) res.write(part);
   res.end(body.at(-1));
   res.uncork();
+}
+
+/** 304 to a conditional GET whose tag is current: the headers of a 200, no body (docs/scaling-out.md#http-caches-and-purging). */
+function sendNotModified(res: ServerResponse, ctx: Context): void {
+  res.statusCode = 304;
+  for (const [name, value] of Object.entries(ctx.response.headers)) res.setHeader(name, value);
+  res.end();
 }
 
 /** 405 with Allow for a known path and another method, 404 otherwise. */
@@ -62,11 +72,12 @@ export function createV1Handler(deps: AppDeps, appRouter: AppRouter, routes: V1R
   const readBody = jsonBodyReader(deps.config.BODY_MAX_BYTES);
 
   const run = (req: Request, res: Response, route: V1Route, input: unknown, inputError?: AppError) => {
-    const ctx = createContext({ req, res, facts: factsOf(res), inputError });
+    const ctx = createContext({ req, res, facts: factsOf(res), inputError, conditional: req.method === 'GET' });
     const { type, path } = route;
     route.procedure({ path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 }).then(
       (data) => sendData(res, ctx, data),
       (error: unknown) => {
+        if (error instanceof TRPCError && error.cause instanceof NotModified) return sendNotModified(res, ctx);
         const described = describeError(error, type);
         if (described.internal) deps.logger.error({ err: error, path, requestId: ctx.requestId }, 'request failed');
         sendError(res, described);

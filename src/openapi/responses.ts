@@ -51,8 +51,34 @@ export const RESPONSE_HEADERS = {
   'RateLimit-Reset': header('Seconds until the bucket is full again', 'integer'),
   'Retry-After': header('Seconds to wait before retrying (at least 1)', 'integer'),
   Location: header('Path of the created resource, e.g. `/v1/{projectId}/tables/{id}`'),
-  ETag: header('The row’s entity tag, `"<id>:<version>"` (a read with `version=draft`: `W/"<id>:<version>:draft"`): send it as `If-Match` to write only over this version'),
+  ETag: header('The row’s entity tag, `"<id>:<version>"` (a read with `version=draft`: `W/"<id>:<version>:draft"`): send it as `If-Match` to write only over this version; as `If-None-Match`, 304 while nothing the answer depends on changed'),
+  'Cache-ETag': header('Strong entity tag of this answer, made from the change counters of what it depends on, the caller’s view and the URL: send it as `If-None-Match` for a 304 while it is current'),
+  'Cache-Control': header('Read keys: `public, max-age=0, s-maxage=<CDN_MAX_AGE>` (a shared cache may keep the answer that long, purged on change); other callers: `private, no-cache` (docs/scaling-out.md#http-caches-and-purging)'),
+  Vary: header('`Authorization, Origin` on answers a shared cache may keep: one object per credential and Origin'),
+  'Surrogate-Key': header('Space-separated keys naming what the answer depends on (`p:<projectId> t:<tableId> l:<tableId> r:<rowId>`...), for purging shared caches by key'),
+  'Cache-Tag': header('The same keys as `Surrogate-Key`, for CDNs that read this header'),
 };
+
+/** Conditional GETs (docs/scaling-out.md#http-caches-and-purging). */
+export const IF_NONE_MATCH_PARAMETER = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'The `ETag` of an earlier answer: 304 with no body while it is still the current one.',
+  schema: { type: 'string' },
+};
+
+/** The headers of a cacheable GET's success (and 304); `rowTag`: the row's own ETag (a read of one row). */
+export const cacheHeaders = (rowTag: boolean) => ({
+  ETag: { $ref: `#/components/headers/${rowTag ? 'ETag' : 'Cache-ETag'}` },
+  ...Object.fromEntries((['Cache-Control', 'Vary', 'Surrogate-Key', 'Cache-Tag'] as const).map((name) => [name, { $ref: `#/components/headers/${name}` }])),
+});
+
+/** 304 to `If-None-Match` naming the current tag. */
+export const notModifiedResponse = (rowTag: boolean) => ({
+  description: 'Not Modified: `If-None-Match` names the current `ETag`; no body',
+  headers: { ...commonHeaders(), ...cacheHeaders(rowTag) },
+});
 
 /** The request header of a write that must not overwrite someone else's (docs/contents.md#concurrent-edits). */
 export const IF_MATCH_PARAMETER = {

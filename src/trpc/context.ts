@@ -22,6 +22,10 @@ export interface Context {
   facts: RequestFacts;
   /** Input the `/v1` layer could not read, raised after the access checks (see input-errors.ts). */
   inputError?: AppError;
+  /** The `/v1` face: GETs answer ETags and cache headers, and 304 to `If-None-Match` (http-cache.ts). */
+  conditional?: boolean;
+  /** Run by the `/v1` layer just before a success is written (http-cache.ts completes its headers). */
+  beforeSend?: () => void;
 }
 
 /** What the web layer knows of a request when it hands it to a procedure. */
@@ -30,6 +34,7 @@ export interface RequestArrival {
   res: ServerResponse;
   facts: RequestFacts;
   inputError?: AppError;
+  conditional?: boolean;
 }
 
 /**
@@ -55,7 +60,7 @@ function lazyFork(parent: EntityManager): EntityManager {
 }
 
 export function createContextFactory(deps: AppDeps) {
-  return ({ req, res, facts, inputError }: RequestArrival): Context => ({
+  return ({ req, res, facts, inputError, conditional }: RequestArrival): Context => ({
     deps,
     em: lazyFork(deps.orm.em),
     req,
@@ -64,6 +69,7 @@ export function createContextFactory(deps: AppDeps) {
     response: { headers: {} },
     facts,
     inputError,
+    conditional,
   });
 }
 

@@ -12,6 +12,7 @@ import { authorizeProject, type ProjectAccessLevel, type ProjectAccess, type Tab
 import type { TableDef } from '../modules/tables/table-def.js';
 import type { Context } from './context.js';
 import { raiseInputErrors } from './input-errors.js';
+import { conditionalRead } from './http-cache.js';
 import { noteProject } from './request-facts.js';
 import type { ProjectRole } from '../modules/projects/project.entity.js';
 import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
@@ -71,6 +72,7 @@ export const projectProcedure = (level: ProjectAccessLevel, byRules = false) =>
     const input = await opts.getRawInput();
     const { principal, access } = await projectAccess(opts, input, level);
     if (!byRules) refuseCustomRoleWrite(access, level);
+    if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input });
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, access } });
   });
@@ -93,6 +95,7 @@ export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: P
     const input = await opts.getRawInput();
     const { principal, access } = await projectAccess(opts, input, level);
     if (!byRules) refuseCustomRoleWrite(access, level);
+    if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input });
     const item = await load({ em: opts.ctx.em, deps: opts.ctx.deps, access }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, access, item } });
@@ -107,6 +110,7 @@ export const tableProcedure = (level: ProjectAccessLevel) =>
     const input = await opts.getRawInput();
     const { principal, access } = await projectAccess(opts, input, level);
     const tableAccess = await access.table(rawPathParam(input, 'tableId'), level);
+    if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input, table: tableAccess.table });
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table } });
   });
@@ -130,6 +134,7 @@ export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: Tabl
     const input = await opts.getRawInput();
     const { principal, access } = await projectAccess(opts, input, level);
     const tableAccess = await access.table(rawPathParam(input, 'tableId'), level);
+    if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input, table: tableAccess.table });
     await exists({ em: opts.ctx.em, deps: opts.ctx.deps, access, table: tableAccess.table, tableAccess }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
     return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table } });

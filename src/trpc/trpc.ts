@@ -2,14 +2,16 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { describeError } from '../errors/describe.js';
 import type { Context } from './context.js';
+import type { CacheKind } from '../modules/delivery/surrogate-keys.js';
 
 /**
  * Procedure meta: the OpenAPI face plus the success status the `/v1` face answers, which the
  * document generator cannot know (it documents every success as 200), and `etag`: the
  * operation answers an `ETag` (`read`), or also takes `If-Match` and may answer 412 (`write`;
- * docs/contents.md#concurrent-edits).
+ * docs/contents.md#concurrent-edits); `httpCache`: a GET whose answer is conditional and
+ * cacheable, and what it depends on (trpc/http-cache.ts).
  */
-export type Meta = OpenApiMeta<{ successStatus?: 200 | 201 | 204; etag?: 'read' | 'write' }>;
+export type Meta = OpenApiMeta<{ successStatus?: 200 | 201 | 204; etag?: 'read' | 'write'; httpCache?: CacheKind }>;
 
 const t = initTRPC
   .context<Context>()

@@ -52,13 +52,14 @@ export function adapterV1Handlers(deps: AppDeps, appRouter: AppRouter, routes: V
 
   const handler = createOpenApiNodeHttpHandler({
     router: appRouter,
-    createContext: ({ req, res }: { req: IncomingMessage; res: ServerResponse }) => createContext({ req, res, facts: factsOf(res), inputError: inputErrors.get(req) }),
+    createContext: ({ req, res }: { req: IncomingMessage; res: ServerResponse }) => createContext({ req, res, facts: factsOf(res), inputError: inputErrors.get(req), conditional: req.method === 'GET' }),
     maxBodySize: deps.config.BODY_MAX_BYTES,
     responseMeta: ({ ctx, errors, type }: { ctx?: Context; errors: unknown[]; type: string }) => {
       if (errors.length > 0) {
         const described = describeError(errors[0], type);
         return { status: described.status, headers: described.headers };
       }
+      ctx?.beforeSend?.();
       return { status: ctx?.response.status ?? 200, headers: ctx?.response.headers ?? {} };
     },
   } as Parameters<typeof createOpenApiNodeHttpHandler>[0]);

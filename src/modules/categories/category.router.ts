@@ -10,7 +10,7 @@ const item = '/{projectId}/categories/{categoryId}' as const;
 
 export const categoryRouter = router({
   list: projectProcedure('read')
-    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List categories (filter: parentId)', protect: true } })
+    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List categories (filter: parentId)', protect: true } , httpCache: 'categories' })
     .input(listCategoriesInput)
     .output(categoryListOutput)
     .query(({ ctx, input }) => listCategories(ctx.em, ctx.access.project.id, input)),
@@ -27,7 +27,7 @@ export const categoryRouter = router({
 
   // Reading one by id: the create's Location has to lead somewhere.
   get: projectProcedure('read')
-    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a category', protect: true } })
+    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a category', protect: true } , httpCache: 'categories' })
     .input(categoryIdInput)
     .output(categoryOutput)
     .query(async ({ ctx, input }) => toCategoryOutput(await findCategory(ctx.em, ctx.access.project.id, input.categoryId))),

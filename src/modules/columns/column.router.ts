@@ -29,7 +29,7 @@ const forgetSchema = (ctx: Context, projectId: string) => ctx.deps.tables.forget
 
 export const columnRouter = router({
   list: tableProcedure('read')
-    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List columns (in position order)', protect: true } })
+    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List columns (in position order)', protect: true } , httpCache: 'columns' })
     .input(listColumnsInput)
     .output(columnListOutput)
     .query(async ({ ctx, input }) => {
@@ -48,7 +48,7 @@ export const columnRouter = router({
     }),
 
   get: columnProcedure('read')
-    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a column (by id or name)', protect: true } })
+    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a column (by id or name)', protect: true } , httpCache: 'columns' })
     .input(columnIdInput)
     .output(columnOutput)
     .query(async ({ ctx, input }) => {

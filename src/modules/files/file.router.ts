@@ -31,13 +31,13 @@ const fileProcedure = (action: 'read' | 'update' | 'delete') =>
 
 export const fileRouter = router({
   list: projectProcedure('read')
-    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List files (filter: mimeType)', protect: true } })
+    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List files (filter: mimeType)', protect: true } , httpCache: 'files' })
     .input(listFilesInput)
     .output(fileListOutput)
     .query(({ ctx, input }) => fileRules(ctx.access, ctx.em).list(input)),
 
   get: fileProcedure('read')
-    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a file’s metadata', protect: true } })
+    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a file’s metadata', protect: true } , httpCache: 'files' })
     .input(fileIdInput)
     .output(fileOutput)
     .query(({ ctx }) => toFileOutput(ctx.item)),

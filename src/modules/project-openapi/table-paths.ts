@@ -1,5 +1,5 @@
 import { errorsOf } from '../../openapi/error-rules.js';
-import { commonHeaders, errorResponse, IF_MATCH_PARAMETER } from '../../openapi/responses.js';
+import { cacheHeaders, commonHeaders, errorResponse, IF_MATCH_PARAMETER, IF_NONE_MATCH_PARAMETER, notModifiedResponse } from '../../openapi/responses.js';
 import { EXPAND_DESCRIPTION, FIELDS_DESCRIPTION, OP_DESCRIPTION, SEARCH_DESCRIPTION, tableFilterDescription, tableSortDescription } from '../query/index.js';
 import { dataSchema, type DocColumn, type JsonSchema, type SchemaContext } from './column-schema.js';
 
@@ -161,15 +161,21 @@ const contentsIdParameter = {
 
 /**
  * Success response plus every error the operation can answer, as on `/v1` (docs/reliability.md#errors).
- * `etag`: the row's `ETag` is answered (`read`), and `If-Match` taken (`write`, 412).
+ * `etag`: the row's `ETag` is answered (`read`), and `If-Match` taken (`write`, 412). `cacheable`:
+ * a conditional GET with cache headers.
  */
-function responses(method: string, success: number, content: JsonSchema | null, hasQuery: boolean, etag?: 'read' | 'write') {
+function responses(method: string, success: number, content: JsonSchema | null, hasQuery: boolean, etag?: 'read' | 'write', cacheable = false) {
   const headers = commonHeaders(...(success === 201 ? (['Location'] as const) : etag && success !== 204 ? (['ETag'] as const) : []));
   const ok = content
     ? { description: success === 201 ? 'Created; `Location` names the new row' : 'OK', headers, content: { 'application/json': { schema: content } } }
     : { description: 'Deleted; no body', headers };
   // The path always names the table (and maybe a row) that may not exist (404).
   const errors = errorsOf({ method, tags: ['Contents'], authenticated: true, hasPathParams: true, hasQuery, success, conditional: etag === 'write' });
+  if (cacheable) {
+    // Conditional and cacheable (docs/scaling-out.md#http-caches-and-purging).
+    ok.headers = { ...ok.headers, ...cacheHeaders(etag === 'read') } as typeof ok.headers;
+    return { '200': ok, '304': notModifiedResponse(etag === 'read'), ...Object.fromEntries([...errors].map(([status, specific]) => [status, errorResponse(status, specific)])) };
+  }
   return { [String(success)]: ok, ...Object.fromEntries([...errors].map(([status, specific]) => [status, errorResponse(status, specific)])) };
 }
 
@@ -185,8 +191,8 @@ export function tablePaths(table: DocTable, names: TableNames, context: SchemaCo
       get: {
         ...operation('list', `List ${table.name}`),
         description: 'Read keys see PUBLISHED rows only, whatever the filter.',
-        parameters: listParameters(table, context),
-        responses: responses('get', 200, ref(names.list), true),
+        parameters: [...listParameters(table, context), IF_NONE_MATCH_PARAMETER],
+        responses: responses('get', 200, ref(names.list), true, undefined, true),
       },
       post: {
         ...operation('create', `Create a row of ${table.name}`),
@@ -202,8 +208,9 @@ export function tablePaths(table: DocTable, names: TableNames, context: SchemaCo
           localeParameter(context),
           ...expandParameter(table),
           param('version', '`draft`: the row with its pending draft applied (read keys get 403); default `published`', { type: 'string', enum: ['published', 'draft'] }),
+          IF_NONE_MATCH_PARAMETER,
         ],
-        responses: responses('get', 200, ref(names.row), true, 'read'),
+        responses: responses('get', 200, ref(names.row), true, 'read', true),
       },
       put: {
         ...operation('update', `Update a row of ${table.name} (data merged, null clears)`),

@@ -12,7 +12,7 @@ const item = '/{projectId}/tables/{tableId}' as const;
 
 export const tableRouter = router({
   list: projectProcedure('read')
-    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List tables', protect: true } })
+    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List tables', protect: true } , httpCache: 'tables' })
     .input(listTablesInput)
     .output(tableListOutput)
     .query(({ ctx, input }) => listTables(ctx.em, ctx.access.project.id, input, tablesNamed(ctx.access.rules))),
@@ -30,7 +30,7 @@ export const tableRouter = router({
     }),
 
   get: tableProcedure('read')
-    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a table (by id or key)', protect: true } })
+    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a table (by id or key)', protect: true } , httpCache: 'tables' })
     .input(tableIdInput)
     .output(tableOutput)
     .query(async ({ ctx }) => toTableOutput(await findTable(ctx.em, ctx.access.project.id, ctx.table.id))),

@@ -31,7 +31,7 @@ const translationProcedure = (level: ProjectAccessLevel) =>
 
 export const translationRouter = router({
   list: projectProcedure('read')
-    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List translations (filters: locale, key)', protect: true } })
+    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List translations (filters: locale, key)', protect: true } , httpCache: 'translations' })
     .input(listTranslationsInput)
     .output(translationListOutput)
     .query(({ ctx, input }) => listTranslations(ctx.em, ctx.access.project.id, input)),
@@ -47,7 +47,7 @@ export const translationRouter = router({
     }),
 
   get: translationProcedure('read')
-    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a translation', protect: true } })
+    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a translation', protect: true } , httpCache: 'translations' })
     .input(translationIdInput)
     .output(translationOutput)
     .query(({ ctx }) => toTranslationOutput(ctx.item)),

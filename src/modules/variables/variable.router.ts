@@ -10,7 +10,7 @@ const item = '/{projectId}/variables/{variableId}' as const;
 
 export const variableRouter = router({
   list: projectProcedure('read')
-    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List variables (filter: key)', protect: true } })
+    .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List variables (filter: key)', protect: true } , httpCache: 'variables' })
     .input(listVariablesInput)
     .output(variableListOutput)
     .query(({ ctx, input }) => listVariables(ctx.em, ctx.access.project.id, input)),
@@ -27,7 +27,7 @@ export const variableRouter = router({
 
   // Reading one by id: the create's Location has to lead somewhere.
   get: projectProcedure('read')
-    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a variable', protect: true } })
+    .meta({ openapi: { method: 'GET', path: item, tags: [TAG], summary: 'Read a variable', protect: true } , httpCache: 'variables' })
     .input(variableIdInput)
     .output(variableOutput)
     .query(async ({ ctx, input }) => toVariableOutput(await findVariable(ctx.em, ctx.access.project.id, input.variableId))),

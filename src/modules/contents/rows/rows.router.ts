@@ -27,6 +27,8 @@ const TAG = 'Contents';
 
 const collection = '/{projectId}/tables/{tableId}/contents' as const;
 const item = '/{projectId}/tables/{tableId}/contents/{contentsId}' as const;
+const CACHING =
+  'Conditional: `If-None-Match` with the current `ETag` is 304 without a body. Read keys get `Cache-Control: public, max-age=0, s-maxage=<CDN_MAX_AGE>`, `Vary: Authorization, Origin` and `Surrogate-Key`/`Cache-Tag` (docs/scaling-out.md#http-caches-and-purging); others `private, no-cache`.';
 const IF_MATCH = 'With `If-Match: "<id>:<version>"` (the `ETag` of a read) or `ifVersion`, only if the row is still at that version: else 412 PRECONDITION_FAILED, nothing written.';
 
 export const contentsRouter = router({
@@ -37,9 +39,10 @@ export const contentsRouter = router({
         path: collection,
         tags: [TAG],
         summary: 'List contents with paging, field selection, sorting and filtering',
-        description: 'Read keys see PUBLISHED rows only, whatever the filter. See the parameters for the JSON shapes of sort and filter.',
+        description: `Read keys see PUBLISHED rows only, whatever the filter. See the parameters for the JSON shapes of sort and filter. ${CACHING}`,
         protect: true,
       },
+      httpCache: 'contents',
     })
     .input(listContentsInput)
     .output(contentsListResponse)
@@ -65,10 +68,11 @@ export const contentsRouter = router({
         tags: [TAG],
         summary: 'Read contents by id or slug',
         description:
-          'With `fields`, only `id` and the fields asked for, as on lists (`data` is absent when no column is asked for). Answers `ETag: "<id>:<version>"` (with `version=draft`: `W/"<id>:<version>:draft"`), for `If-Match` on writes.',
+          'With `fields`, only `id` and the fields asked for, as on lists (`data` is absent when no column is asked for). Answers `ETag: "<id>:<version>"` (with `version=draft`: `W/"<id>:<version>:draft"`), for `If-Match` on writes. ' + CACHING,
         protect: true,
       },
       etag: 'read',
+      httpCache: 'contentsItem',
     })
     .input(getContentsInput)
     .output(contentsListItem)

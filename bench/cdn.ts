@@ -1,0 +1,159 @@
+import { freePort, startChild, stopChild, adminToken, type Fixture } from './setup.js';
+import { measure, type LoadTarget, type Measurement } from './load.js';
+import { startVarnish } from '../test/helpers/varnish.js';
+
+/*
+ * HTTP caching (docs/scaling-out.md#http-caches-and-purging): read keys' lists through Varnish
+ * (docs/cdn/varnish.vcl, purged by the cdn-purge worker) against the same requests straight to
+ * Tabula, on an API process with CDN_MAX_AGE=60.
+ * - C1/C2: Q2 (page 1, exact total) and Q3 (filter, sort, page 3) by a read key (target >= 10x);
+ * - C3: 90 % reads of Q2 by a read key and 10 % creates of PUBLISHED rows by a read_write key,
+ *   through Varnish against straight to Tabula (reads/s, target >= 5x), and how stale each read
+ *   through Varnish was: the time since the earliest create it did not show had been answered
+ *   (target: every read at most 1 s stale).
+ */
+
+export interface CdnResult {
+  lists: { name: string; description: string; cached: Measurement; direct: Measurement; ratio: number }[];
+  mixed: { cached: MixMeasurement; direct: MixMeasurement; ratio: number; maxStaleMs: number; staleOver1s: number };
+}
+
+interface MixMeasurement {
+  readsPerSecond: number;
+  writesPerSecond: number;
+  readP99: number;
+  errors: number;
+  reads: { start: number; seen: number }[];
+  acks: Map<number, number>;
+}
+
+const q = (params: Record<string, unknown>) => '?' + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`).join('&');
+
+export async function benchCdn(env: { apiEnv: Record<string, string>; fixture: Fixture; duration: number; connections: number; log: (line: string) => void }): Promise<CdnResult> {
+  const { apiEnv, fixture, duration, connections, log } = env;
+  const port = await freePort();
+  const direct = `http://127.0.0.1:${port}`;
+  const api = await startChild('src/api.ts', { ...apiEnv, PORT: String(port), CDN_MAX_AGE: '60' }, `${direct}/healthz`);
+  const varnish = await startVarnish([direct]);
+  const purger = await startChild('workers/main.ts', { ...apiEnv, WORKERS: 'cdn-purge', CDN_PURGE_URL: `${varnish.url}/` });
+  try {
+    const created = await fetch(`${direct}/v1/${fixture.projectId}/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench cdn read', permission: 'read' }),
+    });
+    const readKey = ((await created.json()) as { key: string }).key;
+    const contents = `/v1/${fixture.projectId}/tables/${fixture.tableId}/contents`;
+    const q3 = q({ filter: [{ i: 'category', w: 'eq', v: 'c' }, { i: 'price', w: 'between', v: [100, 500] }], sort: [{ i: 'price', o: 'asc' }], page: 3 });
+    const read = (base: string, path: string): LoadTarget => ({ url: base + path, headers: { authorization: `Bearer ${readKey}` } });
+    const lists = [];
+    for (const [name, description, path] of [
+      ['C1-Q2', 'Q2 by a read key through Varnish; "bare" is straight to Tabula', contents],
+      ['C2-Q3', 'Q3 by a read key through Varnish; "bare" is straight to Tabula', contents + q3],
+    ] as const) {
+      log(`${name}: ${description}`);
+      const cached = await measure(read(varnish.url, path), { duration, connections });
+      const straight = await measure(read(direct, path), { duration, connections });
+      lists.push({ name, description, cached, direct: straight, ratio: cached.requestsPerSecond / straight.requestsPerSecond });
+    }
+    log('C3: 90 % Q2 reads by a read key, 10 % creates, through Varnish and straight to Tabula; staleness of each read through Varnish');
+    const mix = (base: string, tag: string) => mixed({ readBase: base, writeBase: direct, contents, readKey, writeKey: fixture.writeKey, tag, duration, connections });
+    const cached = await mix(varnish.url, 'v');
+    const straight = await mix(direct, 'd');
+    const stale = staleness(cached);
+    return {
+      lists,
+      mixed: { cached, direct: straight, ratio: cached.readsPerSecond / straight.readsPerSecond, maxStaleMs: stale.max, staleOver1s: stale.over1s },
+    };
+  } finally {
+    await stopChild(purger);
+    await varnish.close();
+    await stopChild(api);
+  }
+}
+
+/** Closed-loop 90/10 mix; each create's title carries its sequence number, each read records the highest it saw. */
+async function mixed(o: {
+  readBase: string;
+  writeBase: string;
+  contents: string;
+  readKey: string;
+  writeKey: string;
+  tag: string;
+  duration: number;
+  connections: number;
+}): Promise<MixMeasurement> {
+  const acks = new Map<number, number>();
+  const reads: { start: number; seen: number }[] = [];
+  const latencies: number[] = [];
+  let seq = 0;
+  let writes = 0;
+  let errors = 0;
+  const prefix = `cdn-${o.tag}-`;
+  const end = performance.now() + o.duration * 1000;
+  const worker = async () => {
+    while (performance.now() < end) {
+      const start = performance.now();
+      if (Math.random() < 0.1) {
+        const n = ++seq;
+        const res = await fetch(o.writeBase + o.contents, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${o.writeKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ status: 'PUBLISHED', data: { title: `${prefix}${n}`, category: 'b', price: 1, qty: 1 } }),
+        }).catch(() => null);
+        if (res?.status === 201) {
+          acks.set(n, performance.now());
+          writes++;
+        } else errors++;
+        await res?.arrayBuffer();
+        continue;
+      }
+      const res = await fetch(o.readBase + o.contents, { headers: { authorization: `Bearer ${o.readKey}` } }).catch(() => null);
+      if (res?.status !== 200) {
+        errors++;
+        await res?.arrayBuffer();
+        continue;
+      }
+      const body = (await res.json()) as { list: { data: { title?: string } }[] };
+      latencies.push(performance.now() - start);
+      const seen = Math.max(0, ...body.list.map((row) => (row.data.title?.startsWith(prefix) ? Number(row.data.title.slice(prefix.length)) : 0)));
+      reads.push({ start, seen });
+    }
+  };
+  await Promise.all(Array.from({ length: o.connections }, worker));
+  latencies.sort((a, b) => a - b);
+  return {
+    readsPerSecond: reads.length / o.duration,
+    writesPerSecond: writes / o.duration,
+    readP99: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+    errors,
+    reads,
+    acks,
+  };
+}
+
+/**
+ * For each read: the earliest answered create it did not show (a sequence number above the
+ * highest it saw); stale by how long before the read started that create had been answered.
+ */
+function staleness(m: MixMeasurement): { max: number; over1s: number } {
+  const bySeq = [...m.acks.entries()].sort((a, b) => a[0] - b[0]);
+  // earliestAfter[i]: the earliest ack among creates bySeq[i..].
+  const earliestAfter = new Array<number>(bySeq.length + 1).fill(Infinity);
+  for (let i = bySeq.length - 1; i >= 0; i--) earliestAfter[i] = Math.min(bySeq[i][1], earliestAfter[i + 1]);
+  let max = 0;
+  let over1s = 0;
+  for (const read of m.reads) {
+    let lo = 0;
+    let hi = bySeq.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (bySeq[mid][0] <= read.seen) lo = mid + 1;
+      else hi = mid;
+    }
+    const stale = read.start - earliestAfter[lo];
+    if (stale > max) max = stale;
+    if (stale > 1000) over1s++;
+  }
+  return { max, over1s };
+}

@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { sqlOn } from '../db/sql.js';
+import type { Principal } from '../auth/principal.js';
+import type { ProjectAccess } from '../auth/project-access.js';
+import { scopeVersions } from '../modules/delivery/delivery.sql.js';
+import { dependenciesOf, referencedTables, type CacheKind } from '../modules/delivery/surrogate-keys.js';
+import type { TableDef } from '../modules/tables/table-def.js';
+import type { Context } from './context.js';
+
+/*
+ * Conditional reads and cache headers of the `/v1` GETs (docs/scaling-out.md#http-caches-and-purging).
+ * Before the procedure reads anything, the change counters of what the answer depends on are
+ * read (one indexed statement; no row of the answer is read) and made into a strong ETag with
+ * the caller's view and the request's URL (path and query: locale, fields, expand, filters...).
+ * `If-None-Match` naming it is answered 304 without running the procedure.
+ *
+ * A read of one row keeps its `ETag: "<id>:<version>"` (the If-Match contract of
+ * docs/contents.md#concurrent-edits, the same whatever `fields` leaves out). Its 304 is decided
+ * from the counters too: the process remembers, per view, URL and tag, the counters it answered
+ * at; a request naming that tag while the counters are still there is 304. A process that did
+ * not answer it (or forgot) answers 200 with the same tag: never a wrong 304.
+ */
+
+/** Answered as 304 by the `/v1` layer, with the headers on the context. */
+export class NotModified extends Error {
+  constructor() {
+    super('Not Modified');
+  }
+}
+
+/** Read-one answers remembered per process (view, URL, tag → counters). */
+const ISSUED_MAX = 50_000;
+const issued = new Map<string, string>();
+
+function remember(key: string, stamp: string): void {
+  issued.delete(key);
+  issued.set(key, stamp);
+  if (issued.size > ISSUED_MAX) issued.delete(issued.keys().next().value!);
+}
+
+/** What the caller sees of the project, as far as answers differ by it. */
+function viewKey(principal: Principal, access: ProjectAccess): string {
+  if (access.role) return `role:${access.role.id}:${access.role.version}`;
+  return principal.kind === 'apiKey' ? `key:${principal.permission}` : 'account';
+}
+
+/**
+ * Built-in read keys: the only callers whose answers a shared cache may keep (keyed by
+ * Authorization and Origin). A key restricted to `allowedHosts` that was let in by its Referer
+ * (no Origin) is answered privately: a cache keyed by Origin cannot tell such requests apart.
+ */
+export const sharedCacheable = (principal: Principal, origin: string | undefined): boolean =>
+  principal.kind === 'apiKey' && principal.permission === 'read' && !principal.role && (principal.allowedHosts.length === 0 || Boolean(origin));
+
+/** The entity tags of `If-None-Match` (`*`: any), weak ones compared weakly as RFC 9110 says. */
+export function parseIfNoneMatch(header: string | undefined): string[] | null {
+  if (!header) return null;
+  return header.split(',').map((tag) => tag.trim().replace(/^W\//, '')).filter(Boolean);
+}
+
+/** Whether the answer reads other tables' rows: expansions, dotted filters or sorts, a role's dotted rules. */
+function readsRelated(input: unknown, access: ProjectAccess): boolean {
+  if (access.role) return true;
+  const given = (input ?? {}) as Record<string, unknown>;
+  if (given.expand !== undefined) return true;
+  return [given.filter, given.sort].some((value) => typeof value === 'string' && value.includes('.'));
+}
+
+async function relatedTables(access: ProjectAccess, table: TableDef): Promise<string[]> {
+  const defs = new Map<string, TableDef | null>([[table.id, table]]);
+  const referencesOf = (def: TableDef | null | undefined) =>
+    (def?.columns ?? []).flatMap((column) => (column.type === 'reference' && column.settings.table ? [column.settings.table] : []));
+  // Loads the definitions level by level (cached per process), then walks them.
+  let frontier = [table.id];
+  while (frontier.length > 0) {
+    const next = [...new Set(frontier.flatMap((id) => referencesOf(defs.get(id))))].filter((id) => !defs.has(id));
+    for (const id of next) defs.set(id, await access.deps.tables.get(access.project.id, id));
+    frontier = next;
+  }
+  return referencedTables(table.id, (id) => referencesOf(defs.get(id)));
+}
+
+export interface ConditionalRead {
+  ctx: Context;
+  kind: CacheKind;
+  principal: Principal;
+  access: ProjectAccess;
+  input: unknown;
+  table?: TableDef;
+}
+
+/**
+ * Sets the cache headers of a GET and answers it 304 (throws NotModified) when `If-None-Match`
+ * names its current tag. Only on the `/v1` face, for input that could be read.
+ */
+export async function conditionalRead({ ctx, kind, principal, access, input, table }: ConditionalRead): Promise<void> {
+  if (!ctx.conditional || ctx.inputError) return;
+  const projectId = access.project.id;
+  const related = table && (kind === 'contents' || kind === 'contentsItem') && readsRelated(input, access) ? await relatedTables(access, table) : [];
+  const { scopes, keys } = dependenciesOf({ kind, projectId, tableId: table?.id, related });
+  const rows = await sqlOn(ctx.deps.pool)<{ scope: string; version: string }>(scopeVersions(scopes));
+  const versions = new Map(rows.map((row) => [row.scope, row.version]));
+  const stamp = scopes.map((scope) => `${scope}=${versions.get(scope) ?? 0}`).join(' ');
+  const identity = `${viewKey(principal, access)}\u0000${ctx.req.url ?? ''}`;
+
+  const headers = ctx.response.headers;
+  const maxAge = ctx.deps.config.CDN_MAX_AGE;
+  if (sharedCacheable(principal, ctx.req.headers.origin)) {
+    headers['cache-control'] = `public, max-age=0, s-maxage=${maxAge}`;
+    headers.vary = 'Authorization, Origin';
+  } else {
+    headers['cache-control'] = 'private, no-cache';
+  }
+  const surrogate = () => (headers['surrogate-key'] = headers['cache-tag'] = keys.join(' '));
+  surrogate();
+  const asked = parseIfNoneMatch(ctx.req.headers['if-none-match']);
+
+  if (kind === 'contentsItem') {
+    const draft = (input as { version?: string } | undefined)?.version === 'draft';
+    if (asked && !draft && asked.some((tag) => issued.get(`${identity}\u0000${tag}`) === stamp)) {
+      headers.etag = asked.find((tag) => issued.get(`${identity}\u0000${tag}`) === stamp)!;
+      const id = /^"([0-9a-f-]{36}):/.exec(headers.etag)?.[1];
+      if (id) keys.push(`r:${id}`);
+      surrogate();
+      throw new NotModified();
+    }
+    // The tag is the procedure's (the row's id and version): remembered once it is known.
+    ctx.beforeSend = () => {
+      const id = /^"([0-9a-f-]{36}):/.exec(headers.etag ?? '')?.[1];
+      if (!id) return;
+      keys.push(`r:${id}`);
+      surrogate();
+      if (!draft) remember(`${identity}\u0000${headers.etag}`, stamp);
+    };
+    return;
+  }
+  const tag = `"${createHash('sha256').update(`${identity}\u0000${stamp}`).digest('base64url').slice(0, 32)}"`;
+  headers.etag = tag;
+  if (asked && (asked.includes(tag) || asked.includes('*'))) throw new NotModified();
+}
