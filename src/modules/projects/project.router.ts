@@ -2,12 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { requireSourceProjectAdmin } from '../../auth/access.js';
 import { fieldInvalid } from '../../errors/app-error.js';
-import { copyProject } from '../project-copy/project-copy.service.js';
-import type { Workspace } from '../workspaces/workspace.entity.js';
-import { ProjectSchema } from './project.entity.js';
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { workspaceProcedure, workspaceProjectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
+import { copyProject } from '../project-copy/project-copy.service.js';
+import type { Workspace } from '../workspaces/workspace.entity.js';
+import { ProjectSchema } from './project.entity.js';
 import {
   createProjectInput,
   type CreateProjectInput,
@@ -45,7 +45,7 @@ export const projectRouter = router({
     ),
 
   create: workspaceProcedure('ADMIN')
-    .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Create a project (workspace OWNER, ADMIN)', protect: true }, successStatus: 201 })
+    .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Create a project (workspace OWNER, ADMIN), or copy one with from', protect: true }, successStatus: 201 })
     .input(createProjectInput)
     .output(projectOutput)
     .mutation(async ({ ctx, input }) => {
