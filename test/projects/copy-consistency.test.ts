@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
+import { until } from '../helpers/until.js';
 import { buildWorld, expectCreated, expectStatus, type World } from '../contents/fixture.js';
 
 /**
@@ -150,4 +151,38 @@ describe('a copy while the source is written', () => {
     const source = await db.query(`select count(*)::int as n from contents where table_id = $1`, [tableIds.a]);
     expect(source.rows[0].n).toBeGreaterThan(counts.rows[0].n);
   }, 120_000);
+
+  /**
+   * Holds the source project's row changed in an open transaction until the copy waits for it,
+   * then commits: the copy's lock then meets a change newer than its snapshot.
+   */
+  async function copyAcross(change: string) {
+    const client = await db.connect();
+    try {
+      await client.query('begin');
+      await client.query(change, [w.projectId]);
+      const copying = t.call('POST', `/v1/workspaces/${w.workspaceId}/projects`, { body: { name: 'Retried', from: { projectId: w.projectId } } });
+      await until(
+        async () => (await db.query(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%for share of p%'`)).rowCount,
+        30_000,
+        'the copy waiting for the source project row',
+      );
+      await client.query('commit');
+      return await copying;
+    } finally {
+      client.release();
+    }
+  }
+
+  it('a change of the source committed while the copy waits for it: the copy starts again from a new snapshot', async () => {
+    const made = expectCreated(await copyAcross(`update project set description = 'changed meanwhile' where id = $1`));
+    expect((await t.call('GET', `/v1/${made.id}/tables`)).json.list).toHaveLength(2);
+  });
+
+  it('the source deleted while the copy waits for it: 404, and no project was made', async () => {
+    const before = (await db.query('select count(*)::int as n from project')).rows[0].n;
+    const res = await copyAcross('update project set deleted_at = now() where id = $1');
+    expect([res.status, res.json.error?.code]).toEqual([404, 'NOT_FOUND']);
+    expect((await db.query('select count(*)::int as n from project')).rows[0].n).toBe(before);
+  });
 });
