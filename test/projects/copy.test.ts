@@ -238,3 +238,20 @@ describe('copy with contents', () => {
     expect((await rowsOf(source.p, 'posts')).length).toBe(4);
   });
 });
+
+describe('copy of a table with many references', () => {
+  it('remaps every one of 41 reference columns (more than one jsonb_build_object takes)', async () => {
+    const made = expectCreated(await call('POST', `/v1/workspaces/${w.workspaceId}/projects`, { name: 'Wide' }));
+    const p = `/v1/${made.id}`;
+    await ok('POST', `${p}/tables`, { key: 'wide', name: 'Wide' });
+    const names = Array.from({ length: 41 }, (_, i) => `r${i}`);
+    for (const name of names) await ok('POST', `${p}/tables/wide/columns`, { name, type: 'reference', settings: { table: 'wide' } });
+    const target = await ok('POST', `${p}/tables/wide/contents`, { data: {} });
+    const row = await ok('POST', `${p}/tables/wide/contents`, { data: Object.fromEntries(names.map((n) => [n, target.id])) });
+    const copied = expectCreated(await copy({ from: { projectId: made.id, contents: true } }));
+    const rows = (await ok('GET', `/v1/${copied.id}/tables/wide/contents`)).list as { id: string; data: Record<string, string> }[];
+    const [copiedTarget, copiedRow] = [rows.find((r) => Object.keys(r.data).length === 0)!, rows.find((r) => Object.keys(r.data).length > 0)!];
+    expect(copiedRow.id).not.toBe(row.id);
+    expect(copiedRow.data).toEqual(Object.fromEntries(names.map((n) => [n, copiedTarget.id])));
+  }, 120_000);
+});
