@@ -9,10 +9,9 @@ import { bytesOf, download, sha256, startFilesWorld, storedState, upload, type F
 /**
  * Copies share their files' stored bytes (docs/concepts.md#copying-a-project): the bytes stay
  * while any file of any project holds them, through deletes, replaces and purges of projects,
- * and go with the last holder. On the drivers that keep bytes outside the rows (local) and
- * inside the database (postgres).
+ * and go with the last holder. On every storage driver.
  */
-describe.each(['local', 'postgres'] as const)('shared bytes on the %s driver', (driver) => {
+describe.each(['local', 'postgres', 's3'] as const)('shared bytes on the %s driver', (driver) => {
   let w: FilesWorld;
   beforeAll(async () => {
     w = await startFilesWorld(driver);
@@ -33,7 +32,7 @@ describe.each(['local', 'postgres'] as const)('shared bytes on the %s driver', (
   };
   const stored = async () => {
     const s = await storedState(w);
-    return driver === 'local' ? s.disk : s.blobs;
+    return { local: s.disk, postgres: s.blobs, s3: s.objects }[driver];
   };
 
   it('a purged source leaves the bytes its copies hold; a copy of a copy too; the last holder takes them along', async () => {

@@ -170,6 +170,12 @@ describe('copy with contents', () => {
     // No revisions came along.
     const revisions = await db.query('select count(*)::int as n from contents_revision where row_id = any($1)', [[...copies.values()]]);
     expect(revisions.rows[0].n).toBe(0);
+    const history = await ok('GET', `${cp}/tables/posts/contents/${title('Second post!!').id}/revisions`);
+    expect(history.list).toEqual([]);
+    // The next change starts the copy's history at the following version.
+    const changed = expectStatus(await call('PUT', `${cp}/tables/posts/contents/${title('Second post!!').id}`, { data: { title: 'Second post!!' } }), 200);
+    expect(changed.version).toBe(4);
+    expect((await ok('GET', `${cp}/tables/posts/contents/${title('Second post!!').id}/revisions`)).list.map((r: { version: number }) => r.version)).toEqual([4]);
   });
 
   it('copies drafts, their references remapped', async () => {
