@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound } from '../../errors/app-error.js';
+import { notFound, serviceUnavailable } from '../../errors/app-error.js';
 import { runSql, type SqlQuery } from '../../db/sql.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { createIndexStatements, searchIndexStatements } from '../columns/column.ddl.js';
@@ -48,8 +48,10 @@ export async function copyProject(em: EntityManager, target: CopyTarget, source:
       return await em.transactional((tx) => copyOnce(tx, target, source));
     } catch (error) {
       const state = sqlState(error);
-      if (attempt < ATTEMPTS && state !== undefined && RETRIED.has(state)) continue;
-      throw error;
+      if (state === undefined || !RETRIED.has(state)) throw error;
+      if (attempt < ATTEMPTS) continue;
+      // The source kept changing under the copy's locks: a retry later will find it calmer.
+      throw serviceUnavailable('the source project changed during every attempt to copy it; retry');
     }
   }
 }
