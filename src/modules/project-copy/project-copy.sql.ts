@@ -164,7 +164,7 @@ function remap(value: string, map: 'copy_row_map' | 'copy_file_map'): string {
 
 const MAP_OF = { reference: 'copy_row_map', file: 'copy_file_map' } as const;
 
-/** Copies of a source table's column, as copyRows reads them. */
+/** A column of a source table, deleted or not, as copyRows reads it. */
 export interface SourceColumn {
   name: string;
   type: string;
