@@ -30,6 +30,7 @@ import { benchS3, type S3Result } from './s3.js';
 import { benchImages, type ImagesResult } from './images.js';
 import { benchReleases, type ReleaseResult } from './releases.js';
 import { benchCdn, type CdnResult } from './cdn.js';
+import { benchCopy, type CopyResult } from './copy.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -82,6 +83,7 @@ let s3: S3Result | null = null;
 let images: ImagesResult | null = null;
 let releases: ReleaseResult | null = null;
 let cdn: CdnResult | null = null;
+let copyResult: CopyResult | null = null;
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
@@ -180,10 +182,14 @@ try {
     log(`events: ${args.events} events through the outbox, relay, fan-out and delivery`);
     events = await benchEvents({ api: `http://127.0.0.1:${apiPort}`, databaseUrl: db.url, fixture, count: Number(args.events), log });
   }
-  // Last: it leaves a large log table behind.
+  // After the others: it leaves a large log table behind.
   if (!args.soak && Number(args['log-entries']) > 0 && (!args.only || args.only.split(',').includes('log-scale'))) {
     log(`log-scale: ${args['log-entries']} request log entries, then the log list`);
     logScale = await benchLogScale({ api: `http://127.0.0.1:${apiPort}`, databaseUrl: db.url, fixture, entries: Number(args['log-entries']), log });
+  }
+  // Last: its copies add the bench table's rows again to the shared contents table.
+  if (!args.soak && (!args.only || args.only.split(',').includes('E1-copy'))) {
+    copyResult = await benchCopy({ api: `http://127.0.0.1:${apiPort}`, fixture, log });
   }
 } finally {
   await stopChild(api);
@@ -271,6 +277,12 @@ if (io) {
   console.log(`\nimport: ${io.importRows} NDJSON rows in ${io.importSeconds.toFixed(1)} s = ${num(io.importRowsPerSecond)} rows/s (target >= 20,000), API RSS growth ${io.importRssGrowthMb.toFixed(0)} MB (target < 100; V8 heap reserved +${io.importHeapGrowthMb.toFixed(0)} MB)`);
   console.log(`export: ${io.exportRows} rows in ${io.exportSeconds.toFixed(1)} s = ${num(io.exportRowsPerSecond)} rows/s (target >= 100,000 at 1,000,000 rows), API RSS growth ${io.exportRssGrowthMb.toFixed(0)} MB (target < 50; V8 heap reserved +${io.exportHeapGrowthMb.toFixed(0)} MB)`);
 }
+if (copyResult) {
+  console.log(
+    `\nproject copy (E1-copy): ${copyResult.rows} rows in ${copyResult.contentsSeconds.toFixed(1)} s (target < 30 s at 100,000 rows); ` +
+      `schema only ${copyResult.schemaSeconds.toFixed(2)} s`,
+  );
+}
 if (realtime) {
   const r = realtime;
   console.log(`\nrealtime (SSE): ${r.subscribers} subscribers on one API process, ${r.writes} writes at ${r.writesPerSecond.toFixed(0)}/s`);
@@ -336,5 +348,5 @@ if (cdn) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, releases, io, s3, cdn: cdn && { lists: cdn.lists, mixed: { ...cdn.mixed, cached: { ...cdn.mixed.cached, reads: undefined, acks: undefined }, direct: { ...cdn.mixed.direct, reads: undefined, acks: undefined } } }, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, releases, io, copy: copyResult, s3, cdn: cdn && { lists: cdn.lists, mixed: { ...cdn.mixed, cached: { ...cdn.mixed.cached, reads: undefined, acks: undefined }, direct: { ...cdn.mixed.direct, reads: undefined, acks: undefined } } }, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

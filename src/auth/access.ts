@@ -99,3 +99,19 @@ export function requireProjectRole(access: ProjectAccess, minRole: ProjectRole):
     );
   }
 }
+
+/**
+ * The project a new one is copied from (docs/concepts.md#copying-a-project): the caller must be
+ * its ADMIN (project ADMIN, or OWNER/ADMIN of its workspace), whichever workspace it is in. An
+ * unknown or deleted project, or one of a workspace the caller is not a member of, is 404 (its
+ * existence is not told); one the caller holds a lesser role in is 403.
+ */
+export async function requireSourceProjectAdmin(em: EntityManager, projectId: string, accountId: string): Promise<Project> {
+  const project = isUuid(projectId) ? await em.findOne(ProjectSchema, { id: projectId, deletedAt: null, workspace: { deletedAt: null } }) : null;
+  if (!project) throw notFound('Source project');
+  const member = await em.findOne(WorkspaceMemberSchema, { workspace: project.workspace.id, account: accountId });
+  if (!member) throw notFound('Source project');
+  const grant = await projectRoleOf(em, member.role, project.id, accountId);
+  if (!projectRoleAtLeast(grant.role, 'ADMIN')) throw forbidden('Copying a project requires project role ADMIN on the source project');
+  return project;
+}

@@ -367,7 +367,7 @@ describe.each(DRIVERS)('derived images cached on the %s driver', (driver) => {
     const deps = w.t.api.deps;
     const second = new ImageDerivatives({ ...deps, transformer: new ImageTransformer({ maxPixels: 1e8, concurrency: 2 }) });
     const stored = await deps.pool.query<{ storage_key: string }>('select storage_key from file where id = $1', [file.id]);
-    const source = { projectId: w.projectId, fileId: file.id, sha256: file.sha256, size: file.size, store: deps.storage.of(driver), storageKey: stored.rows[0].storage_key };
+    const source = { projectId: w.projectId, fileId: file.id, sha256: file.sha256, size: file.size, store: deps.storage.of(driver), storageKey: stored.rows[0].storage_key, storageProjectId: w.projectId };
     const request = resolveImageRequest({ given: ['w'], width: 77 }, 'image/jpeg');
     const [a, b] = await Promise.all([deps.images.derive(source, request, true), second.derive(source, request, true)]);
     expect(a.size).toBe(b.size);

@@ -9,7 +9,7 @@ import type { Storage } from '../../src/storage/storage.js';
  * Hard-deletes what soft deletes made unreachable, one job at a time; the work itself
  * (idempotent, resumable) is `purgeDeleted`; `storage` removes purged projects' file bytes.
  */
-export function createPurgeHandler(orm: Orm, logger: Logger, storage: Pick<Storage, 'removeProject'>) {
+export function createPurgeHandler(orm: Orm, logger: Logger, storage: Pick<Storage, 'removeProject' | 'of'>) {
   return async (jobs: Job<PurgeJob>[]): Promise<void> => {
     for (const job of jobs) {
       const { kind, id } = job.data;

@@ -97,7 +97,7 @@ export function fileRoutes(deps: AppDeps): PlainRoute[] {
         return;
       }
       const store = deps.storage.of(file.storageDriver);
-      const stream = req.method === 'HEAD' ? null : await store.open(access.project.id, file.storageKey, file.size, range ?? undefined);
+      const stream = req.method === 'HEAD' ? null : await store.open(file.storageProjectId, file.storageKey, file.size, range ?? undefined);
       const headers: Record<string, string> = {
         ...validators,
         // The stored type exactly (express's res.set would append a charset to text types).

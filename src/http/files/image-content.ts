@@ -37,6 +37,7 @@ export async function sendDerivedImage(deps: AppDeps, req: Request, res: Respons
     size: file.size,
     store: deps.storage.of(file.storageDriver),
     storageKey: file.storageKey,
+    storageProjectId: file.storageProjectId,
   };
   const image = await deps.images.derive(source, request, req.method !== 'HEAD');
   const headers = {

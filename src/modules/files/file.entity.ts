@@ -18,6 +18,11 @@ export const FileSchema = defineEntity({
     /** The driver that holds the bytes, and its key for them. */
     storageDriver: p.enum(STORAGE_DRIVERS),
     storageKey: p.string(),
+    /**
+     * The project under whose name the driver stored the bytes: this file's own, or for a copy
+     * (docs/concepts.md#copying-a-project) the project whose file's bytes it shares.
+     */
+    storageProjectId: p.uuid(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(createdAtOf).onUpdate(() => new Date()),
   },

@@ -12,7 +12,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { BlobStore, Storage } from '../../storage/storage.js';
 import { removeUnusedDerivatives } from '../images/derivative.service.js';
 import { FileSchema, type FileRecord } from './file.entity.js';
-import { fileReferenceCount, scopedFileCount, scopedFilePage, type MimeTypeFilter } from './file.sql.js';
+import { bytesHeld, fileReferenceCount, lockBytes, scopedFileCount, scopedFilePage, type MimeTypeFilter } from './file.sql.js';
 import type { FileOutput, ListFilesInput, UpdateFileInput } from './file.schema.js';
 
 export const contentPath = (projectId: string, fileId: string) => `/v1/${projectId}/files/${fileId}/content`;
@@ -136,6 +136,7 @@ export async function createFile(em: EntityManager, projectId: string, upload: S
       sha256: upload.sha256,
       storageDriver: upload.store.driver,
       storageKey: upload.key,
+      storageProjectId: projectId,
     });
     await emitFileEvent(tx, 'files.created', file);
     return file;
@@ -156,27 +157,40 @@ export async function replaceFile(
   upload: StagedUpload & { nameGiven: boolean },
   allow?: FileCheck,
 ): Promise<FileRecord> {
-  let old: { store: BlobStore; key: string; sha256: string } | undefined;
+  let old: { store: BlobStore; key: string; owner: string; sha256: string; held: boolean } | undefined;
   const file = await commitOrDiscard(em, upload, projectId, async (tx) => {
     const file = await findFile(tx, projectId, fileId, true);
     await allow?.({ name: upload.nameGiven ? upload.name : file.name, mimeType: upload.mimeType, size: upload.size });
-    old = { store: storage.of(file.storageDriver), key: file.storageKey, sha256: file.sha256 };
+    const previous = { store: storage.of(file.storageDriver), key: file.storageKey, owner: file.storageProjectId, sha256: file.sha256 };
     if (upload.nameGiven) file.name = upload.name;
     file.mimeType = upload.mimeType;
     file.size = upload.size;
     file.sha256 = upload.sha256;
     file.storageDriver = upload.store.driver;
     file.storageKey = upload.key;
+    file.storageProjectId = projectId;
     file.updatedAt = new Date();
-    await old.store.drop(tx, projectId, old.key);
+    await tx.flush();
+    old = { ...previous, held: await bytesStillHeld(tx, previous.store.driver, previous.key) };
+    if (!old.held) await old.store.drop(tx, old.owner, old.key);
     await emitFileEvent(tx, 'files.updated', file);
     return file;
   });
   if (old) {
-    await removeQuietly(old.store, projectId, old.key, logger);
+    if (!old.held) await removeQuietly(old.store, old.owner, old.key, logger);
     if (old.sha256 !== file.sha256) await removeDerivativesQuietly(em, storage, logger, projectId, old.sha256);
   }
   return file;
+}
+
+/**
+ * Whether another file still holds these bytes (a copy's, or the original of a copy:
+ * docs/concepts.md#copying-a-project), asked once this transaction's row let go of them.
+ */
+async function bytesStillHeld(tx: EntityManager, driver: string, key: string): Promise<boolean> {
+  await runSql(tx, lockBytes(driver, key));
+  const [row] = await runSql<{ held: boolean }>(tx, bytesHeld(driver, key));
+  return row.held;
 }
 
 /** A file that contents still reference is 409, naming how many rows do (docs/resources.md#files). */
@@ -187,7 +201,7 @@ export async function deleteFile(
   projectId: string,
   fileId: string,
 ): Promise<void> {
-  const file = await em.transactional(async (tx) => {
+  const { file, held } = await em.transactional(async (tx) => {
     const file = await findFile(tx, projectId, fileId, true);
     const references = await countFileReferences(tx, projectId, file.id);
     if (references > 0) {
@@ -196,11 +210,12 @@ export async function deleteFile(
     const deleted = toFileOutput(file);
     tx.remove(file);
     await tx.flush();
-    await storage.of(file.storageDriver).drop(tx, projectId, file.storageKey);
+    const held = await bytesStillHeld(tx, file.storageDriver, file.storageKey);
+    if (!held) await storage.of(file.storageDriver).drop(tx, file.storageProjectId, file.storageKey);
     await emitEvents(outboxOfEm(tx), [newEvent('files.deleted', projectId, null, deleted)]);
-    return file;
+    return { file, held };
   });
-  await removeQuietly(storage.of(file.storageDriver), projectId, file.storageKey, logger);
+  if (!held) await removeQuietly(storage.of(file.storageDriver), file.storageProjectId, file.storageKey, logger);
   await removeDerivativesQuietly(em, storage, logger, projectId, file.sha256);
 }
 

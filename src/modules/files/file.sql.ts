@@ -98,3 +98,22 @@ export const tablesWithFileColumns = (projectId: string): SqlQuery => ({
           where t.project_id = $1 and t.deleted_at is null`,
   values: [projectId],
 });
+
+/*
+ * Bytes shared between a file and its copies (docs/concepts.md#copying-a-project): a delete or
+ * replace removes them only when no other file row holds them. The check runs under a lock per
+ * blob, after the row let go of them, so that of two files letting go at once the second sees
+ * the first gone (and removes the bytes) instead of both seeing the other and keeping them.
+ */
+
+/** Waits for the other transactions letting go of these bytes; held until this one ends. */
+export const lockBytes = (driver: string, key: string): SqlQuery => ({
+  text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
+  values: [`file-bytes:${driver}:${key}`],
+});
+
+/** Whether a file row (of any project) holds these bytes. */
+export const bytesHeld = (driver: string, key: string): SqlQuery => ({
+  text: 'select exists (select 1 from file where storage_key = $2 and storage_driver = $1) as held',
+  values: [driver, key],
+});

@@ -19,6 +19,8 @@ export interface SourceImage {
   size: number;
   store: BlobStore;
   storageKey: string;
+  /** The project the bytes are stored under (another one's for a copied file). */
+  storageProjectId: string;
 }
 
 /** A derived image to send; `body` is null when none was asked for (HEAD). */
@@ -102,7 +104,7 @@ export class ImageDerivatives {
   }
 
   private async compute(source: SourceImage, request: ImageRequest): Promise<TransformedImage> {
-    const load = async () => readAll(await source.store.open(source.projectId, source.storageKey, source.size), source.size);
+    const load = async () => readAll(await source.store.open(source.storageProjectId, source.storageKey, source.size), source.size);
     const image = await this.deps.transformer.transform(load, request).catch((error: unknown) => {
       // The client's 422 says it in our words; what libvips said is kept for the operator.
       if (error instanceof Error && error.cause !== undefined) this.deps.logger.info({ err: error.cause, fileId: source.fileId, params: request.key }, 'image not transformed');

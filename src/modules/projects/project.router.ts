@@ -1,9 +1,16 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import { requireSourceProjectAdmin } from '../../auth/access.js';
+import { fieldInvalid } from '../../errors/app-error.js';
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { workspaceProcedure, workspaceProjectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
+import { copyProject } from '../project-copy/project-copy.service.js';
+import type { Workspace } from '../workspaces/workspace.entity.js';
+import { ProjectSchema } from './project.entity.js';
 import {
   createProjectInput,
+  type CreateProjectInput,
   listProjectsInput,
   projectIdInput,
   projectListOutput,
@@ -16,6 +23,18 @@ const TAG = 'Projects';
 const collection = '/workspaces/{workspaceId}/projects' as const;
 const item = '/workspaces/{workspaceId}/projects/{projectId}' as const;
 
+type CreateContext = { em: EntityManager; workspace: Workspace; principal: { accountId: string } };
+
+/** `from` (docs/concepts.md#copying-a-project): the source's ADMIN only (404/403), its locales. */
+async function copyFrom(ctx: CreateContext, input: CreateProjectInput, from: NonNullable<CreateProjectInput['from']>) {
+  await requireSourceProjectAdmin(ctx.em, from.projectId, ctx.principal.accountId);
+  if (input.locales !== undefined) throw fieldInvalid('locales', 'a copy has the locales of the project it is copied from');
+  if (input.defaultLocale !== undefined) throw fieldInvalid('defaultLocale', 'a copy has the default locale of the project it is copied from');
+  const target = { workspaceId: ctx.workspace.id, name: input.name, description: input.description ?? '' };
+  const id = await copyProject(ctx.em, target, { projectId: from.projectId.toLowerCase(), contents: from.contents ?? false });
+  return ctx.em.findOneOrFail(ProjectSchema, { id });
+}
+
 export const projectRouter = router({
   list: workspaceProcedure('MEMBER')
     .meta({ openapi: { method: 'GET', path: collection, tags: [TAG], summary: 'List the projects the caller can access', protect: true } })
@@ -26,11 +45,11 @@ export const projectRouter = router({
     ),
 
   create: workspaceProcedure('ADMIN')
-    .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Create a project (workspace OWNER, ADMIN)', protect: true }, successStatus: 201 })
+    .meta({ openapi: { method: 'POST', path: collection, tags: [TAG], summary: 'Create a project (workspace OWNER, ADMIN), or copy one with from', protect: true }, successStatus: 201 })
     .input(createProjectInput)
     .output(projectOutput)
     .mutation(async ({ ctx, input }) => {
-      const project = await createProject(ctx.em, ctx.workspace, input);
+      const project = input.from ? await copyFrom(ctx, input, input.from) : await createProject(ctx.em, ctx.workspace, input);
       markCreated(ctx, project.id);
       return toProjectOutput(project);
     }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, nameString, pathId } from '../../shared/schemas.js';
+import { isoDate, jsonBoolean, nameString, pathId } from '../../shared/schemas.js';
 import { listOf, pageParams } from '../../shared/pagination.js';
 import { memberOutput, workspacePath } from '../workspaces/workspace.schema.js';
 import { PROJECT_ROLES } from './project.entity.js';
@@ -46,6 +46,15 @@ export const createProjectInput = z.object({
   description: projectFields.description.optional(),
   locales: projectFields.locales.optional().describe('Defaults to ["en"]'),
   defaultLocale: projectFields.defaultLocale.optional().describe('Defaults to the first locale; must be one of locales'),
+  from: z
+    .object({
+      projectId: z.uuid().describe('The project to copy: the caller must be its ADMIN (project ADMIN, or OWNER/ADMIN of its workspace)'),
+      contents: jsonBoolean.optional().describe('Also copy its rows (every status, drafts included, revisions not) and its files (sharing the stored bytes). Default false'),
+    })
+    .optional()
+    .describe(
+      'Creates the project as a copy of another one (docs/concepts.md#copying-a-project): its locales, tables, columns, roles, categories, variables and translations, and with contents its rows and files. Not copied: API keys, webhooks, members, releases, revisions, request logs and metrics. locales and defaultLocale are then the source\'s and must not be given.',
+    ),
 });
 export type CreateProjectInput = z.infer<typeof createProjectInput>;
 export const updateProjectInput = z.object({

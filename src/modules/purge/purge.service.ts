@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runSql, type SqlQuery } from '../../db/sql.js';
-import type { Storage } from '../../storage/storage.js';
+import type { Storage, StorageDriver } from '../../storage/storage.js';
 import * as q from './purge.sql.js';
 
 /** Rows deleted per statement: small enough to keep locks and WAL bursts short. */
@@ -13,9 +13,10 @@ const BLOB_BATCH = 20;
  * step deletes in batches only rows that are still there, so a retried job finishes the work
  * and a repeated one does nothing. Only what is (still) soft-deleted is purged: a replayed job
  * never touches live rows. `storage` removes a purged project's bytes kept outside the database
- * (local directory, bucket); its postgres-stored bytes go with its rows. Answers whether it purged.
+ * (local directory, bucket); its postgres-stored bytes go with its rows. Bytes that copies of the
+ * project still hold stay (docs/concepts.md#copying-a-project). Answers whether it purged.
  */
-export async function purgeDeleted(em: EntityManager, kind: q.PurgeKind, id: string, storage: Pick<Storage, 'removeProject'>): Promise<boolean> {
+export async function purgeDeleted(em: EntityManager, kind: q.PurgeKind, id: string, storage: Pick<Storage, 'removeProject' | 'of'>): Promise<boolean> {
   const run = <T extends object>(query: SqlQuery) => runSql<T>(em, query);
 
   async function deleteInBatches(batchOf: (batch: number) => SqlQuery, batch = BATCH): Promise<void> {
@@ -43,16 +44,44 @@ export async function purgeDeleted(em: EntityManager, kind: q.PurgeKind, id: str
     for (const row of await run<{ id: string }>(q.tablesOfProject(projectId))) {
       await purgeTable(row.id);
     }
-    // Every stored byte, whichever driver wrote it: postgres blobs, then the local directory and
-    // the bucket. The `file` rows go with the project row (foreign key cascade).
+    // Every stored byte no copy holds, whichever driver wrote it: postgres blobs, then the local
+    // directory and the bucket. The `file` rows go with the project row (foreign key cascade).
+    await run(q.handOverHeldBlobs(projectId));
     await deleteInBatches((batch) => q.fileBlobsBatch(projectId, batch), BLOB_BATCH);
-    await storage.removeProject(projectId);
+    await removeBytesOutside(projectId);
     // Request logs have no foreign key (they are inserted in bulk, checked against live projects).
     await deleteInBatches((batch) => q.requestLogSegmentsBatch(projectId, batch));
     await run(q.deleteRequestRollups(projectId));
     // Foreign keys cascade from the project row to what is left (members, keys, file rows,
     // categories, variables, translations, roles).
     await run(q.deleteRow('project', projectId));
+  }
+
+  /** A blob's bytes, whichever driver holds them; a driver this process lacks (s3 unset) leaves them. */
+  async function removeBytes(driver: StorageDriver, owner: string, key: string): Promise<void> {
+    let store;
+    try {
+      store = storage.of(driver);
+    } catch {
+      return;
+    }
+    await store.remove(owner, key);
+  }
+
+  /**
+   * The project's folder and bucket prefix go whole, unless copies hold some of the bytes there:
+   * then the bytes nobody else holds go one by one. Bytes the project's files shared with the
+   * project they were copied from go too when this project was their last holder.
+   */
+  async function removeBytesOutside(projectId: string): Promise<void> {
+    for (const b of await run<{ storage_driver: StorageDriver; storage_project_id: string; storage_key: string }>(q.lastHeldBytes(projectId))) {
+      await removeBytes(b.storage_driver, b.storage_project_id, b.storage_key);
+    }
+    const [{ held }] = await run<{ held: boolean }>(q.bytesHeldByOthers(projectId));
+    if (!held) return storage.removeProject(projectId);
+    for (const b of await run<{ storage_driver: StorageDriver; storage_key: string }>(q.ownBytesNotHeld(projectId))) {
+      await removeBytes(b.storage_driver, projectId, b.storage_key);
+    }
   }
 
   async function purgeWorkspace(workspaceId: string): Promise<void> {

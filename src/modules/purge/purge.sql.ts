@@ -52,6 +52,55 @@ export const projectsOfWorkspace = (workspaceId: string): SqlQuery => ({
   values: [workspaceId],
 });
 
+/*
+ * Bytes shared with copies of a project (docs/concepts.md#copying-a-project): a file row of a
+ * copy names the bytes' driver, key and the project they are stored under (`storage_project_id`).
+ * A purge removes only the bytes no file of another project holds.
+ */
+
+/**
+ * Postgres-stored blobs of the project that files of other projects still hold pass to one of
+ * those projects: the blob's row then outlives this project's (its foreign key cascades).
+ */
+export const handOverHeldBlobs = (projectId: string): SqlQuery => ({
+  text: `update file_blob b
+            set project_id = (select f.project_id from file f
+                               where f.storage_key = b.id::text and f.storage_driver = 'postgres' and f.project_id <> $1 limit 1)
+          where b.project_id = $1
+            and exists (select 1 from file f where f.storage_key = b.id::text and f.storage_driver = 'postgres' and f.project_id <> $1)`,
+  values: [projectId],
+});
+
+/** Whether files of other projects hold bytes stored under this project's name outside the database. */
+export const bytesHeldByOthers = (projectId: string): SqlQuery => ({
+  text: `select exists (select 1 from file where storage_project_id = $1 and storage_project_id <> project_id and storage_driver <> 'postgres') as held`,
+  values: [projectId],
+});
+
+const NOT_HELD_ELSEWHERE = `not exists (select 1 from file o where o.storage_key = f.storage_key and o.storage_driver = f.storage_driver and o.project_id <> $1)`;
+
+/**
+ * Bytes this project's files hold under another project's name that no file of another project
+ * holds: this project was their last holder.
+ */
+export const lastHeldBytes = (projectId: string): SqlQuery => ({
+  text: `select distinct f.storage_driver, f.storage_project_id, f.storage_key from file f
+          where f.project_id = $1 and f.storage_project_id <> $1 and ${NOT_HELD_ELSEWHERE}`,
+  values: [projectId],
+});
+
+/**
+ * Bytes stored under this project's name outside the database that no file of another project
+ * holds: its own files' and its derived images', removed one by one when others hold the rest.
+ */
+export const ownBytesNotHeld = (projectId: string): SqlQuery => ({
+  text: `select f.storage_driver, f.storage_key from file f
+          where f.project_id = $1 and f.storage_project_id = $1 and f.storage_driver <> 'postgres' and ${NOT_HELD_ELSEWHERE}
+         union all
+         select d.storage_driver, d.storage_key from file_derivative d where d.project_id = $1 and d.storage_driver <> 'postgres'`,
+  values: [projectId],
+});
+
 /** Postgres-stored file bytes of a project (their chunks cascade). */
 export const fileBlobsBatch = (projectId: string, batch: number) => deleteBatch('file_blob', 'project_id', projectId, batch);
 
