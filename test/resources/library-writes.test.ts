@@ -90,6 +90,11 @@ describe('files: search and used-by', () => {
     const scoped = expectStatus(await t.call('GET', `${filesPath(w)}?search=banner`, { token: role.key }), 200);
     expect(scoped.list.map((f: { name: string }) => f.name).sort()).toEqual(['Hero-Banner.png', 'banner_small.png']);
     expect(scoped.pagination.total).toBe(2);
+    // Newest first on request, in both lists.
+    const newest = expectStatus(await t.call('GET', `${filesPath(w)}?sort=-createdAt&size=2`), 200);
+    expect(newest.list.map((f: { name: string }) => f.name)).toEqual(['100%.txt', 'logo.svg']);
+    const scopedNewest = expectStatus(await t.call('GET', `${filesPath(w)}?sort=-createdAt&size=1`, { token: role.key }), 200);
+    expect(scopedNewest.list.map((f: { name: string }) => f.name)).toEqual(['100%.txt']);
   });
 
   it('used-by lists the rows holding a file that the caller reads, newest first', async () => {

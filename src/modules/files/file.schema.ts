@@ -38,6 +38,7 @@ export const listFilesInput = z.object({
   ...pageParams,
   mimeType: z.string().max(255).optional().describe('Only this type (`image/png`), or a whole family (`image/*`)'),
   search: z.string().max(255).optional().describe('Only files whose name contains this text (any case)'),
+  sort: z.enum(['createdAt', '-createdAt']).optional().describe('createdAt (default): oldest first; -createdAt: newest first'),
 });
 export type ListFilesInput = z.infer<typeof listFilesInput>;
 export const fileListOutput = listOf(fileOutput);

@@ -67,7 +67,8 @@ export async function listFiles(em: EntityManager, projectId: string, params: Li
     ...(mime === null ? {} : { mimeType: 'equals' in mime ? mime.equals : { $like: mime.like } }),
     ...(name === null ? {} : { name: { $ilike: name } }),
   };
-  return findPage(em, FileSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toFileOutput);
+  const direction = params.sort === '-createdAt' ? 'desc' : 'asc';
+  return findPage(em, FileSchema, where, params, { orderBy: { createdAt: direction, id: direction } }, toFileOutput);
 }
 
 /** As listFiles, among the files inside `scope` (a compiled `$files` condition, roles/files-policy.ts). */
@@ -75,7 +76,7 @@ export async function listFilesInScope(em: EntityManager, projectId: string, par
   const { offset, limit } = pageWindow(params);
   const filter = { mime: mimeTypeFilter(params.mimeType), name: nameContains(params.search) };
   const [rows, total] = await Promise.all([
-    runSql<Record<string, unknown>>(em, scopedFilePage(projectId, filter, scope, offset, limit)),
+    runSql<Record<string, unknown>>(em, scopedFilePage(projectId, filter, scope, offset, limit, params.sort === '-createdAt')),
     wantsCount(params) ? runSql<{ n: number }>(em, scopedFileCount(projectId, filter, scope)).then(([row]) => row.n) : Promise.resolve(null),
   ]);
   const files = rows.slice(0, params.size).map((row) => em.map(FileSchema, row));

@@ -48,12 +48,13 @@ function scopedWhere(projectId: string, { mime: mimeType, name }: FileListFilter
   };
 }
 
-/** A page of the project's files inside `scope` (a condition on `data`), oldest first. */
-export const scopedFilePage = (projectId: string, filter: FileListFilter, scope: string, offset: number, limit: number): SqlQuery => {
+/** A page of the project's files inside `scope` (a condition on `data`), oldest first (or newest). */
+export const scopedFilePage = (projectId: string, filter: FileListFilter, scope: string, offset: number, limit: number, newest = false): SqlQuery => {
   const where = scopedWhere(projectId, filter, scope);
   const n = where.values.length;
+  const order = newest ? 'desc' : 'asc';
   return {
-    text: `select f.* ${where.text} order by f.created_at asc, f.id asc offset $${n + 1} limit $${n + 2}`,
+    text: `select f.* ${where.text} order by f.created_at ${order}, f.id ${order} offset $${n + 1} limit $${n + 2}`,
     values: [...where.values, offset, limit],
   };
 };
