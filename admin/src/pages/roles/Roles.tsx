@@ -47,14 +47,8 @@ export function RolesPage() {
     return (
       <>
         <PageHeader title={editing.role ? `Edit role “${editing.role.name}”` : 'New role'} />
-        <form
-          className="stack"
-          aria-label="Role"
-          onSubmit={(event) => {
-            event.preventDefault();
-            save.mutate(editing, { onSuccess: () => setEditing(null) });
-          }}
-        >
+        {/* Not a <form>: each rule's filter builder is a form of its own, and forms do not nest. */}
+        <section className="stack" aria-label="Role">
           <TextInput label="Name" value={editing.name} onChange={(name) => setEditing({ ...editing, name })} error={errors.name} isRequired autoFocus />
           <TextAreaInput label="Description" rows={2} value={editing.description} onChange={(description) => setEditing({ ...editing, description })} error={errors.description} />
           <h2>Rules</h2>
@@ -84,11 +78,11 @@ export function RolesPage() {
           )}
           <div className="dialog-actions">
             <Button onPress={() => setEditing(null)}>Cancel</Button>
-            <Button type="submit" variant="primary" isDisabled={save.isPending}>
+            <Button variant="primary" isDisabled={save.isPending} onPress={() => save.mutate(editing, { onSuccess: () => setEditing(null) })}>
               {editing.role ? 'Save role' : 'Create role'}
             </Button>
           </div>
-        </form>
+        </section>
       </>
     );
   }
