@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { FileTrigger } from 'react-aria-components';
 import { Link, useParams } from 'react-router';
 import type { FileRecord } from 'tabula/client';
@@ -20,6 +20,11 @@ export function FileDetails({ projectId, file, canWrite, onReplace, onClose }: {
   const [confirming, setConfirming] = useState(false);
   const remove = useApiMutation((client) => client.files.delete.mutate({ projectId, fileId: file.id }), [fileKeys.all(projectId)]);
   const tableName = (id: string) => tables.data?.list.find((t) => t.id === id)?.name ?? 'A table';
+  // A table made since the tables were read (its event not in yet): read them again to name it.
+  const unknownTable = tables.data && usedBy.data?.list.some((row) => !tables.data.list.some((t) => t.id === row.tableId));
+  useEffect(() => {
+    if (unknownTable) void tables.refetch();
+  }, [unknownTable]);
   return (
     <ModalDialog title={file.name} isOpen onClose={onClose}>
       <div className="library-details">

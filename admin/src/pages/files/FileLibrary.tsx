@@ -83,7 +83,7 @@ export function FileLibraryPage() {
         <ul className="library-grid" aria-label="Files">
           {files.data?.list.map((file) => (
             <li key={file.id}>
-              <button type="button" className="library-card" onClick={() => setOpenId(file.id)} aria-label={`${file.name}, ${bytes(file.size)}`}>
+              <button type="button" className="library-card" onClick={() => setOpenId(file.id)}>
                 <FileThumb projectId={pid} file={file} />
                 <span className="library-name">{file.name}</span>
                 <span className="muted">{bytes(file.size)}</span>
