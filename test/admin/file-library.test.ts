@@ -135,6 +135,8 @@ describe('file library', () => {
       await page.getByLabel('Search files by name').fill('');
       await page.getByRole('button', { name: 'Grid' }).click();
       await grid.getByRole('button', { name: /^cover\.png/ }).waitFor();
+      await expect.poll(() => grid.getByRole('button').count()).toBe(48);
+      expect(page.url()).not.toContain('view=list');
       await expectAccessibleInBothThemes(page, 'file library (grid)', 'file-library');
       expect(run.problems).toEqual([]);
     },

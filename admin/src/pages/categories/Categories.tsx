@@ -77,7 +77,7 @@ export function CategoriesPage() {
               <span className="muted mono">{c.slug}</span>
               {canWrite && (
                 <span className="ops-actions">
-                  <Button variant="ghost" aria-label={`Add a category under ${c.name}`} onPress={() => open({ kind: 'create', parent: c })}>
+                  <Button variant="ghost" aria-label={`Add under ${c.name}`} onPress={() => open({ kind: 'create', parent: c })}>
                     Add under
                   </Button>
                   <Button variant="ghost" aria-label={`Rename ${c.name}`} onPress={() => open({ kind: 'rename', category: c })}>

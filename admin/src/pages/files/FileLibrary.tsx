@@ -31,12 +31,15 @@ export function FileLibraryPage() {
   const view = params.get('view') === 'list' ? 'list' : 'grid';
   const search = params.get('search') ?? '';
   const page = Math.max(1, Number(params.get('page')) || 1);
-  const set = (patch: Record<string, string | null>) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      for (const [k, v] of Object.entries(patch)) v === null || v === '' ? next.delete(k) : next.set(k, v);
-      return next;
-    });
+  // The address as last rendered: a search sent after its pause must not undo a view chosen meanwhile.
+  const latest = useRef(params);
+  latest.current = params;
+  const set = (patch: Record<string, string | null>) => {
+    const next = new URLSearchParams(latest.current);
+    for (const [k, v] of Object.entries(patch)) v === null || v === '' ? next.delete(k) : next.set(k, v);
+    latest.current = next;
+    setParams(next);
+  };
   const files = useFilePage(pid, search, page, PAGE_SIZE);
   const { uploads, upload, replace, clear } = useUploads(pid);
   const [openId, setOpenId] = useState<string | null>(null);
