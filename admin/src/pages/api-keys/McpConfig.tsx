@@ -4,7 +4,7 @@ import { Button } from '../../ui/controls.js';
 
 /**
  * The configuration an MCP client (an AI agent's host) needs to reach this project with the key
- * just shown (docs/mcp.md): copied to the clipboard, or shown to copy by hand when the browser
+ * just shown (`POST /mcp`, the MCP server): copied to the clipboard, or shown to copy by hand when the browser
  * refuses the clipboard. Only while the key's value is on screen: it is never shown again.
  */
 export function mcpConfiguration(secret: string): string {
