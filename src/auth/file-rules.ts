@@ -133,7 +133,7 @@ export class FileRules {
   }
 
   /**
-   * The rows the caller reads whose readable file columns hold `fileId` (docs/resources.md#used-by),
+   * The rows the caller reads whose readable file columns hold `fileId` (docs/resources.md#where-a-file-is-used),
    * at most `limit`, newest first: what a row outside the caller's view holds is not told.
    */
   async usedBy(fileId: string, limit: number): Promise<FileReferrer[]> {
