@@ -19,7 +19,11 @@ const MetricsPage = lazy(() => import('./pages/metrics/Metrics.js').then((m) => 
 const TablesPage = lazy(() => import('./pages/tables/Tables.js').then((m) => ({ default: m.TablesPage })));
 const MembersPage = lazy(() => import('./pages/members/Members.js').then((m) => ({ default: m.MembersPage })));
 const RolesPage = lazy(() => import('./pages/roles/Roles.js').then((m) => ({ default: m.RolesPage })));
-const FileLibraryPage = lazy(() => import('./pages/files/FileLibrary.js').then((m) => ({ default: m.FileLibraryPage })));
+const loadFileLibrary = () => import('./pages/files/FileLibrary.js');
+const FileLibraryPage = lazy(() => loadFileLibrary().then((m) => ({ default: m.FileLibraryPage })));
+// Opened straight at the library (a reload, a link): its code loads beside the console's first
+// calls instead of after the project is read, so its list is asked for as soon as it can be.
+if (/\/p\/[^/]+\/files\/?$/.test(window.location.pathname)) void loadFileLibrary();
 const CategoriesPage = lazy(() => import('./pages/categories/Categories.js').then((m) => ({ default: m.CategoriesPage })));
 const VariablesPage = lazy(() => import('./pages/variables/Variables.js').then((m) => ({ default: m.VariablesPage })));
 const TranslationsPage = lazy(() => import('./pages/translations/Translations.js').then((m) => ({ default: m.TranslationsPage })));
