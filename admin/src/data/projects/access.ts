@@ -12,6 +12,8 @@ export interface MyAccess {
   /** Known yet (the reads it comes from have answered). */
   ready: boolean;
   isAdmin: boolean;
+  /** A workspace OWNER or ADMIN: manages the workspace's members too. */
+  workspaceAdmin: boolean;
   /** Categories, variables, translations and (built-in roles) files. */
   canWrite: boolean;
   /** The member holds a custom role (its id), whose rules the API applies per table. */
@@ -25,12 +27,13 @@ export function useMyAccess(workspaceId: string, projectId: string): MyAccess {
   const workspaces = useWorkspaces();
   const members = useProjectMembers(workspaceId, projectId);
   const workspaceRole = workspaces.data?.list.find((w) => w.id === workspaceId)?.role;
-  if (workspaceRole === 'OWNER' || workspaceRole === 'ADMIN') return { ready: true, isAdmin: true, canWrite: true, customRoleId: null };
-  if (!me.data || !workspaces.data || !members.data) return { ready: false, isAdmin: false, canWrite: false, customRoleId: null };
+  if (workspaceRole === 'OWNER' || workspaceRole === 'ADMIN') return { ready: true, isAdmin: true, workspaceAdmin: true, canWrite: true, customRoleId: null };
+  if (!me.data || !workspaces.data || !members.data) return { ready: false, isAdmin: false, workspaceAdmin: false, canWrite: false, customRoleId: null };
   const role = members.data.list.find((m) => m.accountId === me.data.id)?.role ?? null;
   return {
     ready: true,
     isAdmin: role === 'ADMIN',
+    workspaceAdmin: false,
     canWrite: role === 'ADMIN' || role === 'EDITOR',
     customRoleId: role !== null && !BUILT_IN.has(role) ? role : null,
   };

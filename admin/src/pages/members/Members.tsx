@@ -33,7 +33,7 @@ export function MembersPage() {
   const me = useMe();
   const project = useProjectMembers(wid, pid);
   const roles = useRoles(pid);
-  const workspaceAdmin = access.isAdmin;
+  const workspaceAdmin = access.workspaceAdmin;
   const workspace = useWorkspaceMemberList(wid);
   const [removal, setRemoval] = useState<Removal>(null);
   const [token, setToken] = useState<{ email: string; value: string } | null>(null);
