@@ -24,6 +24,7 @@ import { benchLogScale, type LogScaleReport } from './log-scale.js';
 import { benchMixed, type MixedResult } from './mixed.js';
 import { coldLatencies, type ColdLatency } from './cold.js';
 import { seedRevisions } from './revisions.js';
+import { seedFiles } from './files.js';
 import { benchRealtime, type RealtimeResult } from './realtime.js';
 import { benchImportExport, type IoResult } from './import-export.js';
 import { benchS3, type S3Result } from './s3.js';
@@ -105,6 +106,7 @@ try {
   try {
     const wanted = args.soak ? [] : args.only?.split(',');
     const revisions = !wanted || wanted.some((name) => name === 'V1' || name === 'V2') ? await seedRevisions(db.url, fixture) : undefined;
+    if (!wanted || wanted.some((name) => name.startsWith('F'))) await seedFiles(db.url, fixture.projectId);
     const selected = await scenarios({ api: `http://127.0.0.1:${apiPort}`, bare: `http://127.0.0.1:${barePort}`, fixture, rows, revisions });
     for (const scenario of selected.filter((s: Scenario) => !wanted || wanted.includes(s.name))) {
       log(`${scenario.name}: ${scenario.description}`);

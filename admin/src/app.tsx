@@ -17,6 +17,16 @@ const ContentsListPage = lazy(() => import('./pages/list/ContentsList.js').then(
 const LogsPage = lazy(() => import('./pages/logs/Logs.js').then((m) => ({ default: m.LogsPage })));
 const MetricsPage = lazy(() => import('./pages/metrics/Metrics.js').then((m) => ({ default: m.MetricsPage })));
 const TablesPage = lazy(() => import('./pages/tables/Tables.js').then((m) => ({ default: m.TablesPage })));
+const MembersPage = lazy(() => import('./pages/members/Members.js').then((m) => ({ default: m.MembersPage })));
+const RolesPage = lazy(() => import('./pages/roles/Roles.js').then((m) => ({ default: m.RolesPage })));
+const loadFileLibrary = () => import('./pages/files/FileLibrary.js');
+const FileLibraryPage = lazy(() => loadFileLibrary().then((m) => ({ default: m.FileLibraryPage })));
+// Opened straight at the library (a reload, a link): its code loads beside the console's first
+// calls instead of after the project is read, so its list is asked for as soon as it can be.
+if (/\/p\/[^/]+\/files\/?$/.test(window.location.pathname)) void loadFileLibrary();
+const CategoriesPage = lazy(() => import('./pages/categories/Categories.js').then((m) => ({ default: m.CategoriesPage })));
+const VariablesPage = lazy(() => import('./pages/variables/Variables.js').then((m) => ({ default: m.VariablesPage })));
+const TranslationsPage = lazy(() => import('./pages/translations/Translations.js').then((m) => ({ default: m.TranslationsPage })));
 const WebhooksPage = lazy(() => import('./pages/webhooks/Webhooks.js').then((m) => ({ default: m.WebhooksPage })));
 
 /**
@@ -39,6 +49,12 @@ export function App() {
           <Route path="tables" element={<TablesPage />} />
           <Route path="tables/:tableId" element={<ContentsListPage />} />
           <Route path="tables/:tableId/rows/:contentId" element={<ContentEditorPage />} />
+          <Route path="files" element={<FileLibraryPage />} />
+          <Route path="categories" element={<CategoriesPage />} />
+          <Route path="variables" element={<VariablesPage />} />
+          <Route path="translations" element={<TranslationsPage />} />
+          <Route path="members" element={<MembersPage />} />
+          <Route path="roles" element={<RolesPage />} />
           <Route path="keys" element={<ApiKeysPage />} />
           <Route path="webhooks" element={<WebhooksPage />} />
           <Route path="logs" element={<LogsPage />} />

@@ -47,12 +47,70 @@ async function send(transport: FileTransport, url: string, init: RequestInit): P
   throw new FileCallError(response.status, body.error.code, body.error.message, body.error.details);
 }
 
-/** Uploads one file (a Blob or File; `name` defaults to the File's own name). */
-export async function uploadFile(transport: FileTransport, projectId: string, file: Blob, name?: string): Promise<FileRecord> {
+/** How far an upload's bytes have gone: `loaded` of `total` bytes of the request body sent. */
+export type UploadProgress = (loaded: number, total: number) => void;
+
+interface XhrLike {
+  upload: { onprogress: ((event: { loaded: number; total: number }) => void) | null };
+  onload: (() => void) | null;
+  onerror: (() => void) | null;
+  status: number;
+  responseText: string;
+  open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
+  send(body: FormData): void;
+}
+
+/**
+ * A multipart request whose progress is reported: fetch tells nothing of an upload's progress, so
+ * where the platform has XMLHttpRequest (browsers) the form goes through it; elsewhere through
+ * fetch, with one report at the end.
+ */
+async function sendForm(transport: FileTransport, method: 'POST' | 'PUT', url: string, form: FormData, onProgress?: UploadProgress): Promise<FileRecord> {
+  const Xhr = (globalThis as { XMLHttpRequest?: new () => XhrLike }).XMLHttpRequest;
+  if (!onProgress || !Xhr || transport.fetch) {
+    const response = await send(transport, url, { method, body: form });
+    const record = (await response.json()) as FileRecord;
+    onProgress?.(record.size, record.size);
+    return record;
+  }
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const xhr = new Xhr();
+    xhr.open(method, url);
+    xhr.setRequestHeader('authorization', `Bearer ${transport.token}`);
+    xhr.upload.onprogress = (event) => onProgress(event.loaded, event.total);
+    xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+    xhr.onerror = () => reject(new FileCallError(0, 'NETWORK_ERROR', 'The upload failed (network error)', null));
+    xhr.send(form);
+  });
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: said below by the status alone.
+  }
+  if (status >= 200 && status < 300) return body as FileRecord;
+  const error = (body as { error?: { code: ErrorCode; message: string; details: ErrorDetail[] | null } } | null)?.error;
+  if (!error) throw new FileCallError(status, 'NETWORK_ERROR', `HTTP ${status}`, null);
+  throw new FileCallError(status, error.code, error.message, error.details);
+}
+
+/**
+ * Uploads one file (a Blob or File; `name` defaults to the File's own name). `onProgress` is
+ * told how many bytes have gone as they go (in browsers).
+ */
+export async function uploadFile(transport: FileTransport, projectId: string, file: Blob, name?: string, onProgress?: UploadProgress): Promise<FileRecord> {
   const form = new FormData();
   form.append('file', file, name ?? (file as File).name ?? 'file');
-  const response = await send(transport, base(transport, `${encodeURIComponent(projectId)}/files`), { method: 'POST', body: form });
-  return (await response.json()) as FileRecord;
+  return sendForm(transport, 'POST', base(transport, `${encodeURIComponent(projectId)}/files`), form, onProgress);
+}
+
+/** Replaces a file's bytes (same id; `name` renames it too), with progress as for uploadFile. */
+export async function replaceFile(transport: FileTransport, projectId: string, fileId: string, file: Blob, name?: string, onProgress?: UploadProgress): Promise<FileRecord> {
+  const form = new FormData();
+  form.append('file', file, (file as File).name ?? 'file');
+  if (name !== undefined) form.append('name', name);
+  return sendForm(transport, 'PUT', base(transport, `${encodeURIComponent(projectId)}/files/${encodeURIComponent(fileId)}`), form, onProgress);
 }
 
 /** A file's bytes, or an image derived from it when `image` is given. */

@@ -4,7 +4,7 @@ import { forbidden, notFound } from '../errors/app-error.js';
 import { findFile, listFiles, listFilesInScope, type FileCheck, type FileFields } from '../modules/files/file.service.js';
 import type { FileRecord } from '../modules/files/file.entity.js';
 import type { ListFilesInput } from '../modules/files/file.schema.js';
-import { fileFieldsInside, fileReferencedByRows, tablesWithFileColumns, type FileReferenceSource } from '../modules/files/file.sql.js';
+import { fileFieldsInside, fileReferencedByRows, fileReferrerRows, tablesWithFileColumns, type FileReferenceSource } from '../modules/files/file.sql.js';
 import { isMultiple } from '../modules/tables/table-def.js';
 import type { FileAction, FileRule, FileScope, FilesPolicy } from '../modules/roles/files-policy.js';
 import type { ProjectAccess } from './project-access.js';
@@ -126,6 +126,24 @@ export class FileRules {
 
   /** Whether a readable file column of a row the caller reads holds `fileId`. */
   private async referencedByReadableRow(fileId: string): Promise<boolean> {
+    const sources = await this.readableFileColumns();
+    if (sources.length === 0) return false;
+    const [row] = await runSql<{ referenced: boolean }>(this.em, fileReferencedByRows(fileId, sources));
+    return row?.referenced === true;
+  }
+
+  /**
+   * The rows the caller reads whose readable file columns hold `fileId` (docs/resources.md#where-a-file-is-used),
+   * at most `limit`, newest first: what a row outside the caller's view holds is not told.
+   */
+  async usedBy(fileId: string, limit: number): Promise<FileReferrer[]> {
+    const sources = await this.readableFileColumns();
+    if (sources.length === 0) return [];
+    return runSql<FileReferrer>(this.em, fileReferrerRows(fileId, sources, limit));
+  }
+
+  /** The caller's readable file columns and rows, per table with a file column. */
+  private async readableFileColumns(): Promise<FileReferenceSource[]> {
     const sources: FileReferenceSource[] = [];
     for (const { id } of await runSql<{ id: string }>(this.em, tablesWithFileColumns(this.projectId))) {
       const table = await this.access.deps.tables.get(this.projectId, id);
@@ -140,10 +158,16 @@ export class FileRules {
         drafts: policy.drafts,
       });
     }
-    if (sources.length === 0) return false;
-    const [row] = await runSql<{ referenced: boolean }>(this.em, fileReferencedByRows(fileId, sources));
-    return row?.referenced === true;
+    return sources;
   }
+}
+
+/** A row holding a file: its table, id, slug and status. */
+export interface FileReferrer {
+  tableId: string;
+  id: string;
+  slug: string | null;
+  status: string;
 }
 
 /** The file rules of the caller of a request. */

@@ -95,3 +95,17 @@ export async function seedProject(t: TestApi, locales = ['en', 'de']): Promise<{
   expect(project.status).toBe(201);
   return { workspaceId: workspace.json.id, projectId: project.json.id, base: `${t.url}/admin/w/${workspace.json.id}/p/${project.json.id}` };
 }
+
+/**
+ * axe-core in the light and the dark theme (the console follows the system's setting,
+ * prefers-color-scheme): the page as it is, in each. Ends in the light theme. With `name`, a
+ * screenshot of each theme too (`name.png`, `name-dark.png`).
+ */
+export async function expectAccessibleInBothThemes(page: Page, label: string, name?: string): Promise<void> {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectAccessible(page, `${label} (dark theme)`);
+  if (name) await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expectAccessible(page, `${label} (light theme)`);
+  if (name) await screenshot(page, name);
+}

@@ -51,7 +51,7 @@ describe('API keys page', () => {
       const value = await dialog.getByLabel('API key').inputValue();
       expect(value).toMatch(/^tak_[A-Za-z0-9]{43}$/);
       await expectAccessible(page, 'api-keys: the value shown once');
-      await dialog.getByRole('button', { name: 'Copy' }).click();
+      await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
       await dialog.getByText('Copied to the clipboard.').waitFor();
       // An expression, not a function: the root type-check has no DOM types.
       expect(await page.evaluate('navigator.clipboard.readText()')).toBe(value);

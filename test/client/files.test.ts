@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTabulaClient, FileCallError, fileContent, uploadFile, type FileTransport } from 'tabula/client';
+import { createTabulaClient, FileCallError, fileContent, replaceFile, uploadFile, type FileTransport } from 'tabula/client';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 
 /** The client's file calls (multipart upload, bytes and derived images) against a real API. */
@@ -50,5 +50,20 @@ describe('uploadFile and fileContent', () => {
     expect(badToken).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     const offline = await uploadFile({ ...transport, baseUrl: 'http://127.0.0.1:9' }, projectId, new Blob(['x']), 'x.txt').catch((e: unknown) => e);
     expect(offline).toMatchObject({ status: 0, code: 'NETWORK_ERROR' });
+  });
+
+  it('replaces the bytes of a file (same id, new hash), telling the progress; a rename with them', async () => {
+    const first = await uploadFile(transport, projectId, new File(['v1'], 'notes.txt', { type: 'text/plain' }));
+    const told: [number, number][] = [];
+    const replaced = await replaceFile(transport, projectId, first.id, new File(['version two'], 'other.txt', { type: 'text/plain' }), undefined, (loaded, total) => told.push([loaded, total]));
+    expect(replaced).toMatchObject({ id: first.id, name: 'notes.txt', size: 11 });
+    expect(replaced.sha256).not.toBe(first.sha256);
+    // Outside a browser (no XMLHttpRequest) the progress is told once, when all is sent.
+    expect(told).toEqual([[11, 11]]);
+    expect(await (await fileContent(transport, projectId, first.id)).text()).toBe('version two');
+    const renamed = await replaceFile(transport, projectId, first.id, new Blob(['v3']), 'final.txt');
+    expect(renamed).toMatchObject({ id: first.id, name: 'final.txt', size: 2 });
+    const missing = await replaceFile(transport, projectId, '0190a3f5-0000-7000-8000-000000000000', new Blob(['x'])).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 });

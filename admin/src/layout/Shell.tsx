@@ -1,5 +1,8 @@
 import { Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
+import { useApi } from '../data/api.js';
+import { fileKeys } from '../data/files/keys.js';
+import { useMyAccess } from '../data/projects/access.js';
 import { ProjectProvider } from '../data/projects/context.js';
 import { useProjectDetail, useProjects } from '../data/projects/queries.js';
 import { useProjectEvents } from '../data/realtime.js';
@@ -65,10 +68,18 @@ export function ProjectShell() {
   const { workspaceId, projectId } = useParams();
   const project = useProjectDetail(workspaceId!, projectId!);
   const tables = useTables(projectId!);
+  const access = useMyAccess(workspaceId!, projectId!);
+  // A custom role reads the file library only with a `$files` rule: one file asked tells.
+  const filesProbe = useApi(fileKeys.page(projectId!, '', 1, 1), (client) => client.files.list.query({ projectId: projectId!, page: 1, size: 1, withCount: 'false' }), {
+    enabled: access.customRoleId !== null,
+  });
   useProjectEvents(projectId);
   if (project.error) return <ErrorBanner error={project.error} />;
   if (!project.data) return <Loading />;
   const base = `/w/${workspaceId}/p/${projectId}`;
+  // What the member may not do is not offered (docs/console.md#what-a-member-sees).
+  const builtIn = access.ready && access.customRoleId === null;
+  const files = builtIn || filesProbe.isSuccess;
   return (
     <ProjectProvider value={project.data}>
       <div className="project">
@@ -85,10 +96,24 @@ export function ProjectShell() {
               ))}
             </ul>
           )}
-          <NavLink to={`${base}/keys`}>API keys</NavLink>
-          <NavLink to={`${base}/webhooks`}>Webhooks</NavLink>
-          <NavLink to={`${base}/logs`}>Request logs</NavLink>
-          <NavLink to={`${base}/metrics`}>Usage</NavLink>
+          {files && <NavLink to={`${base}/files`}>File library</NavLink>}
+          {access.ready && (
+            <>
+              <NavLink to={`${base}/categories`}>Categories</NavLink>
+              <NavLink to={`${base}/variables`}>Variables</NavLink>
+              <NavLink to={`${base}/translations`}>Translations</NavLink>
+            </>
+          )}
+          {access.isAdmin && (
+            <>
+              <NavLink to={`${base}/members`}>Members</NavLink>
+              <NavLink to={`${base}/roles`}>Roles</NavLink>
+              <NavLink to={`${base}/keys`}>API keys</NavLink>
+              <NavLink to={`${base}/webhooks`}>Webhooks</NavLink>
+            </>
+          )}
+          {builtIn && <NavLink to={`${base}/logs`}>Request logs</NavLink>}
+          {builtIn && <NavLink to={`${base}/metrics`}>Usage</NavLink>}
         </nav>
         <main id="main" className="content">
           <Suspense fallback={<Loading />}>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button } from './controls.js';
 import { ModalDialog } from './feedback.js';
 
@@ -7,7 +7,7 @@ import { ModalDialog } from './feedback.js';
  * with a Copy button. Once the dialog is closed the console has no way to show it again, so the
  * text says so.
  */
-export function SecretDialog({ title, label, secret, onClose }: { title: string; label: string; secret: string | null; onClose(): void }) {
+export function SecretDialog({ title, label, secret, onClose, children }: { title: string; label: string; secret: string | null; onClose(): void; children?: ReactNode }) {
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
   const close = () => {
     setCopied(null);
@@ -34,6 +34,7 @@ export function SecretDialog({ title, label, secret, onClose }: { title: string;
         <p role="status" className={copied === 'failed' ? 'field-error' : 'muted'}>
           {copied === 'copied' ? 'Copied to the clipboard.' : copied === 'failed' ? 'The browser refused the clipboard: select the value and copy it by hand.' : ''}
         </p>
+        {children}
       </div>
       <div className="dialog-actions">
         <Button variant="primary" onPress={copy}>

@@ -37,4 +37,15 @@ export const createCategoryInput = z.object({
 });
 export type CreateCategoryInput = z.infer<typeof createCategoryInput>;
 
-export const categoryIdInput = z.object({ ...projectPath, categoryId: pathId('Category id') });
+const categoryPath = { ...projectPath, categoryId: pathId('Category id') };
+export const categoryIdInput = z.object(categoryPath);
+
+/** A rename, a new slug or description, or a move (`parentId`; null: to the top level). */
+export const updateCategoryInput = z.object({
+  ...categoryPath,
+  name: nameString.optional(),
+  slug: slug.optional().describe('Unique per project'),
+  description: z.string().max(10_000).optional(),
+  parentId: z.uuid().nullable().optional().describe('Another category of the project, not the category itself nor one under it (422); null: top level'),
+});
+export type UpdateCategoryInput = z.infer<typeof updateCategoryInput>;

@@ -4,7 +4,7 @@ import { fileRules } from '../../auth/file-rules.js';
 import { markNoContent } from '../../trpc/context.js';
 import { projectItemProcedure, projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
-import { fileIdInput, fileListOutput, fileOutput, listFilesInput, updateFileInput } from './file.schema.js';
+import { fileIdInput, fileListOutput, fileOutput, fileUsedByOutput, listFilesInput, updateFileInput, USED_BY_MAX } from './file.schema.js';
 import { deleteFile, toFileOutput, updateFile } from './file.service.js';
 
 /*
@@ -41,6 +41,23 @@ export const fileRouter = router({
     .input(fileIdInput)
     .output(fileOutput)
     .query(({ ctx }) => toFileOutput(ctx.item)),
+
+  usedBy: fileProcedure('read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: `${item}/used-by`,
+        tags: [TAG],
+        summary: 'The rows that hold a file (those the caller reads)',
+        protect: true,
+      },
+    })
+    .input(fileIdInput)
+    .output(fileUsedByOutput)
+    .query(async ({ ctx }) => {
+      const rows = await fileRules(ctx.access, ctx.em).usedBy(ctx.item.id, USED_BY_MAX + 1);
+      return { list: rows.slice(0, USED_BY_MAX), hasMore: rows.length > USED_BY_MAX };
+    }),
 
   update: fileProcedure('update')
     .meta({

@@ -37,6 +37,8 @@ export const listFilesInput = z.object({
   ...projectPath,
   ...pageParams,
   mimeType: z.string().max(255).optional().describe('Only this type (`image/png`), or a whole family (`image/*`)'),
+  search: z.string().max(255).optional().describe('Only files whose name contains this text (any case)'),
+  sort: z.enum(['createdAt', '-createdAt']).optional().describe('createdAt (default): oldest first; -createdAt: newest first'),
 });
 export type ListFilesInput = z.infer<typeof listFilesInput>;
 export const fileListOutput = listOf(fileOutput);
@@ -46,3 +48,20 @@ export const fileIdInput = z.object(filePath);
 /** JSON `PUT`: metadata only. A multipart `PUT` to the same path replaces the bytes. */
 export const updateFileInput = z.object({ ...filePath, name: fileName.optional() });
 export type UpdateFileInput = z.infer<typeof updateFileInput>;
+
+/** Most rows `used-by` lists. */
+export const USED_BY_MAX = 100;
+
+export const fileUsedByOutput = z.object({
+  list: z
+    .array(
+      z.object({
+        tableId: z.uuid(),
+        id: z.uuid().describe('The row'),
+        slug: z.string().nullable(),
+        status: z.string(),
+      }),
+    )
+    .describe(`The rows the caller reads that hold the file in a column it reads, newest change first, at most ${USED_BY_MAX}`),
+  hasMore: z.boolean().describe(`More than ${USED_BY_MAX} rows hold it`),
+});

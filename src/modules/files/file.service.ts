@@ -55,19 +55,29 @@ function mimeTypeFilter(mimeType: string | undefined): MimeTypeFilter {
   return { like: `${mimeType.slice(0, -1).replace(/[\\%_]/g, '\\$&')}%` };
 }
 
+/** The list's `search`: a LIKE pattern for names containing it (escaped), or null. */
+const nameContains = (search: string | undefined): string | null =>
+  search === undefined || search === '' ? null : `%${search.replace(/[\\%_]/g, '\\$&')}%`;
+
 export async function listFiles(em: EntityManager, projectId: string, params: ListFilesInput) {
   const mime = mimeTypeFilter(params.mimeType);
-  const where = { project: projectId, ...(mime === null ? {} : { mimeType: 'equals' in mime ? mime.equals : { $like: mime.like } }) };
-  return findPage(em, FileSchema, where, params, { orderBy: { createdAt: 'asc', id: 'asc' } }, toFileOutput);
+  const name = nameContains(params.search);
+  const where = {
+    project: projectId,
+    ...(mime === null ? {} : { mimeType: 'equals' in mime ? mime.equals : { $like: mime.like } }),
+    ...(name === null ? {} : { name: { $ilike: name } }),
+  };
+  const direction = params.sort === '-createdAt' ? 'desc' : 'asc';
+  return findPage(em, FileSchema, where, params, { orderBy: { createdAt: direction, id: direction } }, toFileOutput);
 }
 
 /** As listFiles, among the files inside `scope` (a compiled `$files` condition, roles/files-policy.ts). */
 export async function listFilesInScope(em: EntityManager, projectId: string, params: ListFilesInput, scope: string) {
   const { offset, limit } = pageWindow(params);
-  const mime = mimeTypeFilter(params.mimeType);
+  const filter = { mime: mimeTypeFilter(params.mimeType), name: nameContains(params.search) };
   const [rows, total] = await Promise.all([
-    runSql<Record<string, unknown>>(em, scopedFilePage(projectId, mime, scope, offset, limit)),
-    wantsCount(params) ? runSql<{ n: number }>(em, scopedFileCount(projectId, mime, scope)).then(([row]) => row.n) : Promise.resolve(null),
+    runSql<Record<string, unknown>>(em, scopedFilePage(projectId, filter, scope, offset, limit, params.sort === '-createdAt')),
+    wantsCount(params) ? runSql<{ n: number }>(em, scopedFileCount(projectId, filter, scope)).then(([row]) => row.n) : Promise.resolve(null),
   ]);
   const files = rows.slice(0, params.size).map((row) => em.map(FileSchema, row));
   return { list: files.map(toFileOutput), pagination: paginationOf(params, rows.length, total) };

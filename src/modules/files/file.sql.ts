@@ -24,12 +24,22 @@ const FIELDS_OF_ROW = `jsonb_build_object('name', f.name, 'mimeType', f.mime_typ
 /** The list's own `mimeType` filter: one type, or a family as a LIKE prefix (escaped). */
 export type MimeTypeFilter = { equals: string } | { like: string } | null;
 
-function scopedWhere(projectId: string, mimeType: MimeTypeFilter, scope: string): SqlQuery {
+/** The list's own filters: `mime`, and `name` (an escaped ILIKE pattern) from its `search`. */
+export interface FileListFilter {
+  mime: MimeTypeFilter;
+  name: string | null;
+}
+
+function scopedWhere(projectId: string, { mime: mimeType, name }: FileListFilter, scope: string): SqlQuery {
   const values: unknown[] = [projectId];
   let mime = '';
   if (mimeType) {
     values.push('equals' in mimeType ? mimeType.equals : mimeType.like);
-    mime = 'equals' in mimeType ? ' and f.mime_type = $2' : ' and f.mime_type like $2';
+    mime = 'equals' in mimeType ? ` and f.mime_type = $${values.length}` : ` and f.mime_type like $${values.length}`;
+  }
+  if (name !== null) {
+    values.push(name);
+    mime += ` and f.name ilike $${values.length}`;
   }
   return {
     text: `from file f cross join lateral (select ${FIELDS_OF_ROW} as data) as fields
@@ -38,19 +48,20 @@ function scopedWhere(projectId: string, mimeType: MimeTypeFilter, scope: string)
   };
 }
 
-/** A page of the project's files inside `scope` (a condition on `data`), oldest first. */
-export const scopedFilePage = (projectId: string, mimeType: MimeTypeFilter, scope: string, offset: number, limit: number): SqlQuery => {
-  const where = scopedWhere(projectId, mimeType, scope);
+/** A page of the project's files inside `scope` (a condition on `data`), oldest first (or newest). */
+export const scopedFilePage = (projectId: string, filter: FileListFilter, scope: string, offset: number, limit: number, newest = false): SqlQuery => {
+  const where = scopedWhere(projectId, filter, scope);
   const n = where.values.length;
+  const order = newest ? 'desc' : 'asc';
   return {
-    text: `select f.* ${where.text} order by f.created_at asc, f.id asc offset $${n + 1} limit $${n + 2}`,
+    text: `select f.* ${where.text} order by f.created_at ${order}, f.id ${order} offset $${n + 1} limit $${n + 2}`,
     values: [...where.values, offset, limit],
   };
 };
 
 /** How many of the project's files are inside `scope`. */
-export const scopedFileCount = (projectId: string, mimeType: MimeTypeFilter, scope: string): SqlQuery => {
-  const where = scopedWhere(projectId, mimeType, scope);
+export const scopedFileCount = (projectId: string, filter: FileListFilter, scope: string): SqlQuery => {
+  const where = scopedWhere(projectId, filter, scope);
   return { text: `select count(*)::int as n ${where.text}`, values: where.values };
 };
 
@@ -72,11 +83,11 @@ export interface FileReferenceSource {
   drafts: boolean;
 }
 
-/** Whether `fileId` is held by a readable file column of a readable row of one of `sources`. */
-export const fileReferencedByRows = (fileId: string, sources: FileReferenceSource[]): SqlQuery => {
+/** Per source, the condition of its rows holding `fileId` (the query's `$1`). */
+function rowsHolding(sources: FileReferenceSource[]): string[] {
   const holds = (value: string, single: boolean) =>
     single ? `(${value}) = to_jsonb($1::text)` : `(${value}) @> jsonb_build_array($1::text)`;
-  const perTable = sources.map(({ tableId, columns, rows, drafts }) => {
+  return sources.map(({ tableId, columns, rows, drafts }) => {
     const held = columns.flatMap(({ name, id, multiple }) => [
       // The same expressions as the columns' indexes (query/expressions.ts), so that they serve.
       multiple ? holds(`data->${sqlLiteral(name)}`, false) : `(data->>${sqlLiteral(name)}) = $1::text`,
@@ -84,6 +95,11 @@ export const fileReferencedByRows = (fileId: string, sources: FileReferenceSourc
     ]);
     return `(table_id = ${sqlLiteral(tableId)}::uuid${rows ? ` and (${rows})` : ''} and (${held.join(' or ')}))`;
   });
+}
+
+/** Whether `fileId` is held by a readable file column of a readable row of one of `sources`. */
+export const fileReferencedByRows = (fileId: string, sources: FileReferenceSource[]): SqlQuery => {
+  const perTable = rowsHolding(sources);
   return {
     text: `select exists (select 1 from contents where ${perTable.length > 0 ? perTable.join(' or ') : 'false'}) as referenced`,
     values: [fileId],
@@ -116,4 +132,12 @@ export const lockBytes = (driver: string, key: string): SqlQuery => ({
 export const bytesHeld = (driver: string, key: string): SqlQuery => ({
   text: 'select exists (select 1 from file where storage_key = $2 and storage_driver = $1) as held',
   values: [driver, key],
+});
+
+/** The readable rows of `sources` holding `fileId` (its "used by"), newest first, at most `limit`. */
+export const fileReferrerRows = (fileId: string, sources: FileReferenceSource[], limit: number): SqlQuery => ({
+  text: `select table_id as "tableId", id, slug, status from contents
+          where ${sources.length > 0 ? rowsHolding(sources).join(' or ') : 'false'}
+          order by updated_at desc, id desc limit $2`,
+  values: [fileId, limit],
 });

@@ -41,4 +41,13 @@ export const createVariableInput = z.object({
 });
 export type CreateVariableInput = z.infer<typeof createVariableInput>;
 
-export const variableIdInput = z.object({ ...projectPath, variableId: pathId('Variable id') });
+const variablePath = { ...projectPath, variableId: pathId('Variable id') };
+export const variableIdInput = z.object(variablePath);
+
+/** A new value or description; the key stays (clients look a variable up by it). */
+export const updateVariableInput = z.object({
+  ...variablePath,
+  value: z.unknown().optional().describe('Any JSON value: string, number, boolean, null, array or object'),
+  description: z.string().max(10_000).optional(),
+});
+export type UpdateVariableInput = z.infer<typeof updateVariableInput>;

@@ -4,7 +4,7 @@ import { conflict, notFound } from '../../errors/app-error.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
 import { VariableSchema, type Variable } from './variable.entity.js';
-import type { CreateVariableInput, ListVariablesInput, VariableOutput } from './variable.schema.js';
+import type { CreateVariableInput, ListVariablesInput, UpdateVariableInput, VariableOutput } from './variable.schema.js';
 
 export const toVariableOutput = (v: Variable): VariableOutput => ({
   id: v.id,
@@ -40,4 +40,16 @@ export async function createVariable(em: EntityManager, projectId: string, input
     throw error;
   }
   return variable;
+}
+
+/** docs/resources.md#variables: a new value (`null` included) or description. */
+export async function updateVariable(em: EntityManager, variable: Variable, input: UpdateVariableInput): Promise<Variable> {
+  if (input.value !== undefined) variable.value = input.value;
+  if (input.description !== undefined) variable.description = input.description;
+  await em.flush();
+  return variable;
+}
+
+export async function deleteVariable(em: EntityManager, variable: Variable): Promise<void> {
+  await em.remove(variable).flush();
 }

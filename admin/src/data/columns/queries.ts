@@ -18,8 +18,8 @@ export const columnsQuery = (client: TabulaClient, projectId: string, tableId: s
   },
 });
 
-export function useColumns(projectId: string, tableId: string) {
-  return useQuery(columnsQuery(useClient(), projectId, tableId));
+export function useColumns(projectId: string, tableId: string, options: { enabled?: boolean } = {}) {
+  return useQuery({ ...columnsQuery(useClient(), projectId, tableId), enabled: options.enabled });
 }
 
 /** The columns of each of `tableIds`, in that order. */

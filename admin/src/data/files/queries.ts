@@ -19,3 +19,17 @@ export function useFiles(projectId: string, fileIds: string[]) {
     })),
   });
 }
+
+/** A page of the file library, newest first; the page shown stays while the next loads. */
+export function useFilePage(projectId: string, search: string, page: number, size: number) {
+  return useApi(
+    fileKeys.page(projectId, search, page, size),
+    (client) => client.files.list.query({ projectId, page, size, sort: '-createdAt', ...(search ? { search } : {}) }),
+    { keepPrevious: true },
+  );
+}
+
+/** The rows (the caller reads) that hold a file. */
+export function useFileUsedBy(projectId: string, fileId: string) {
+  return useApi(fileKeys.usedBy(projectId, fileId), (client) => client.files.usedBy.query({ projectId, fileId }));
+}

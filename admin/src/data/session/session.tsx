@@ -23,7 +23,10 @@ const SessionContext = createContext<SessionState | null>(null);
 
 const storedToken = (): string | null => sessionStorage.getItem(STORAGE_KEY) ?? localStorage.getItem(STORAGE_KEY);
 
-export const clientFor = (token: string): TabulaClient => createTabulaClient({ baseUrl: window.location.origin, token });
+/** Where the API answers, as the console knows it: the origin it is served from. */
+export const apiOrigin = (): string => window.location.origin;
+
+export const clientFor = (token: string): TabulaClient => createTabulaClient({ baseUrl: apiOrigin(), token });
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [token, setToken] = useState<string | null>(storedToken);

@@ -3,12 +3,14 @@ import { useParams } from 'react-router';
 import { apiKeyKeys } from '../../data/api-keys/keys.js';
 import { useApiKeys } from '../../data/api-keys/queries.js';
 import { useApiMutation } from '../../data/api.js';
+import { useRoles } from '../../data/roles/queries.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { Button, TextInput } from '../../ui/controls.js';
 import { Empty, ErrorBanner, Loading, ModalDialog, PageHeader } from '../../ui/feedback.js';
 import { when } from '../../ui/format.js';
 import { KeyForm, PERMISSIONS, type ApiKey, type KeyValues } from './KeyForm.js';
 import { SecretDialog } from '../../ui/SecretDialog.js';
+import { McpConfig } from './McpConfig.js';
 import './ApiKeys.css';
 
 type Dialog = { kind: 'create' } | { kind: 'edit' | 'rotate' | 'delete'; key: ApiKey } | null;
@@ -29,6 +31,9 @@ export function ApiKeysPage() {
   const keys = useApiKeys(pid);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
+  const roles = useRoles(pid);
+  const customRoles = (roles.data?.list ?? []).filter((r) => !r.builtIn);
+  const roleName = (roleId: string | null) => customRoles.find((r) => r.id === roleId)?.name ?? 'a custom role';
   const [grace, setGrace] = useState('3600');
 
   const create = useApiMutation((client, values: KeyValues) => client.apiKeys.create.mutate({ projectId: pid, ...values, expiresAt: values.expiresAt ?? undefined }), [keysKey]);
@@ -80,7 +85,7 @@ export function ApiKeysPage() {
                   <td>
                     <code>{key.prefix}…</code>
                   </td>
-                  <td>{key.permission === null ? 'Custom role' : permissionLabel(key.permission)}</td>
+                  <td>{key.permission === null ? `Role: ${roleName(key.roleId)}` : permissionLabel(key.permission)}</td>
                   <td>
                     {key.allowedHosts.length === 0 ? (
                       <span className="muted">Any</span>
@@ -122,6 +127,7 @@ export function ApiKeysPage() {
 
       <ModalDialog title="New API key" isOpen={dialog?.kind === 'create'} onClose={close}>
         <KeyForm
+          roles={customRoles}
           submitLabel="Create key"
           error={create.error}
           isPending={create.isPending}
@@ -139,7 +145,7 @@ export function ApiKeysPage() {
 
       {dialog?.kind === 'edit' && (
         <ModalDialog title={`Edit “${dialog.key.name}”`} isOpen onClose={close}>
-          <KeyForm initial={dialog.key} submitLabel="Save" error={update.error} isPending={update.isPending} onCancel={close} onSubmit={(values) => update.mutate({ apiKeyId: dialog.key.id, ...values }, { onSuccess: close })} />
+          <KeyForm initial={dialog.key} roles={customRoles} submitLabel="Save" error={update.error} isPending={update.isPending} onCancel={close} onSubmit={(values) => update.mutate({ apiKeyId: dialog.key.id, ...values }, { onSuccess: close })} />
         </ModalDialog>
       )}
 
@@ -179,7 +185,9 @@ export function ApiKeysPage() {
         <p>Applications using this key are refused at once. This cannot be undone.</p>
       </ConfirmDialog>
 
-      <SecretDialog title={secret?.title ?? ''} label="API key" secret={secret?.value ?? null} onClose={() => setSecret(null)} />
+      <SecretDialog title={secret?.title ?? ''} label="API key" secret={secret?.value ?? null} onClose={() => setSecret(null)}>
+        {secret && <McpConfig secret={secret.value} />}
+      </SecretDialog>
     </>
   );
 }

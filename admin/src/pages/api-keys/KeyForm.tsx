@@ -10,8 +10,9 @@ export type Permission = NonNullable<ApiKey['permission']>;
 
 export interface KeyValues {
   name: string;
-  /** Absent: the key keeps the custom role it holds (docs/roles.md#granting-a-role). */
+  /** A built-in permission, or (roleId) a custom role of the project (docs/roles.md#granting-a-role): one of the two. */
   permission?: Permission;
+  roleId?: string;
   allowedHosts: string[];
   active: boolean;
   expiresAt: string | null;
@@ -22,8 +23,8 @@ export const PERMISSIONS = [
   { id: 'read_write', label: 'Read and write' },
 ] satisfies { id: Permission; label: string }[];
 
-/** The choice that keeps a key's custom role (roles are granted through the API). */
-const KEEP_ROLE = { id: 'role', label: 'Its custom role (unchanged)' };
+/** A custom role's choice in the select: `role:<id>`, beside the built-in permissions. */
+const ROLE_PREFIX = 'role:';
 
 /**
  * The hosts field's error: a malformed host is a 400 whose message names `allowedHosts.N` (a 422
@@ -36,10 +37,19 @@ function hostsError(error: unknown, errors: Record<string, string>): string | un
 }
 
 /** A key's settings, for a new key and for an existing one. */
-export function KeyForm({ initial, submitLabel, error, isPending, onSubmit, onCancel }: { initial?: ApiKey; submitLabel: string; error: unknown; isPending: boolean; onSubmit(values: KeyValues): void; onCancel(): void }) {
+export function KeyForm({ initial, roles, submitLabel, error, isPending, onSubmit, onCancel }: {
+  initial?: ApiKey;
+  /** The project's custom roles a key may hold. */
+  roles: { id: string; name: string }[];
+  submitLabel: string;
+  error: unknown;
+  isPending: boolean;
+  onSubmit(values: KeyValues): void;
+  onCancel(): void;
+}) {
   const [name, setName] = useState(initial?.name ?? '');
-  const holdsRole = Boolean(initial?.roleId);
-  const [permission, setPermission] = useState<Permission | 'role'>(initial?.permission ?? (holdsRole ? 'role' : 'read'));
+  const [permission, setPermission] = useState<string>(initial?.roleId ? `${ROLE_PREFIX}${initial.roleId}` : (initial?.permission ?? 'read'));
+  const grants = [...PERMISSIONS, ...roles.map((r) => ({ id: `${ROLE_PREFIX}${r.id}`, label: `Role: ${r.name}` }))];
   const [hosts, setHosts] = useState((initial?.allowedHosts ?? []).join('\n'));
   const [active, setActive] = useState(initial?.active ?? true);
   const [expires, setExpires] = useState(isoToLocal(initial?.expiresAt));
@@ -51,11 +61,19 @@ export function KeyForm({ initial, submitLabel, error, isPending, onSubmit, onCa
       onSubmit={(event) => {
         event.preventDefault();
         const allowedHosts = hosts.split(/[\s,]+/).map((host) => host.trim()).filter(Boolean);
-        onSubmit({ name, ...(permission === 'role' ? {} : { permission }), allowedHosts, active, expiresAt: localToIso(expires) ?? null });
+        const grant = permission.startsWith(ROLE_PREFIX) ? { roleId: permission.slice(ROLE_PREFIX.length) } : { permission: permission as Permission };
+        onSubmit({ name, ...grant, allowedHosts, active, expiresAt: localToIso(expires) ?? null });
       }}
     >
       <TextInput label="Name" value={name} onChange={setName} error={errors.name} isRequired autoFocus />
-      <SelectInput label="Permission" value={permission} onChange={(id) => setPermission(id as Permission | 'role')} options={holdsRole ? [KEEP_ROLE, ...PERMISSIONS] : PERMISSIONS} error={errors.permission} />
+      <SelectInput
+        label="Permission"
+        value={permission}
+        onChange={setPermission}
+        options={grants}
+        error={errors.permission ?? errors.roleId}
+        description="A built-in permission, or a custom role whose rules say what the key may do (see Roles)."
+      />
       <TextAreaInput
         label="Allowed hosts"
         value={hosts}

@@ -2,13 +2,30 @@ import { useState, type FormEvent } from 'react';
 import { Button, SelectInput, TextInput } from '../../ui/controls.js';
 import { operatorLabel, operatorsFor, takesList, takesValue, type BuilderOp, type ListField } from './fields.js';
 import { describeCondition, toCondition, type Condition } from './filters.js';
+import './FilterBuilder.css';
 
 /**
  * The list's filter as a person builds it: a field, an operator that applies to it, a value →
  * one condition of the API's `filter` (docs/contents.md#list-queries). The conditions show as removable chips, combined
  * by "all" (`op=and`) or "any" (`op=or`).
  */
-export function FilterBuilder({ fields, conditions, op, onChange }: { fields: ListField[]; conditions: Condition[]; op: 'and' | 'or'; onChange(conditions: Condition[], op: 'and' | 'or'): void }) {
+export function FilterBuilder({
+  fields,
+  conditions,
+  op,
+  onChange,
+  label = 'Filters',
+  allOnly = false,
+}: {
+  fields: ListField[];
+  conditions: Condition[];
+  op: 'and' | 'or';
+  onChange(conditions: Condition[], op: 'and' | 'or'): void;
+  /** The section's name (a page with several builders names each). */
+  label?: string;
+  /** Every condition must hold (a role rule's `where`): no "any filter" choice. */
+  allOnly?: boolean;
+}) {
   const [fieldId, setFieldId] = useState<string>(fields[0]?.id ?? '');
   const field = fields.find((f) => f.id === fieldId) ?? fields[0];
   const operators = field ? operatorsFor(field) : [];
@@ -32,10 +49,10 @@ export function FilterBuilder({ fields, conditions, op, onChange }: { fields: Li
   };
 
   return (
-    <section className="list-filters" aria-label="Filters">
+    <section className="list-filters" aria-label={label}>
       {conditions.length > 0 && (
         <div className="list-chips">
-          {conditions.length > 1 && (
+          {conditions.length > 1 && !allOnly && (
             <SelectInput
               label="Rows matching"
               value={op}
@@ -46,7 +63,7 @@ export function FilterBuilder({ fields, conditions, op, onChange }: { fields: Li
               onChange={(next) => onChange(conditions, next === 'or' ? 'or' : 'and')}
             />
           )}
-          <ul aria-label="Active filters">
+          <ul aria-label={allOnly ? `${label}: all of these hold` : 'Active filters'}>
             {conditions.map((condition, index) => {
               const words = describeCondition(condition, fields);
               return (

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
 /** Colours with at least 3:1 contrast on white (WCAG non-text contrast), told apart by shape too. */
-const COLOURS = { requests: '#2f4fd1', errors: '#b3261e', p95: '#8a5a00', p50: '#1f7a3a' };
+// CSS variables (styles.css), so that the dark theme recolours the series too.
+const COLOURS = { requests: 'var(--primary)', errors: 'var(--danger)', p95: 'var(--warn)', p50: 'var(--ok)' };
 
 export interface Column<T> {
   label: string;
@@ -61,9 +62,9 @@ export function RequestsChart({ title, points }: { title: string; points: Series
   return (
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={points} title={title} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
-        <CartesianGrid stroke="#e6e9ee" />
-        <XAxis dataKey="label" minTickGap={24} tick={{ fill: '#566072', fontSize: 12 }} />
-        <YAxis allowDecimals={false} tick={{ fill: '#566072', fontSize: 12 }} width={48} />
+        <CartesianGrid stroke="var(--row-line)" />
+        <XAxis dataKey="label" minTickGap={24} tick={{ fill: 'var(--muted)', fontSize: 12 }} />
+        <YAxis allowDecimals={false} tick={{ fill: 'var(--muted)', fontSize: 12 }} width={48} />
         <Tooltip />
         <Legend />
         <Line type="monotone" dataKey="requests" name="Requests" stroke={COLOURS.requests} strokeWidth={2} dot={false} isAnimationActive={false} />
@@ -77,9 +78,9 @@ export function LatencyChart({ title, points }: { title: string; points: SeriesP
   return (
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={points} title={title} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
-        <CartesianGrid stroke="#e6e9ee" />
-        <XAxis dataKey="label" minTickGap={24} tick={{ fill: '#566072', fontSize: 12 }} />
-        <YAxis unit=" ms" tick={{ fill: '#566072', fontSize: 12 }} width={64} />
+        <CartesianGrid stroke="var(--row-line)" />
+        <XAxis dataKey="label" minTickGap={24} tick={{ fill: 'var(--muted)', fontSize: 12 }} />
+        <YAxis unit=" ms" tick={{ fill: 'var(--muted)', fontSize: 12 }} width={64} />
         <Tooltip />
         <Legend />
         <Line type="monotone" dataKey="p95Ms" name="p95" stroke={COLOURS.p95} strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
@@ -99,9 +100,9 @@ export function RequestBars({ title, bars }: { title: string; bars: BarPoint[] }
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={bars} title={title} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
-        <CartesianGrid stroke="#e6e9ee" vertical={false} />
-        <XAxis dataKey="name" tick={{ fill: '#566072', fontSize: 12 }} interval={0} />
-        <YAxis allowDecimals={false} tick={{ fill: '#566072', fontSize: 12 }} width={48} />
+        <CartesianGrid stroke="var(--row-line)" vertical={false} />
+        <XAxis dataKey="name" tick={{ fill: 'var(--muted)', fontSize: 12 }} interval={0} />
+        <YAxis allowDecimals={false} tick={{ fill: 'var(--muted)', fontSize: 12 }} width={48} />
         <Tooltip />
         <Legend />
         <Bar dataKey="requests" name="Requests" fill={COLOURS.requests} isAnimationActive={false} />

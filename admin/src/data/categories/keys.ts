@@ -1,0 +1,5 @@
+import { projectKeys } from '../projects/keys.js';
+
+export const categoryKeys = {
+  list: (projectId: string) => [...projectKeys.all(projectId), 'categories'] as const,
+};

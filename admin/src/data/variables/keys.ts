@@ -1,0 +1,5 @@
+import { projectKeys } from '../projects/keys.js';
+
+export const variableKeys = {
+  list: (projectId: string) => [...projectKeys.all(projectId), 'variables'] as const,
+};
