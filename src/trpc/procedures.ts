@@ -12,6 +12,7 @@ import { authorizeProject, type ProjectAccessLevel, type ProjectAccess, type Tab
 import type { TableDef } from '../modules/tables/table-def.js';
 import type { Context } from './context.js';
 import { raiseInputErrors } from './input-errors.js';
+import { depsForRequest } from './consistency.js';
 import { noteProject } from './request-facts.js';
 import type { ProjectRole } from '../modules/projects/project.entity.js';
 import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
@@ -28,6 +29,7 @@ import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
 interface Arrival {
   ctx: Context;
   path: string;
+  type: string;
   getRawInput: () => Promise<unknown>;
 }
 
@@ -39,15 +41,17 @@ const authenticate = async (ctx: Context): Promise<Principal> => ctx.facts.princ
 
 /**
  * `/{projectId}/...`: the request is noted for the project's logs (refused ones too), then the
- * credential and its right on the project are checked: the caller's ProjectAccess.
+ * credential and its right on the project are checked: the caller's ProjectAccess. A read-only
+ * GET may read from a replica: `deps` (also the context's from here on) then reads there.
  */
-async function projectAccess({ ctx, path }: Arrival, input: unknown, level: ProjectAccessLevel) {
+async function projectAccess({ ctx, path, type }: Arrival, input: unknown, level: ProjectAccessLevel) {
   ctx.facts.procedures.push(path);
   const projectId = rawPathParam(input, 'projectId');
   noteProject(ctx.facts, projectId);
   const principal = await authenticate(ctx);
-  const access = await authorizeProject(ctx.deps, ctx.em, principal, ctx.req.headers, projectId, level);
-  return { principal, access };
+  const deps = depsForRequest(ctx, level, type);
+  const access = await authorizeProject(deps, ctx.em, principal, ctx.req.headers, projectId, level);
+  return { principal, access, deps };
 }
 
 /**
@@ -69,10 +73,10 @@ function refuseCustomRoleWrite(access: ProjectAccess, level: ProjectAccessLevel)
 export const projectProcedure = (level: ProjectAccessLevel, byRules = false) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
-    const { principal, access } = await projectAccess(opts, input, level);
+    const { principal, access, deps } = await projectAccess(opts, input, level);
     if (!byRules) refuseCustomRoleWrite(access, level);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, access } });
+    return opts.next({ ctx: { principal, access, deps } });
   });
 
 /** What an item loader sees: the request context with its project access. */
@@ -91,11 +95,11 @@ export interface ProjectItemContext {
 export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: ProjectItemContext, rawInput: unknown) => Promise<T>, byRules = false) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
-    const { principal, access } = await projectAccess(opts, input, level);
+    const { principal, access, deps } = await projectAccess(opts, input, level);
     if (!byRules) refuseCustomRoleWrite(access, level);
-    const item = await load({ em: opts.ctx.em, deps: opts.ctx.deps, access }, input);
+    const item = await load({ em: opts.ctx.em, deps, access }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, access, item } });
+    return opts.next({ ctx: { principal, access, item, deps } });
   });
 
 /**
@@ -105,10 +109,10 @@ export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: P
 export const tableProcedure = (level: ProjectAccessLevel) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
-    const { principal, access } = await projectAccess(opts, input, level);
+    const { principal, access, deps } = await projectAccess(opts, input, level);
     const tableAccess = await access.table(rawPathParam(input, 'tableId'), level);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table } });
+    return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table, deps } });
   });
 
 /** What an item check sees: the request context with its project access and table. */
@@ -128,11 +132,11 @@ export interface TableItemContext {
 export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: TableItemContext, rawInput: unknown) => Promise<void>) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
-    const { principal, access } = await projectAccess(opts, input, level);
+    const { principal, access, deps } = await projectAccess(opts, input, level);
     const tableAccess = await access.table(rawPathParam(input, 'tableId'), level);
-    await exists({ em: opts.ctx.em, deps: opts.ctx.deps, access, table: tableAccess.table, tableAccess }, input);
+    await exists({ em: opts.ctx.em, deps, access, table: tableAccess.table, tableAccess }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table } });
+    return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table, deps } });
   });
 
 /** `/accounts/**` and `/workspaces/**` take account tokens only; API keys get 403 (docs/concepts.md#credentials-and-roles). */

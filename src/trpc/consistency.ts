@@ -1,0 +1,56 @@
+import type { AppDeps } from '../app-deps.js';
+import type { ProjectAccessLevel } from '../auth/project-access.js';
+import { formatLsn, parseLsn, WAL_POSITION_SQL, writePositions, type WritePosition } from '../db/wal-position.js';
+import type { Context } from './context.js';
+
+/*
+ * Reads on replicas, writes answering where they committed (docs/scaling-out-replicas.md).
+ * Both faces (`/v1`, `/trpc`) carry the token in the same headers.
+ */
+
+/** A write's answer, and what a read sends back to read its own writes. */
+export const CONSISTENCY_HEADER = 'Tabula-Consistency';
+/** Which node a routed read went to (`primary`, `replica-1`, ...), when replicas are configured. */
+export const SERVED_BY_HEADER = 'Tabula-Served-By';
+
+/** Project levels whose queries only read: their GETs may go to a replica. */
+const READ_LEVELS: ReadonlySet<ProjectAccessLevel> = new Set(['read', 'logs', 'revisions']);
+
+/**
+ * The collaborators a project procedure works with: the request's own, or for a read-only GET
+ * with replicas configured, the same with the pool (and the list cache kept for that node) of
+ * the node the read goes to. Everything that reads through `deps.pool` or `deps.results`
+ * follows; the entity manager (accounts, roles, tables' definitions) stays on the primary.
+ */
+export function depsForRequest(ctx: Context, level: ProjectAccessLevel, type: string): AppDeps {
+  const { deps } = ctx;
+  if (deps.reads.size === 0 || type !== 'query' || !READ_LEVELS.has(level) || (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD')) return deps;
+  const sent = ctx.req.headers['tabula-consistency'];
+  // Sent twice, or not a position: no replica is known to have it.
+  const node = deps.reads.route(sent === undefined ? undefined : typeof sent === 'string' ? sent : '');
+  if (!ctx.res.headersSent) ctx.res.setHeader(SERVED_BY_HEADER, node.name);
+  return node === deps.reads.primary ? deps : { ...deps, pool: node.pool, results: node.local };
+}
+
+/**
+ * Runs a mutation and answers the WAL position after its commits. Transactions of the contents
+ * path note theirs in the round trip of the COMMIT (db/sql.ts); anything else (the entity
+ * manager's writes) is asked once afterwards, which is after its commit too.
+ */
+export async function withWritePosition<T extends { ok: boolean }>(ctx: Context, run: () => Promise<T>): Promise<T> {
+  const store: WritePosition = { lsn: null };
+  const result = await writePositions.run(store, run);
+  if (!result.ok || ctx.res.headersSent) return result;
+  let lsn = store.lsn;
+  if (lsn === null) {
+    try {
+      const [row] = (await ctx.deps.pool.query<{ lsn: string }>(WAL_POSITION_SQL)).rows;
+      lsn = parseLsn(row?.lsn);
+    } catch (error) {
+      // The write has committed: it is answered, without a token (a read then goes to the primary only if sent one).
+      ctx.deps.logger.warn({ err: error }, 'could not read the WAL position after a write');
+    }
+  }
+  if (lsn !== null) ctx.res.setHeader(CONSISTENCY_HEADER, formatLsn(lsn));
+  return result;
+}
