@@ -22,12 +22,9 @@ export interface ReadNode<L> {
   local: L;
 }
 
-interface Replica<L> extends ReadNode<L> {
+interface Replica<L> extends ReadNode<L>, ReplicaState {
   health: pg.Pool;
   reachable: boolean;
-  /** Last replay position seen (only ever below the real one), and the lag it implied. */
-  replayed: bigint;
-  lagMs: number;
   /** Whether the node was down or unknown before: the transition is logged once. */
   announced: 'up' | 'down' | null;
 }
@@ -55,6 +52,38 @@ export function replicaFailure(error: unknown): 'down' | 'retry' | null {
   // replica has not replayed yet (42P01, 42703): the primary can answer it.
   if (code === '40001' || code === '40P01' || code === '42P01' || code === '42703') return 'retry';
   return null;
+}
+
+/** What the routing knows of a replica from the last poll. */
+export interface ReplicaState {
+  /** Replay position (never above the real one: it only grows). */
+  replayed: bigint;
+  lagMs: number;
+}
+
+/**
+ * The replica a read goes to, or null for the primary. `eligible`: the replicas reachable and
+ * within the lag bound, least lag first. `wanted`: the client's token (undefined: none; null: not
+ * a WAL position, which no replica is known to have). Without a token the least-lagging replica,
+ * equally caught-up ones taking turns (`turn`); with one, the least-lagging that has replayed it.
+ */
+export function pickReplica<R extends ReplicaState>(eligible: readonly R[], wanted: bigint | null | undefined, turn: number): R | null {
+  if (eligible.length === 0 || wanted === null) return null;
+  if (wanted !== undefined) return eligible.find((r) => r.replayed >= wanted) ?? null;
+  let ties = 1;
+  while (ties < eligible.length && eligible[ties].lagMs === eligible[0].lagMs) ties++;
+  return eligible[turn % ties];
+}
+
+/**
+ * How far behind a replay position is, in time, given the primary's positions with the time each
+ * was first seen (oldest first): since the oldest of them it has not reached. Caught up with the
+ * newest: 0. Nothing known of the primary: Infinity.
+ */
+export function lagBehind(samples: readonly { at: number; lsn: bigint }[], replayed: bigint, now: number): number {
+  if (samples.length === 0) return Infinity;
+  const behind = samples.find((s) => s.lsn > replayed);
+  return behind ? now - behind.at : 0;
 }
 
 export class ReplicaSet<L> {
@@ -112,19 +141,9 @@ export class ReplicaSet<L> {
    * that is not a WAL position counts as one no replica has reached).
    */
   route(token: string | undefined): ReadNode<L> {
-    const eligible = this.eligible;
-    if (eligible.length === 0) return this.primary;
     // Health news older than a few rounds (a stalled poll) are not trusted.
-    if (performance.now() - this.checkedAt > this.options.pollMs * 5 + POLL_TIMEOUT_MS) return this.primary;
-    if (token === undefined) {
-      // Least lag first; replicas equally caught up take turns.
-      let ties = 1;
-      while (ties < eligible.length && eligible[ties].lagMs === eligible[0].lagMs) ties++;
-      return ties === 1 ? eligible[0] : eligible[this.turn++ % ties];
-    }
-    const wanted = parseLsn(token);
-    if (wanted === null) return this.primary;
-    return eligible.find((r) => r.replayed >= wanted) ?? this.primary;
+    if (this.eligible.length === 0 || performance.now() - this.checkedAt > this.options.pollMs * 5 + POLL_TIMEOUT_MS) return this.primary;
+    return pickReplica(this.eligible, token === undefined ? undefined : parseLsn(token), this.turn++) ?? this.primary;
   }
 
   /** One round: the primary's flushed position, then every replica's replay position. */
@@ -156,23 +175,13 @@ export class ReplicaSet<L> {
       const replayed = parseLsn(row.replay) ?? 0n;
       if (!replica.reachable) replica.local = this.makeLocal(); // a node back from the dead starts with nothing cached
       replica.replayed = replayed;
-      replica.lagMs = this.lagOf(replayed);
+      replica.lagMs = lagBehind(this.samples, replayed, performance.now());
       replica.reachable = true;
       if (replica.announced !== 'up') this.logger.info({ replica: replica.name }, 'replica reachable: used for reads');
       replica.announced = 'up';
     } catch (error) {
       this.markDown(replica, error);
     }
-  }
-
-  /**
-   * How far behind a replay position is, in time: since the oldest primary position it has not
-   * reached was seen. Caught up with the newest: 0.
-   */
-  private lagOf(replayed: bigint): number {
-    if (this.samples.length === 0) return Infinity;
-    const behind = this.samples.find((s) => s.lsn > replayed);
-    return behind ? performance.now() - behind.at : 0;
   }
 
   private markDown(replica: Replica<L>, error: unknown): void {

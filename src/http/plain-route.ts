@@ -5,6 +5,8 @@ import type { AppDeps } from '../app-deps.js';
 import type { Principal } from '../auth/principal.js';
 import { authorizeProject, type ProjectAccess, type ProjectAccessLevel } from '../auth/project-access.js';
 import { describeError } from '../errors/describe.js';
+import { writePositions, type WritePosition } from '../db/wal-position.js';
+import { answerWritePosition } from '../trpc/consistency.js';
 import { principalOf } from './request-tracking.js';
 import { sendError } from './send-error.js';
 
@@ -20,6 +22,8 @@ export interface PlainRequest {
   access: ProjectAccess;
   em: EntityManager;
   principal: Principal;
+  /** A write calls this after its last commit, before it answers: the consistency token (docs/scaling-out-replicas.md). */
+  committed(): Promise<void>;
 }
 
 type Operation = Record<string, unknown> & { requestBody?: { content?: Record<string, unknown> }; responses?: Record<string, unknown> };
@@ -69,7 +73,12 @@ function handlerOf(deps: AppDeps, route: PlainRoute): RequestHandler {
       const principal = await principalOf(deps.credentials, req, res);
       const em = deps.orm.em.fork();
       const access = await authorizeProject(deps, em, principal, req.headers, String(req.params.projectId), route.access);
-      await route.handle(req, res, { access, em, principal });
+      if (route.method === 'get') {
+        await route.handle(req, res, { access, em, principal, committed: async () => {} });
+      } else {
+        const store: WritePosition = { lsn: null };
+        await writePositions.run(store, () => route.handle(req, res, { access, em, principal, committed: () => answerWritePosition(deps, res, store) }));
+      }
     } catch (error) {
       const described = describeError(error);
       if (described.internal) deps.logger.error({ err: error, path: req.originalUrl, requestId: res.locals.requestId }, 'request failed');

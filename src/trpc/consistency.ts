@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { AppDeps } from '../app-deps.js';
 import type { ProjectAccessLevel } from '../auth/project-access.js';
 import { formatLsn, parseLsn, WAL_POSITION_SQL, writePositions, type WritePosition } from '../db/wal-position.js';
@@ -33,24 +34,29 @@ export function depsForRequest(ctx: Context, level: ProjectAccessLevel, type: st
 }
 
 /**
- * Runs a mutation and answers the WAL position after its commits. Transactions of the contents
- * path note theirs in the round trip of the COMMIT (db/sql.ts); anything else (the entity
- * manager's writes) is asked once afterwards, which is after its commit too.
+ * Answers, on `res`, the WAL position after a write's commits. Transactions of the contents path
+ * note theirs in `store` in the round trip of their COMMIT (db/sql.ts); for anything else (the
+ * entity manager's writes) the position is asked once now, which is after those commits too.
  */
-export async function withWritePosition<T extends { ok: boolean }>(ctx: Context, run: () => Promise<T>): Promise<T> {
-  const store: WritePosition = { lsn: null };
-  const result = await writePositions.run(store, run);
-  if (!result.ok || ctx.res.headersSent) return result;
+export async function answerWritePosition(deps: AppDeps, res: ServerResponse, store: WritePosition): Promise<void> {
+  if (res.headersSent) return;
   let lsn = store.lsn;
   if (lsn === null) {
     try {
-      const [row] = (await ctx.deps.pool.query<{ lsn: string }>(WAL_POSITION_SQL)).rows;
+      const [row] = (await deps.pool.query<{ lsn: string }>(WAL_POSITION_SQL)).rows;
       lsn = parseLsn(row?.lsn);
     } catch (error) {
-      // The write has committed: it is answered, without a token (a read then goes to the primary only if sent one).
-      ctx.deps.logger.warn({ err: error }, 'could not read the WAL position after a write');
+      // The write has committed: it is answered, without a token.
+      deps.logger.warn({ err: error }, 'could not read the WAL position after a write');
     }
   }
-  if (lsn !== null) ctx.res.setHeader(CONSISTENCY_HEADER, formatLsn(lsn));
+  if (lsn !== null && !res.headersSent) res.setHeader(CONSISTENCY_HEADER, formatLsn(lsn));
+}
+
+/** Runs a mutation (its transactions noting their commit positions) and answers the position. */
+export async function withWritePosition<T extends { ok: boolean }>(ctx: Context, run: () => Promise<T>): Promise<T> {
+  const store: WritePosition = { lsn: null };
+  const result = await writePositions.run(store, run);
+  if (result.ok) await answerWritePosition(ctx.deps, ctx.res, store);
   return result;
 }

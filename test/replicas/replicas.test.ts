@@ -87,6 +87,14 @@ describe('read replicas', () => {
     );
     expect(answered.status, answered.text).toBe(200);
     expect(parseLsn(tokenOf(answered))! >= first).toBe(true);
+    // A write of the plain routes (an import streams its body) answers one too.
+    const imported = await w.t.call('POST', `${contentsPath(w, table.id)}/import`, {
+      token: w.writeKey,
+      raw: '{"data":{"title":"imported"}}\n',
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    expect(imported.status, imported.text).toBe(200);
+    expect(parseLsn(tokenOf(imported))! >= first).toBe(true);
     // Reads answer none.
     expect((await read(created.json.id)).headers.get('tabula-consistency')).toBeNull();
   });
