@@ -3,6 +3,7 @@
  * `npm run bench -- --soak [--soak-minutes 10]`: mixed load over time instead (see bench/soak.ts).
  * `--log-entries N` (default 10,000,000; 0 skips): the log list over that many stored entries.
  * `--logging-pairs N` (default 120): paired 2 s runs of Q1 with request logging on and off.
+ * `--only replicas`: Q1 and Q3 with a streaming replica against the primary alone (bench/replicas.ts).
  *
  * Seeds a table of N rows, starts Tabula's API and a bare node:http + pg handler over the same
  * data (both as child processes), drives each with autocannon and prints requests/s, p50/p99
@@ -27,6 +28,7 @@ import { benchRealtime, type RealtimeResult } from './realtime.js';
 import { benchImportExport, type IoResult } from './import-export.js';
 import { benchS3, type S3Result } from './s3.js';
 import { benchImages, type ImagesResult } from './images.js';
+import { benchReplicas, type ReplicaResult } from './replicas.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -76,6 +78,7 @@ let realtime: RealtimeResult | null = null;
 let io: IoResult | null = null;
 let s3: S3Result | null = null;
 let images: ImagesResult | null = null;
+let replicas: ReplicaResult[] = [];
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
@@ -134,6 +137,10 @@ try {
   if (!args.soak && (!args.only || args.only.split(',').includes('mixed'))) {
     log('mixed: 29 connections reading six lists with exact totals, alone and with 3 connections creating and updating');
     mixed = await benchMixed({ api: `http://127.0.0.1:${apiPort}`, fixture, duration });
+  }
+  if (!args.soak && (!args.only || args.only.split(',').includes('replicas'))) {
+    log('replicas: Q1 and Q3 on an API with a streaming replica against one on the primary alone (a second cluster of its own)');
+    replicas = await benchReplicas({ apiEnv, rows, duration, connections, log });
   }
   if (!args.soak && (!args.only || args.only.split(',').includes('s3'))) {
     log('s3: 1 GiB uploaded through an API with STORAGE_DRIVER=s3 (s3rver), then downloaded; the API\'s RSS throughout');
@@ -279,6 +286,15 @@ if (s3) {
   console.log(line('download', s3.download));
   if (!s3.upload.sha256Matches || !s3.download.sha256Matches) process.exitCode = 1;
 }
+if (replicas.length > 0) {
+  console.log('\nread replicas (one streaming replica on this machine; target: routed >= 0.95 x primary alone)');
+  for (const r of replicas) {
+    console.log(
+      `  ${pad(r.scenario, 4)} primary alone ${num(r.primaryAlone)} req/s, routed ${num(r.routed)} req/s: ${r.ratio.toFixed(2)}; ` +
+        `${(100 * r.replicaShare).toFixed(0)} % of sampled routed reads answered by the replica; errors ${r.errors}`,
+    );
+  }
+}
 if (images) {
   const i = images;
   const sorted = [...i.firstMs].sort((a, b) => a - b);
@@ -295,5 +311,5 @@ if (images) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, io, s3, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, io, s3, replicas, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

@@ -210,6 +210,8 @@ export class ReplicaSet<L> {
       const failure = replicaFailure(error);
       if (!failure) throw error;
       if (failure === 'down') this.markDown(replica, error);
+      // The primary's answer may be newer than what this node's cache has read: it must not be stored there.
+      else replica.local = this.makeLocal();
     };
     pool.query = ((...args: unknown[]) => {
       if (typeof args.at(-1) === 'function') return query(...args);

@@ -50,7 +50,10 @@ export async function answerWritePosition(deps: AppDeps, res: ServerResponse, st
       deps.logger.warn({ err: error }, 'could not read the WAL position after a write');
     }
   }
-  if (lsn !== null && !res.headersSent) res.setHeader(CONSISTENCY_HEADER, formatLsn(lsn));
+  if (lsn === null || res.headersSent) return;
+  // A tRPC batch of several mutations answers one header: the highest of their positions.
+  const earlier = parseLsn(res.getHeader(CONSISTENCY_HEADER) as string | undefined);
+  if (earlier === null || lsn > earlier) res.setHeader(CONSISTENCY_HEADER, formatLsn(lsn));
 }
 
 /** Runs a mutation (its transactions noting their commit positions) and answers the position. */
