@@ -47,7 +47,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   const pool = createPool(databaseUrl, 10, logger);
   const textOrder = await detectTextOrder(pool);
   // One list cache per node: a cache is kept exact by reading its node's change log (docs/scaling-out-replicas.md).
-  const reads = new ReplicaSet(pool, config.DATABASE_REPLICA_URLS, {
+  const reads = new ReplicaSet(databaseUrl, pool, config.DATABASE_REPLICA_URLS, {
     maxLagMs: config.REPLICA_MAX_LAG_MS, pollMs: config.REPLICA_CHECK_MS, poolSize: 10,
   }, () => new ListCache(textOrder), logger);
   await reads.start();

@@ -20,6 +20,17 @@ export interface ReadNode<L> {
   name: string;
   pool: pg.Pool;
   local: L;
+  /** Reads routed here so far (operator metrics). */
+  reads: number;
+}
+
+/** A replica as operators see it (operator metrics). */
+export interface ReplicaStatus {
+  name: string;
+  reachable: boolean;
+  lagMs: number;
+  /** Queries of reads routed here that the primary answered instead. */
+  fallbacks: number;
 }
 
 interface Replica<L> extends ReadNode<L>, ReplicaState {
@@ -27,6 +38,7 @@ interface Replica<L> extends ReadNode<L>, ReplicaState {
   reachable: boolean;
   /** Whether the node was down or unknown before: the transition is logged once. */
   announced: 'up' | 'down' | null;
+  fallbacks: number;
 }
 
 export interface ReplicaOptions {
@@ -97,18 +109,23 @@ export class ReplicaSet<L> {
   private polling: Promise<void> | null = null;
   private turn = 0;
 
+  /** The health checks' own connection to the primary: never queued behind requests. */
+  private readonly primaryHealth: pg.Pool | null;
+
   constructor(
+    primaryUrl: string,
     primaryPool: pg.Pool,
     urls: string[],
     private readonly options: ReplicaOptions,
     private readonly makeLocal: () => L,
     private readonly logger: Logger,
   ) {
-    this.primary = { name: 'primary', pool: primaryPool, local: makeLocal() };
+    this.primary = { name: 'primary', pool: primaryPool, local: makeLocal(), reads: 0 };
+    this.primaryHealth = urls.length > 0 ? createPool(primaryUrl, 1, logger, { connectionTimeoutMillis: POLL_TIMEOUT_MS, query_timeout: POLL_TIMEOUT_MS }) : null;
     this.replicas = urls.map((url, i) => {
       const pool = createPool(url, options.poolSize, logger, { connectionTimeoutMillis: POLL_TIMEOUT_MS * 2 });
       const replica: Replica<L> = {
-        name: `replica-${i + 1}`, pool, local: makeLocal(), reachable: false, replayed: 0n, lagMs: Infinity, announced: null,
+        name: `replica-${i + 1}`, pool, local: makeLocal(), reads: 0, reachable: false, replayed: 0n, lagMs: Infinity, announced: null, fallbacks: 0,
         health: createPool(url, 1, logger, { connectionTimeoutMillis: POLL_TIMEOUT_MS, query_timeout: POLL_TIMEOUT_MS }),
       };
       this.failOver(replica);
@@ -133,7 +150,7 @@ export class ReplicaSet<L> {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.polling;
-    await Promise.all(this.replicas.flatMap((r) => [r.pool.end(), r.health.end()]));
+    await Promise.all([...this.replicas.flatMap((r) => [r.pool.end(), r.health.end()]), this.primaryHealth?.end()]);
   }
 
   /**
@@ -142,14 +159,24 @@ export class ReplicaSet<L> {
    */
   route(token: string | undefined): ReadNode<L> {
     // Health news older than a few rounds (a stalled poll) are not trusted.
-    if (this.eligible.length === 0 || performance.now() - this.checkedAt > this.options.pollMs * 5 + POLL_TIMEOUT_MS) return this.primary;
-    return pickReplica(this.eligible, token === undefined ? undefined : parseLsn(token), this.turn++) ?? this.primary;
+    const stale = this.eligible.length === 0 || performance.now() - this.checkedAt > this.options.pollMs * 5 + POLL_TIMEOUT_MS;
+    const node = (stale ? null : pickReplica(this.eligible, token === undefined ? undefined : parseLsn(token), this.turn++)) ?? this.primary;
+    node.reads++;
+    return node;
+  }
+
+  /** The nodes as operators see them: reads routed to each, and each replica's health. */
+  status(): { nodes: ReadNode<L>[]; replicas: ReplicaStatus[] } {
+    return {
+      nodes: [this.primary, ...this.replicas],
+      replicas: this.replicas.map((r) => ({ name: r.name, reachable: r.reachable, lagMs: r.lagMs, fallbacks: r.fallbacks })),
+    };
   }
 
   /** One round: the primary's flushed position, then every replica's replay position. */
   private async poll(): Promise<void> {
     try {
-      const [row] = (await this.primary.pool.query<{ lsn: string }>('select pg_current_wal_flush_lsn()::text as lsn')).rows;
+      const [row] = (await this.primaryHealth!.query<{ lsn: string }>('select pg_current_wal_flush_lsn()::text as lsn')).rows;
       const lsn = parseLsn(row.lsn)!;
       const at = performance.now();
       const last = this.samples.at(-1);
@@ -209,6 +236,7 @@ export class ReplicaSet<L> {
     const handle = (error: unknown) => {
       const failure = replicaFailure(error);
       if (!failure) throw error;
+      replica.fallbacks++;
       if (failure === 'down') this.markDown(replica, error);
       // The primary's answer may be newer than what this node's cache has read: it must not be stored there.
       else replica.local = this.makeLocal();

@@ -35,17 +35,21 @@ const list = (token?: string) =>
 /** Waits until the health checker sends reads without a token to the replica again. */
 const replicaInUse = () => until(async () => servedBy(await list()) === 'replica-1', 20_000, 'reads to go to the replica');
 
+const adminToken = generateSecret(ACCOUNT_TOKEN_PREFIX);
+const baseEnv = () => ({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  ADMIN_EMAIL: 'admin@example.com',
+  ADMIN_TOKEN: adminToken,
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  RATE_LIMIT_PER_SECOND: '10000',
+  RATE_LIMIT_BURST: '20000',
+});
+
 beforeAll(async () => {
   cluster = await startReplicatedPostgres();
-  const adminToken = generateSecret(ACCOUNT_TOKEN_PREFIX);
   const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    ADMIN_EMAIL: 'admin@example.com',
-    ADMIN_TOKEN: adminToken,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    RATE_LIMIT_PER_SECOND: '10000',
-    RATE_LIMIT_BURST: '20000',
+    ...baseEnv(),
     DATABASE_REPLICA_URLS: cluster.replicaUrl,
     REPLICA_MAX_LAG_MS: String(MAX_LAG_MS),
     REPLICA_CHECK_MS: '50',
@@ -125,6 +129,10 @@ describe('read replicas', () => {
         return servedBy(got) === 'replica-1' && got;
       }, 20_000, 'the read with the token to go to the replica');
       expect(fromReplica.json.data.title).toBe('after');
+      // The replica's own list cache has caught up with the write too (it reads the replica's change log).
+      const listed = await list(token);
+      expect(servedBy(listed)).toBe('replica-1');
+      expect(listed.json.list.find((r: { id: string }) => r.id === row.id).data.title).toBe('after');
     } finally {
       await cluster.resumeReplay();
     }
@@ -157,7 +165,32 @@ describe('read replicas', () => {
   it('keeps reads working from the primary when the replica goes away, and uses it again when it is back', async () => {
     const row = await createRow(w, table.id, { title: 'down' });
     await replicaInUse();
-    await cluster.stopReplica();
+    // A second API process whose health checks are too rare to notice: its reads go to the
+    // stopped replica, fail there, and are answered by the primary.
+    const slow = await startApi(
+      loadConfig({ ...baseEnv(), DATABASE_REPLICA_URLS: cluster.replicaUrl, REPLICA_CHECK_MS: '10000', REPLICA_MAX_LAG_MS: '10000' }),
+      cluster.primaryUrl,
+      createLogger('silent'),
+    );
+    try {
+      const slowRead = () => fetch(`${slow.url}${contentsPath(w, table.id, row.id)}`, { headers: { authorization: `Bearer ${w.readKey}` } }).then(toCallResult);
+      expect(servedBy(await slowRead())).toBe('replica-1');
+      await cluster.stopReplica();
+      const first = await slowRead();
+      expect(first.status, first.text).toBe(200);
+      expect(first.json.data.title).toBe('down');
+      expect(servedBy(first)).toBe('replica-1');
+      // The failure took the replica out of use at once.
+      const next = await slowRead();
+      expect(next.status).toBe(200);
+      expect(servedBy(next)).toBe('primary');
+      const metrics = await (await fetch(`${slow.url}/metrics`)).text();
+      expect(metrics).toMatch(/^tabula_replica_fallbacks_total\{replica="replica-1"\} [1-9]/m);
+      expect(metrics).toMatch(/^tabula_replica_up\{replica="replica-1"\} 0$/m);
+      expect(metrics).toMatch(/^tabula_db_reads_total\{node="primary"\} [1-9]/m);
+    } finally {
+      await slow.close(1000);
+    }
     // The first reads may still be routed to the stopped replica: each is retried on the primary.
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? read(row.id) : list())));
     for (const res of answers) expect(res.status, res.text).toBe(200);
