@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal.js';
 import { authorizeProject, type ProjectAccess, type ProjectAccessLevel } from '../auth/project-access.js';
 import { describeError } from '../errors/describe.js';
 import { writePositions, type WritePosition } from '../db/wal-position.js';
-import { answerWritePosition } from '../trpc/consistency.js';
+import { answerWritePosition, depsForRead } from '../trpc/consistency.js';
 import { principalOf } from './request-tracking.js';
 import { sendError } from './send-error.js';
 
@@ -34,6 +34,11 @@ export interface PlainRoute {
   path: string;
   /** The right the caller needs on `{projectId}`. */
   access: ProjectAccessLevel;
+  /**
+   * A GET whose statements may run on a read replica (docs/scaling-out-replicas.md): the pool of
+   * `access.deps` is then the chosen node's. Not for event streams, which follow the primary.
+   */
+  replica?: true;
   /**
    * Only the requests this route takes; the others go on to the procedure of the same path and
    * method (a JSON PUT of a file is `files.update`).
@@ -72,7 +77,8 @@ function handlerOf(deps: AppDeps, route: PlainRoute): RequestHandler {
     try {
       const principal = await principalOf(deps.credentials, req, res);
       const em = deps.orm.em.fork();
-      const access = await authorizeProject(deps, em, principal, req.headers, String(req.params.projectId), route.access);
+      const routed = route.replica ? depsForRead(deps, req, res, route.access) : deps;
+      const access = await authorizeProject(routed, em, principal, req.headers, String(req.params.projectId), route.access);
       if (route.method === 'get') {
         await route.handle(req, res, { access, em, principal, committed: async () => {} });
       } else {

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../app-deps.js';
 import type { ProjectAccessLevel } from '../auth/project-access.js';
 import { formatLsn, parseLsn, WAL_POSITION_SQL, writePositions, type WritePosition } from '../db/wal-position.js';
@@ -24,12 +24,16 @@ const READ_LEVELS: ReadonlySet<ProjectAccessLevel> = new Set(['read', 'logs', 'r
  * follows; the entity manager (accounts, roles, tables' definitions) stays on the primary.
  */
 export function depsForRequest(ctx: Context, level: ProjectAccessLevel, type: string): AppDeps {
-  const { deps } = ctx;
-  if (deps.reads.size === 0 || type !== 'query' || !READ_LEVELS.has(level) || (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD')) return deps;
-  const sent = ctx.req.headers['tabula-consistency'];
+  return type === 'query' ? depsForRead(ctx.deps, ctx.req, ctx.res, level) : ctx.deps;
+}
+
+/** As depsForRequest, for a request that only reads (a query, or a plain route that reads). */
+export function depsForRead(deps: AppDeps, req: IncomingMessage, res: ServerResponse, level: ProjectAccessLevel): AppDeps {
+  if (deps.reads.size === 0 || !READ_LEVELS.has(level) || (req.method !== 'GET' && req.method !== 'HEAD')) return deps;
+  const sent = req.headers['tabula-consistency'];
   // Sent twice, or not a position: no replica is known to have it.
   const node = deps.reads.route(sent === undefined ? undefined : typeof sent === 'string' ? sent : '');
-  if (!ctx.res.headersSent) ctx.res.setHeader(SERVED_BY_HEADER, node.name);
+  if (!res.headersSent) res.setHeader(SERVED_BY_HEADER, node.name);
   return node === deps.reads.primary ? deps : { ...deps, pool: node.pool, results: node.local };
 }
 

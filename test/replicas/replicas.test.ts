@@ -210,6 +210,26 @@ describe('read replicas', () => {
     expect(back.json.data.title).toBe('down 2');
   });
 
+  it('exports from a replica that has the rows, from the primary with a token it has not replayed', async () => {
+    const written = await w.t.call('POST', contentsPath(w, table.id), { token: w.writeKey, body: { data: { title: 'exported' } } });
+    expect(written.status, written.text).toBe(201);
+    const token = tokenOf(written);
+    const exportWith = (headers: Record<string, string>) => w.t.call('GET', `${contentsPath(w, table.id)}/export`, { token: w.readKey, headers });
+    await until(async () => servedBy(await exportWith({ 'tabula-consistency': token })) === 'replica-1', 20_000, 'the export to go to the replica');
+    const fromReplica = await exportWith({ 'tabula-consistency': token });
+    expect(fromReplica.status).toBe(200);
+    expect(fromReplica.text).toContain('"exported"');
+    await cluster.pauseReplay();
+    try {
+      const later = await w.t.call('POST', contentsPath(w, table.id), { token: w.writeKey, body: { data: { title: 'exported later' } } });
+      const fromPrimary = await exportWith({ 'tabula-consistency': tokenOf(later) });
+      expect(servedBy(fromPrimary)).toBe('primary');
+      expect(fromPrimary.text).toContain('"exported later"');
+    } finally {
+      await cluster.resumeReplay();
+    }
+  });
+
   it('keeps writes on the primary', async () => {
     const created = await w.t.call('POST', contentsPath(w, table.id), { token: w.writeKey, body: { data: { title: 'write' } } });
     expect(created.status, created.text).toBe(201);

@@ -85,6 +85,7 @@ export function contentsIoRoutes(deps: AppDeps): PlainRoute[] {
     method: 'get',
     path: '/{projectId}/tables/{tableId}/contents/export',
     access: 'read',
+    replica: true,
     openapi: { operation: exportOperation },
     async handle(req, res, { access }) {
       const tableAccess = await access.table(String(req.params.tableId));
