@@ -47,7 +47,7 @@ export interface ReplicaOptions {
   poolSize: number;
 }
 
-/** Primary positions kept to turn a replica's replay position into a lag in time. */
+/** Primary positions kept (at least this long) to turn a replica's replay position into a lag in time. */
 const SAMPLE_WINDOW_MS = 10_000;
 /** A poll must answer within this time, or the node counts as unreachable for the round. */
 const POLL_TIMEOUT_MS = 1_000;
@@ -182,7 +182,9 @@ export class ReplicaSet<L> {
       const last = this.samples.at(-1);
       // The time a position was first seen: a replica short of it lags by at least its age.
       if (!last || lsn > last.lsn) this.samples.push({ at, lsn });
-      while (this.samples.length > 1 && at - this.samples[0].at > SAMPLE_WINDOW_MS) this.samples.shift();
+      // Kept past the lag bound: a replica behind every kept position lags at least the oldest one's age.
+      const window = Math.max(SAMPLE_WINDOW_MS, 2 * this.options.maxLagMs);
+      while (this.samples.length > 1 && at - this.samples[0].at > window) this.samples.shift();
     } catch (error) {
       this.logger.warn({ err: error }, 'replica health check: the primary did not answer');
     }
