@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTabulaClient } from 'tabula/client';
 import { loadConfig } from '../../src/config/config.js';
 import { parseLsn } from '../../src/db/wal-position.js';
 import { ACCOUNT_TOKEN_PREFIX, generateSecret } from '../../src/shared/secrets.js';
@@ -227,6 +228,40 @@ describe('read replicas', () => {
       expect(fromPrimary.text).toContain('"exported later"');
     } finally {
       await cluster.resumeReplay();
+    }
+  });
+
+  it('the typed client reads its own writes by itself, where a read without the token sees the replica', async () => {
+    // A lag bound too wide to leave the paused replica: only the token keeps reads off it.
+    const lenient = await startApi(
+      loadConfig({ ...baseEnv(), DATABASE_REPLICA_URLS: cluster.replicaUrl, REPLICA_CHECK_MS: '50', REPLICA_MAX_LAG_MS: '600000' }),
+      cluster.primaryUrl,
+      createLogger('silent'),
+    );
+    try {
+      const row = await createRow(w, table.id, { title: 'client 1' });
+      const id = { projectId: w.projectId, tableId: table.id, contentsId: row.id };
+      const plainRead = () => fetch(`${lenient.url}${contentsPath(w, table.id, row.id)}`, { headers: { authorization: `Bearer ${w.writeKey}` } }).then(toCallResult);
+      await until(async () => {
+        const res = await plainRead();
+        return servedBy(res) === 'replica-1' && res.json.data.title === 'client 1';
+      }, 20_000, 'the replica to have the row');
+      await cluster.pauseReplay();
+      try {
+        const client = createTabulaClient({ baseUrl: lenient.url, token: w.writeKey });
+        await client.contents.update.mutate({ ...id, data: { title: 'client 2' } });
+        expect(((await client.contents.get.query(id)).data as { title: string }).title).toBe('client 2');
+        const stale = await plainRead();
+        expect(servedBy(stale)).toBe('replica-1');
+        expect(stale.json.data.title).toBe('client 1');
+        const forgetful = createTabulaClient({ baseUrl: lenient.url, token: w.writeKey, readYourWrites: false });
+        await forgetful.contents.update.mutate({ ...id, data: { title: 'client 3' } });
+        expect(((await forgetful.contents.get.query(id)).data as { title: string }).title).toBe('client 1');
+      } finally {
+        await cluster.resumeReplay();
+      }
+    } finally {
+      await lenient.close(1000);
     }
   });
 
