@@ -279,5 +279,11 @@ describe('read replicas', () => {
     expect(got.status, got.text).toBe(200);
     expect(got.json.result.data.data.title).toBe('write');
     expect(['primary', 'replica-1']).toContain(servedBy(got));
+    // A token that is not a WAL position (or two of them) is one no replica is known to have.
+    for (const token of ['garbage', '0/1, 0/2', 'FFFFFFFFF/0']) {
+      const odd = await read(created.json.id, token);
+      expect(odd.status, odd.text).toBe(200);
+      expect(servedBy(odd)).toBe('primary');
+    }
   });
 });
