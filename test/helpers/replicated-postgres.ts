@@ -85,14 +85,16 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
   try {
     await admin.query(`select pg_create_physical_replication_slot('${SLOT}', true)`);
     await admin.query(`select pg_backup_start('tabula-test-replica', true)`);
-    // Everything but what pg_basebackup leaves out: the lock file, the WAL (streamed instead; its
-    // segments are recycled while we copy) and the replication slots.
+    // Everything but what pg_basebackup leaves out: the lock file, and the directories whose
+    // contents a standby does not take (the WAL is streamed instead, and its segments are
+    // recycled while we copy; slots, temporary and run-time state): those start empty.
     await mkdir(replicaDir, { mode: 0o700 });
-    const skipped = new Set(['postmaster.pid', 'postmaster.opts', 'pg_wal', 'pg_replslot']);
-    const entries = (await readdir(primaryDir)).filter((e) => !skipped.has(e)).map((e) => path.join(primaryDir, e));
+    const skipped = new Set(['postmaster.pid', 'postmaster.opts']);
+    const emptied = ['pg_wal', 'pg_replslot', 'pg_dynshmem', 'pg_notify', 'pg_serial', 'pg_snapshots', 'pg_stat_tmp', 'pg_subtrans'];
+    const entries = (await readdir(primaryDir)).filter((e) => !skipped.has(e) && !emptied.includes(e)).map((e) => path.join(primaryDir, e));
     await run('cp', ['-a', ...entries, replicaDir]);
-    await mkdir(path.join(replicaDir, 'pg_wal', 'archive_status'), { recursive: true });
-    await mkdir(path.join(replicaDir, 'pg_replslot'));
+    for (const sub of emptied) await mkdir(path.join(replicaDir, sub), { mode: 0o700 });
+    await mkdir(path.join(replicaDir, 'pg_wal', 'archive_status'));
     const [stop] = (await admin.query<{ labelfile: string }>('select labelfile from pg_backup_stop(false)')).rows;
     await writeFile(path.join(replicaDir, 'backup_label'), stop.labelfile);
   } finally {
