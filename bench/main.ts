@@ -4,6 +4,7 @@
  * `--log-entries N` (default 10,000,000; 0 skips): the log list over that many stored entries.
  * `--logging-pairs N` (default 120): paired 2 s runs of Q1 with request logging on and off.
  * `--release-rounds N` (default 3): releases of 1,000 rows published by R1-release (bench/releases.ts).
+ * `--only replicas`: Q1 and Q3 with a streaming replica against the primary alone (bench/replicas.ts).
  *
  * Seeds a table of N rows, starts Tabula's API and a bare node:http + pg handler over the same
  * data (both as child processes), drives each with autocannon and prints requests/s, p50/p99
@@ -32,6 +33,7 @@ import { benchImages, type ImagesResult } from './images.js';
 import { benchReleases, type ReleaseResult } from './releases.js';
 import { benchCdn, type CdnResult } from './cdn.js';
 import { benchCopy, type CopyResult } from './copy.js';
+import { benchReplicas, type ReplicaResult } from './replicas.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -85,6 +87,7 @@ let images: ImagesResult | null = null;
 let releases: ReleaseResult | null = null;
 let cdn: CdnResult | null = null;
 let copyResult: CopyResult | null = null;
+let replicas: ReplicaResult[] = [];
 try {
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
@@ -151,6 +154,10 @@ try {
   if (!args.soak && (!args.only || args.only.split(',').includes('cdn'))) {
     log('cdn: read keys\' lists through Varnish (docs/cdn/varnish.vcl) and straight to Tabula, alone and under a 90/10 read/write mix');
     cdn = await benchCdn({ apiEnv, fixture, duration, connections, log });
+  }
+  if (!args.soak && (!args.only || args.only.split(',').includes('replicas'))) {
+    log('replicas: Q1 and Q3 on an API with a streaming replica against one on the primary alone (a second cluster of its own)');
+    replicas = await benchReplicas({ apiEnv, rows, duration, connections, log });
   }
   if (!args.soak && (!args.only || args.only.split(',').includes('s3'))) {
     log('s3: 1 GiB uploaded through an API with STORAGE_DRIVER=s3 (s3rver), then downloaded; the API\'s RSS throughout');
@@ -306,6 +313,15 @@ if (s3) {
   console.log(line('download', s3.download));
   if (!s3.upload.sha256Matches || !s3.download.sha256Matches) process.exitCode = 1;
 }
+if (replicas.length > 0) {
+  console.log('\nread replicas (one streaming replica on this machine; target: routed >= 0.95 x primary alone)');
+  for (const r of replicas) {
+    console.log(
+      `  ${pad(r.scenario, 4)} primary alone ${num(r.primaryAlone)} req/s, routed ${num(r.routed)} req/s: ${r.ratio.toFixed(2)}; ` +
+        `${(100 * r.replicaShare).toFixed(0)} % of sampled routed reads answered by the replica; errors ${r.errors}`,
+    );
+  }
+}
 if (images) {
   const i = images;
   const sorted = [...i.firstMs].sort((a, b) => a - b);
@@ -350,5 +366,5 @@ if (cdn) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, releases, io, copy: copyResult, s3, cdn: cdn && { lists: cdn.lists, mixed: { ...cdn.mixed, cached: { ...cdn.mixed.cached, reads: undefined, acks: undefined }, direct: { ...cdn.mixed.direct, reads: undefined, acks: undefined } } }, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, releases, io, copy: copyResult, s3, replicas, cdn: cdn && { lists: cdn.lists, mixed: { ...cdn.mixed, cached: { ...cdn.mixed.cached, reads: undefined, acks: undefined }, direct: { ...cdn.mixed.direct, reads: undefined, acks: undefined } } }, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Config } from './config/config.js';
 import type { Orm } from './db/orm.js';
+import type { ReplicaSet } from './db/replicas.js';
 import type { Logger } from './shared/logger.js';
 import type { Storage } from './storage/storage.js';
 import type { CredentialResolver } from './auth/credentials.js';
@@ -26,6 +27,11 @@ export interface AppDeps {
   results: ListCache;
   /** A plain pool for hot-path statements that need no unit of work (rate limits, lists). */
   pool: pg.Pool;
+  /**
+   * Where read-only GETs read (docs/scaling-out-replicas.md): the primary (`pool`, `results`) or a
+   * replica with a list cache of its own. No replicas configured: always the primary.
+   */
+  reads: ReplicaSet<ListCache>;
   /** File bytes: the STORAGE_DRIVER for new uploads, and every driver for stored ones. */
   storage: Storage;
   /** Image transformations of stored files and their cache (docs/resources.md#image-transformations). */

@@ -8,6 +8,7 @@ import { TableDefinitions } from './modules/tables/table-definitions.js';
 import type { Config } from './config/config.js';
 import { openMigratedOrm } from './db/migrate.js';
 import { createPool } from './db/pool.js';
+import { ReplicaSet } from './db/replicas.js';
 import { createApp } from './http/app.js';
 import { answerClientError } from './http/client-error.js';
 import { drainable } from './http/drain.js';
@@ -44,6 +45,12 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   const boss = await startBoss(databaseUrl, logger, 'api');
   const printedAdminToken = await bootstrapAdmin(orm.em.fork(), config, logger);
   const pool = createPool(databaseUrl, 10, logger);
+  const textOrder = await detectTextOrder(pool);
+  // One list cache per node: a cache is kept exact by reading its node's change log (docs/scaling-out-replicas.md).
+  const reads = new ReplicaSet(databaseUrl, pool, config.DATABASE_REPLICA_URLS, {
+    maxLagMs: config.REPLICA_MAX_LAG_MS, pollMs: config.REPLICA_CHECK_MS, poolSize: 10,
+  }, () => new ListCache(textOrder), logger);
+  await reads.start();
   const storage = createStorage(config, pool);
   const transformer = new ImageTransformer({ maxPixels: config.IMAGE_MAX_PIXELS, concurrency: config.IMAGE_CONCURRENCY });
   const deps: AppDeps = {
@@ -55,7 +62,8 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
     credentials: new CredentialResolver(orm),
     projects: new ProjectDirectory(orm),
     tables: new TableDefinitions(orm),
-    results: new ListCache(await detectTextOrder(pool)),
+    results: reads.primary.local,
+    reads,
     storage,
     images: new ImageDerivatives({ orm, pool, storage, logger, transformer }),
     requestLogs: config.REQUEST_LOGGING
@@ -106,6 +114,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
       // Every request has finished: its log entry is in the buffer, and goes out before the queue closes.
       if (deps.requestLogs) await within(deps.requestLogs.close(), closeMs, 'request log buffer', logger);
       await within(boss.stop({ graceful: true, timeout: closeMs }), closeMs + 1_000, 'job queue', logger);
+      await within(reads.stop(), closeMs, 'replica pools', logger);
       await within(pool.end(), closeMs, 'database pool', logger);
       await within(orm.close(true), closeMs, 'ORM connections', logger);
     })());

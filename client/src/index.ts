@@ -30,6 +30,12 @@ export interface TabulaClientOptions {
   headers?: Record<string, string>;
   /** A fetch implementation (default: the global one). */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Reads see this client's own writes when the server reads from replicas (default true): the
+   * client keeps the highest `Tabula-Consistency` token its writes were answered and sends it
+   * on every read (docs/scaling-out-replicas.md#the-consistency-token).
+   */
+  readYourWrites?: boolean;
 }
 
 export type TabulaClient = TRPCClient<AppRouter>;
@@ -55,6 +61,7 @@ export function createTabulaClient(options: TabulaClientOptions): TabulaClient {
   if (typeof options.token !== 'string' || options.token === '') throw new TypeError('createTabulaClient: token is required (tat_… or tak_…)');
   const headers = { ...options.headers, authorization: `Bearer ${options.token}` };
   const fetchImpl = options.fetch ?? globalThis.fetch;
+  const batchFetch = options.readYourWrites === false ? options.fetch : withConsistency(fetchImpl);
   return createTRPCClient<AppRouter>({
     links: [
       tabulaErrors,
@@ -71,10 +78,33 @@ export function createTabulaClient(options: TabulaClientOptions): TabulaClient {
               refusalAsEvents(await fetchImpl(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } })),
           }),
         }),
-        false: httpBatchLink({ url: `${base}/trpc`, headers, fetch: options.fetch, maxURLLength: MAX_URL_LENGTH }),
+        false: httpBatchLink({ url: `${base}/trpc`, headers, fetch: batchFetch, maxURLLength: MAX_URL_LENGTH }),
       }),
     ],
   });
+}
+
+/** A WAL position (`16/B374D848`) as a number; null for anything else. */
+function lsnOf(token: string | null): bigint | null {
+  const m = token ? /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i.exec(token) : null;
+  return m ? (BigInt(`0x${m[1]}`) << 32n) | BigInt(`0x${m[2]}`) : null;
+}
+
+/**
+ * A fetch that remembers the highest consistency token of the answers and sends it with every
+ * GET (the reads), so that a replica serves a read only once it has this client's writes.
+ */
+function withConsistency(fetchImpl: typeof globalThis.fetch): typeof globalThis.fetch {
+  let highest: { token: string; lsn: bigint } | null = null;
+  return async (input, init) => {
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const request = highest && method === 'GET' ? { ...init, headers: { ...(init?.headers as Record<string, string>), 'tabula-consistency': highest.token } } : init;
+    const response = await fetchImpl(input, request);
+    const token = response.headers.get('tabula-consistency');
+    const lsn = lsnOf(token);
+    if (lsn !== null && (!highest || lsn > highest.lsn)) highest = { token: token!, lsn };
+    return response;
+  };
 }
 
 /**

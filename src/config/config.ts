@@ -12,8 +12,22 @@ const delayList = z
   .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'a comma-separated list of whole seconds')
   .transform((v) => v.split(',').map((s) => Number(s.trim())));
 
+const postgresUrl = z.url({ protocol: /^postgres(ql)?$/ });
+
+/** Comma-separated PostgreSQL URLs; blanks around commas are ignored. */
+const urlList = z
+  .string()
+  .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s !== ''))
+  .pipe(z.array(postgresUrl));
+
 const envSchema = z.object({
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_URL: postgresUrl.optional(),
+  /** Streaming replicas of DATABASE_URL that reads may use (docs/scaling-out-replicas.md). */
+  DATABASE_REPLICA_URLS: urlList.default([]),
+  /** A replica further behind the primary than this gets no reads without a consistency token. */
+  REPLICA_MAX_LAG_MS: positiveInt.default(1000),
+  /** How often each replica's replay position is polled, in the background. */
+  REPLICA_CHECK_MS: z.coerce.number().int().min(20).max(10_000).default(200),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   ADMIN_EMAIL: z.email().optional(),

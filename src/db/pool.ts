@@ -19,8 +19,9 @@ export function pgTimestampToIso(text: string): string {
  * The plain pool of the hot paths (contents, rate limits). Its sessions run in UTC and return
  * `timestamptz` values as ISO-8601 strings.
  */
-export function createPool(databaseUrl: string, max: number, logger: Logger): pg.Pool {
+export function createPool(databaseUrl: string, max: number, logger: Logger, extra: Partial<pg.PoolConfig> = {}): pg.Pool {
   const pool = new pg.Pool({
+    ...extra,
     connectionString: databaseUrl,
     max,
     options: '-c TimeZone=UTC',

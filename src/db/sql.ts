@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
+import { noteCommitPosition, WAL_POSITION_SQL, writePositions } from './wal-position.js';
 
 /** A statement with `$1..$n` placeholders, as the query compiler builds them. */
 export interface SqlQuery {
@@ -37,7 +38,7 @@ export async function transaction<T>(pool: pg.Pool, work: (sql: Sql, client: pg.
   try {
     await client.query('begin');
     const result = await work(sqlOn(client), client);
-    await client.query('commit');
+    await commit(client);
     return result;
   } catch (error) {
     await client.query('rollback').catch(() => {});
@@ -45,6 +46,19 @@ export async function transaction<T>(pool: pg.Pool, work: (sql: Sql, client: pg.
   } finally {
     client.release();
   }
+}
+
+/**
+ * COMMIT; inside a write request also the WAL position after it, in the same round trip (two
+ * statements of one simple query), for the request's consistency token (wal-position.ts).
+ */
+async function commit(client: pg.PoolClient): Promise<void> {
+  if (!writePositions.getStore()) {
+    await client.query('commit');
+    return;
+  }
+  const results = (await client.query(`commit; ${WAL_POSITION_SQL}`)) as unknown as pg.QueryResult<{ lsn: string }>[];
+  noteCommitPosition(results[1]?.rows[0]?.lsn);
 }
 
 /**

@@ -17,9 +17,9 @@ import type { Principal } from '../auth/principal.js';
  */
 
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE';
-const ALLOW_HEADERS = 'Authorization, Content-Type, X-Request-Id, Range, If-Match, If-None-Match, If-Modified-Since, If-Range';
+const ALLOW_HEADERS = 'Authorization, Content-Type, X-Request-Id, Range, If-Match, If-None-Match, If-Modified-Since, If-Range, Tabula-Consistency';
 const EXPOSE_HEADERS =
-  'X-Request-Id, Location, Allow, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, ETag, Content-Range, Content-Disposition, Accept-Ranges';
+  'X-Request-Id, Location, Allow, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, ETag, Content-Range, Content-Disposition, Accept-Ranges, Tabula-Consistency, Tabula-Served-By';
 /** Browsers cache a preflight answer this long (Chromium caps it at 2 hours anyway). */
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 

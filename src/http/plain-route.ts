@@ -5,6 +5,8 @@ import type { AppDeps } from '../app-deps.js';
 import type { Principal } from '../auth/principal.js';
 import { authorizeProject, type ProjectAccess, type ProjectAccessLevel } from '../auth/project-access.js';
 import { describeError } from '../errors/describe.js';
+import { writePositions, type WritePosition } from '../db/wal-position.js';
+import { answerWritePosition, depsForRead } from '../trpc/consistency.js';
 import { principalOf } from './request-tracking.js';
 import { sendError } from './send-error.js';
 
@@ -20,6 +22,8 @@ export interface PlainRequest {
   access: ProjectAccess;
   em: EntityManager;
   principal: Principal;
+  /** A write calls this after its last commit, before it answers: the consistency token (docs/scaling-out-replicas.md). */
+  committed(): Promise<void>;
 }
 
 type Operation = Record<string, unknown> & { requestBody?: { content?: Record<string, unknown> }; responses?: Record<string, unknown> };
@@ -30,6 +34,11 @@ export interface PlainRoute {
   path: string;
   /** The right the caller needs on `{projectId}`. */
   access: ProjectAccessLevel;
+  /**
+   * A GET whose statements may run on a read replica (docs/scaling-out-replicas.md): the pool of
+   * `access.deps` is then the chosen node's. Not for event streams, which follow the primary.
+   */
+  replica?: true;
   /**
    * Only the requests this route takes; the others go on to the procedure of the same path and
    * method (a JSON PUT of a file is `files.update`).
@@ -68,8 +77,14 @@ function handlerOf(deps: AppDeps, route: PlainRoute): RequestHandler {
     try {
       const principal = await principalOf(deps.credentials, req, res);
       const em = deps.orm.em.fork();
-      const access = await authorizeProject(deps, em, principal, req.headers, String(req.params.projectId), route.access);
-      await route.handle(req, res, { access, em, principal });
+      const routed = route.replica ? depsForRead(deps, req, res, route.access) : deps;
+      const access = await authorizeProject(routed, em, principal, req.headers, String(req.params.projectId), route.access);
+      if (route.method === 'get') {
+        await route.handle(req, res, { access, em, principal, committed: async () => {} });
+      } else {
+        const store: WritePosition = { lsn: null };
+        await writePositions.run(store, () => route.handle(req, res, { access, em, principal, committed: () => answerWritePosition(deps, res, store) }));
+      }
     } catch (error) {
       const described = describeError(error);
       if (described.internal) deps.logger.error({ err: error, path: req.originalUrl, requestId: res.locals.requestId }, 'request failed');

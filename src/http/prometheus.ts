@@ -103,6 +103,48 @@ export function createOperatorMetrics(deps: AppDeps): OperatorMetrics {
     },
   });
 
+  // Read replicas (docs/scaling-out-replicas.md); no series without DATABASE_REPLICA_URLS.
+  new client.Counter({
+    name: 'tabula_db_reads_total',
+    help: 'Read-only GETs routed by this process, by the node chosen (primary, replica-1, ...); only with read replicas configured',
+    labelNames: ['node'],
+    registers,
+    collect() {
+      this.reset();
+      if (deps.reads.size > 0) for (const node of deps.reads.status().nodes) this.inc({ node: node.name }, node.reads);
+    },
+  });
+  new client.Gauge({
+    name: 'tabula_replica_up',
+    help: 'Whether the last health check of this process reached the replica as a standby (1) or not (0)',
+    labelNames: ['replica'],
+    registers,
+    collect() {
+      this.reset();
+      for (const r of deps.reads.status().replicas) this.set({ replica: r.name }, r.reachable ? 1 : 0);
+    },
+  });
+  new client.Gauge({
+    name: 'tabula_replica_lag_seconds',
+    help: 'How far the replica was behind the primary at the last health check (absent while unreachable)',
+    labelNames: ['replica'],
+    registers,
+    collect() {
+      this.reset();
+      for (const r of deps.reads.status().replicas) if (Number.isFinite(r.lagMs)) this.set({ replica: r.name }, r.lagMs / 1000);
+    },
+  });
+  new client.Counter({
+    name: 'tabula_replica_fallbacks_total',
+    help: 'Queries of reads routed to the replica that failed there (gone, or not answerable yet) and were answered by the primary',
+    labelNames: ['replica'],
+    registers,
+    collect() {
+      this.reset();
+      for (const r of deps.reads.status().replicas) this.inc({ replica: r.name }, r.fallbacks);
+    },
+  });
+
   // The label-bound children, by label values: prom-client hashes and checks a label object on
   // every call otherwise, a visible share of a cheap request's CPU.
   const children = new Map<string, { count: client.Counter.Internal; time: client.Histogram.Internal<(typeof LABELS)[number]> }>();

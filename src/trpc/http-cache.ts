@@ -5,6 +5,7 @@ import type { ProjectAccess } from '../auth/project-access.js';
 import { scopeVersions } from '../modules/delivery/delivery.sql.js';
 import { dependenciesOf, referencedTables, type CacheKind } from '../modules/delivery/surrogate-keys.js';
 import type { TableDef } from '../modules/tables/table-def.js';
+import type { AppDeps } from '../app-deps.js';
 import type { Context } from './context.js';
 
 /*
@@ -87,18 +88,23 @@ export interface ConditionalRead {
   access: ProjectAccess;
   input: unknown;
   table?: TableDef;
+  /**
+   * The request's collaborators, routed: the counters are read on the node the answer is read
+   * from, and before it, so a tag never names newer counters than its answer holds.
+   */
+  deps: AppDeps;
 }
 
 /**
  * Sets the cache headers of a GET and answers it 304 (throws NotModified) when `If-None-Match`
  * names its current tag. Only on the `/v1` face, for input that could be read.
  */
-export async function conditionalRead({ ctx, kind, principal, access, input, table }: ConditionalRead): Promise<void> {
+export async function conditionalRead({ ctx, kind, principal, access, input, table, deps }: ConditionalRead): Promise<void> {
   if (!ctx.conditional || ctx.inputError) return;
   const projectId = access.project.id;
   const related = table && (kind === 'contents' || kind === 'contentsItem') && readsRelated(input, access) ? await relatedTables(access, table) : [];
   const { scopes, keys } = dependenciesOf({ kind, projectId, tableId: table?.id, related });
-  const rows = await sqlOn(ctx.deps.pool)<{ scope: string; version: string }>(scopeVersions(scopes));
+  const rows = await sqlOn(deps.pool)<{ scope: string; version: string }>(scopeVersions(scopes));
   const versions = new Map(rows.map((row) => [row.scope, row.version]));
   const stamp = scopes.map((scope) => `${scope}=${versions.get(scope) ?? 0}`).join(' ');
   const identity = `${viewKey(principal, access)}\u0000${ctx.req.url ?? ''}`;

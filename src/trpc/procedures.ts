@@ -13,6 +13,7 @@ import type { TableDef } from '../modules/tables/table-def.js';
 import type { Context } from './context.js';
 import { raiseInputErrors } from './input-errors.js';
 import { conditionalRead } from './http-cache.js';
+import { depsForRequest } from './consistency.js';
 import { noteProject } from './request-facts.js';
 import type { ProjectRole } from '../modules/projects/project.entity.js';
 import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
@@ -29,6 +30,7 @@ import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
 interface Arrival {
   ctx: Context;
   path: string;
+  type: string;
   getRawInput: () => Promise<unknown>;
 }
 
@@ -40,15 +42,17 @@ const authenticate = async (ctx: Context): Promise<Principal> => ctx.facts.princ
 
 /**
  * `/{projectId}/...`: the request is noted for the project's logs (refused ones too), then the
- * credential and its right on the project are checked: the caller's ProjectAccess.
+ * credential and its right on the project are checked: the caller's ProjectAccess. A read-only
+ * GET may read from a replica: `deps` (also the context's from here on) then reads there.
  */
-async function projectAccess({ ctx, path }: Arrival, input: unknown, level: ProjectAccessLevel) {
+async function projectAccess({ ctx, path, type }: Arrival, input: unknown, level: ProjectAccessLevel) {
   ctx.facts.procedures.push(path);
   const projectId = rawPathParam(input, 'projectId');
   noteProject(ctx.facts, projectId);
   const principal = await authenticate(ctx);
-  const access = await authorizeProject(ctx.deps, ctx.em, principal, ctx.req.headers, projectId, level);
-  return { principal, access };
+  const deps = depsForRequest(ctx, level, type);
+  const access = await authorizeProject(deps, ctx.em, principal, ctx.req.headers, projectId, level);
+  return { principal, access, deps };
 }
 
 /**
@@ -70,11 +74,11 @@ function refuseCustomRoleWrite(access: ProjectAccess, level: ProjectAccessLevel)
 export const projectProcedure = (level: ProjectAccessLevel, byRules = false) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
-    const { principal, access } = await projectAccess(opts, input, level);
+    const { principal, access, deps } = await projectAccess(opts, input, level);
     if (!byRules) refuseCustomRoleWrite(access, level);
-    if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input });
+    if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input, deps });
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, access } });
+    return opts.next({ ctx: { principal, access, deps } });
   });
 
 /** What an item loader sees: the request context with its project access. */
@@ -93,12 +97,12 @@ export interface ProjectItemContext {
 export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: ProjectItemContext, rawInput: unknown) => Promise<T>, byRules = false) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
-    const { principal, access } = await projectAccess(opts, input, level);
+    const { principal, access, deps } = await projectAccess(opts, input, level);
     if (!byRules) refuseCustomRoleWrite(access, level);
-    if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input });
-    const item = await load({ em: opts.ctx.em, deps: opts.ctx.deps, access }, input);
+    if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input, deps });
+    const item = await load({ em: opts.ctx.em, deps, access }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, access, item } });
+    return opts.next({ ctx: { principal, access, item, deps } });
   });
 
 /**
@@ -108,11 +112,11 @@ export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: P
 export const tableProcedure = (level: ProjectAccessLevel) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
-    const { principal, access } = await projectAccess(opts, input, level);
+    const { principal, access, deps } = await projectAccess(opts, input, level);
     const tableAccess = await access.table(rawPathParam(input, 'tableId'), level);
-    if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input, table: tableAccess.table });
+    if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input, table: tableAccess.table, deps });
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table } });
+    return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table, deps } });
   });
 
 /** What an item check sees: the request context with its project access and table. */
@@ -132,12 +136,12 @@ export interface TableItemContext {
 export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: TableItemContext, rawInput: unknown) => Promise<void>) =>
   publicProcedure.use(async (opts) => {
     const input = await opts.getRawInput();
-    const { principal, access } = await projectAccess(opts, input, level);
+    const { principal, access, deps } = await projectAccess(opts, input, level);
     const tableAccess = await access.table(rawPathParam(input, 'tableId'), level);
-    if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input, table: tableAccess.table });
-    await exists({ em: opts.ctx.em, deps: opts.ctx.deps, access, table: tableAccess.table, tableAccess }, input);
+    if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input, table: tableAccess.table, deps });
+    await exists({ em: opts.ctx.em, deps, access, table: tableAccess.table, tableAccess }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table } });
+    return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table, deps } });
   });
 
 /** `/accounts/**` and `/workspaces/**` take account tokens only; API keys get 403 (docs/concepts.md#credentials-and-roles). */

@@ -3,6 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { describeError } from '../errors/describe.js';
 import type { Context } from './context.js';
 import type { CacheKind } from '../modules/delivery/surrogate-keys.js';
+import { withWritePosition } from './consistency.js';
 
 /**
  * Procedure meta: the OpenAPI face plus the success status the `/v1` face answers, which the
@@ -36,7 +37,11 @@ export const router = t.router;
 export const middleware = t.middleware;
 /**
  * The base of every procedure. The authorization builders (procedures.ts) build on it; each
- * records the procedure on the request (operator metrics label requests by procedure).
+ * records the procedure on the request (operator metrics label requests by procedure). Its one
+ * middleware gives mutations their consistency token.
  */
-export const publicProcedure = t.procedure;
+export const publicProcedure = t.procedure.use((opts) =>
+  // Every write answers the WAL position of its commit (docs/scaling-out-replicas.md); reads pass straight through.
+  opts.type === 'mutation' ? withWritePosition(opts.ctx, () => opts.next()) : opts.next(),
+);
 export const createCallerFactory = t.createCallerFactory;

@@ -67,7 +67,7 @@ export function contentsIoRoutes(deps: AppDeps): PlainRoute[] {
     path: '/{projectId}/tables/{tableId}/contents/import',
     access: 'write',
     openapi: { operation: importOperation },
-    async handle(req, res, { access }) {
+    async handle(req, res, { access, committed }) {
       const tableAccess = await access.table(String(req.params.tableId), 'write');
       const type = req.headers['content-type'] ?? '';
       if (!NDJSON.test(type) && !CSV.test(type)) throw unsupportedMediaType('Content-Type must be application/x-ndjson or text/csv');
@@ -76,6 +76,7 @@ export function contentsIoRoutes(deps: AppDeps): PlainRoute[] {
       const text = bodyText(req, deps.config.IMPORT_MAX_BYTES);
       const lines = CSV.test(type) ? csvLines(text, tableAccess.definition, access.project) : ndjsonLines(text);
       const result = await importContents(tableAccess.writeScope(), lines, { upsert: mode === 'upsert' });
+      await committed();
       res.status(200).json(result);
     },
   };
@@ -84,6 +85,7 @@ export function contentsIoRoutes(deps: AppDeps): PlainRoute[] {
     method: 'get',
     path: '/{projectId}/tables/{tableId}/contents/export',
     access: 'read',
+    replica: true,
     openapi: { operation: exportOperation },
     async handle(req, res, { access }) {
       const tableAccess = await access.table(String(req.params.tableId));

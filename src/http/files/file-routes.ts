@@ -42,11 +42,12 @@ export function fileRoutes(deps: AppDeps): PlainRoute[] {
     path: '/{projectId}/files',
     access: 'write',
     openapi: { operation: uploadOperation },
-    async handle(req, res, { access, em }) {
+    async handle(req, res, { access, em, committed }) {
       // 403 before the body is read when no rule lets the caller upload; its `where` is checked on the upload.
       const allow = fileRules(access, em).allow('create');
       const upload = await receive(req, deps.storage.current, access.project.id);
       const file = await createFile(em, access.project.id, upload, allow);
+      await committed();
       const path = req.originalUrl.split('?')[0].replace(/\/+$/, '');
       res.status(201).location(`${path}/${file.id}`).json(toFileOutput(file));
     },
@@ -59,13 +60,14 @@ export function fileRoutes(deps: AppDeps): PlainRoute[] {
     // A JSON PUT (rename) goes on to the `files.update` procedure.
     takes: isMultipart,
     openapi: { requestBodies: { 'multipart/form-data': multipart(true) } },
-    async handle(req, res, { access, em }) {
+    async handle(req, res, { access, em, committed }) {
       const fileId = String(req.params.fileId);
       // 403/404 before the body is read; the transaction looks again, under a lock.
       const rules = fileRules(access, deps.orm.em.fork());
       const allow = rules.allow('update', await rules.address(fileId, 'update'));
       const upload = await receive(req, deps.storage.current, access.project.id);
       const file = await replaceFile(em, deps.storage, deps.logger, access.project.id, fileId, upload, allow);
+      await committed();
       res.json(toFileOutput(file));
     },
   };
