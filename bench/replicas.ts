@@ -4,13 +4,13 @@ import { scenarios } from './scenarios.js';
 import { freePort, seed, startChild, stopChild } from './setup.js';
 
 /*
- * Read replicas (docs/scaling-out-replicas.md): what routing reads costs. A primary and one
+ * Read replicas (docs/scaling-out.md#read-replicas): what routing reads costs. A primary and one
  * streaming replica on this machine; one API process on the primary alone and one with
  * DATABASE_REPLICA_URLS naming the replica, over the same data. Q1 and Q3 against each, in the
  * order alone / replica / replica / alone so that neither side always runs first (target: the
  * routed side within 5 % of the primary alone). On one machine the replica shares the CPU with
  * the primary, so this measures the routing and the second list cache, not added capacity
- * (docs/scaling-out-replicas.md#what-replicas-add works out the gain on separate machines).
+ * (docs/scaling-out.md#what-replicas-add works out the gain on separate machines).
  */
 
 export interface ReplicaResult {

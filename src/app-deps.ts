@@ -28,7 +28,7 @@ export interface AppDeps {
   /** A plain pool for hot-path statements that need no unit of work (rate limits, lists). */
   pool: pg.Pool;
   /**
-   * Where read-only GETs read (docs/scaling-out-replicas.md): the primary (`pool`, `results`) or a
+   * Where read-only GETs read (docs/scaling-out.md#read-replicas): the primary (`pool`, `results`) or a
    * replica with a list cache of its own. No replicas configured: always the primary.
    */
   reads: ReplicaSet<ListCache>;

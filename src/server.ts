@@ -46,7 +46,7 @@ export async function startApi(config: Config, databaseUrl: string, logger: Logg
   const printedAdminToken = await bootstrapAdmin(orm.em.fork(), config, logger);
   const pool = createPool(databaseUrl, 10, logger);
   const textOrder = await detectTextOrder(pool);
-  // One list cache per node: a cache is kept exact by reading its node's change log (docs/scaling-out-replicas.md).
+  // One list cache per node: a cache is kept exact by reading its node's change log (docs/scaling-out.md#read-replicas).
   const reads = new ReplicaSet(databaseUrl, pool, config.DATABASE_REPLICA_URLS, {
     maxLagMs: config.REPLICA_MAX_LAG_MS, pollMs: config.REPLICA_CHECK_MS, poolSize: 10,
   }, () => new ListCache(textOrder), logger);

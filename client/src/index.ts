@@ -33,7 +33,7 @@ export interface TabulaClientOptions {
   /**
    * Reads see this client's own writes when the server reads from replicas (default true): the
    * client keeps the highest `Tabula-Consistency` token its writes were answered and sends it
-   * on every read (docs/scaling-out-replicas.md#the-consistency-token).
+   * on every read (docs/scaling-out.md#the-consistency-token).
    */
   readYourWrites?: boolean;
 }

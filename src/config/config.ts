@@ -22,7 +22,7 @@ const urlList = z
 
 const envSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
-  /** Streaming replicas of DATABASE_URL that reads may use (docs/scaling-out-replicas.md). */
+  /** Streaming replicas of DATABASE_URL that reads may use (docs/scaling-out.md#read-replicas). */
   DATABASE_REPLICA_URLS: urlList.default([]),
   /** A replica further behind the primary than this gets no reads without a consistency token. */
   REPLICA_MAX_LAG_MS: positiveInt.default(1000),

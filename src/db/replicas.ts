@@ -4,7 +4,7 @@ import { createPool } from './pool.js';
 import { parseLsn } from './wal-position.js';
 
 /*
- * Read routing over PostgreSQL streaming replicas (docs/scaling-out-replicas.md). A health
+ * Read routing over PostgreSQL streaming replicas (docs/scaling-out.md#read-replicas). A health
  * checker polls every node in the background; a read then picks its node from the last poll,
  * with no I/O of its own:
  * - with a consistency token, a replica that has replayed past it (and is within the lag bound),

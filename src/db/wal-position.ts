@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /*
- * WAL positions (LSNs) as the consistency token of docs/scaling-out-replicas.md: the text form
+ * WAL positions (LSNs) as the consistency token of docs/scaling-out.md#read-replicas: the text form
  * PostgreSQL prints (`16/B374D848`, two hexadecimal halves of a 64-bit position), compared as
  * 64-bit numbers.
  */

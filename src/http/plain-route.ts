@@ -22,7 +22,7 @@ export interface PlainRequest {
   access: ProjectAccess;
   em: EntityManager;
   principal: Principal;
-  /** A write calls this after its last commit, before it answers: the consistency token (docs/scaling-out-replicas.md). */
+  /** A write calls this after its last commit, before it answers: the consistency token (docs/scaling-out.md#read-replicas). */
   committed(): Promise<void>;
 }
 
@@ -35,7 +35,7 @@ export interface PlainRoute {
   /** The right the caller needs on `{projectId}`. */
   access: ProjectAccessLevel;
   /**
-   * A GET whose statements may run on a read replica (docs/scaling-out-replicas.md): the pool of
+   * A GET whose statements may run on a read replica (docs/scaling-out.md#read-replicas): the pool of
    * `access.deps` is then the chosen node's. Not for event streams, which follow the primary.
    */
   replica?: true;

@@ -103,7 +103,7 @@ export function createOperatorMetrics(deps: AppDeps): OperatorMetrics {
     },
   });
 
-  // Read replicas (docs/scaling-out-replicas.md); no series without DATABASE_REPLICA_URLS.
+  // Read replicas (docs/scaling-out.md#read-replicas); no series without DATABASE_REPLICA_URLS.
   new client.Counter({
     name: 'tabula_db_reads_total',
     help: 'Read-only GETs routed by this process, by the node chosen (primary, replica-1, ...); only with read replicas configured',

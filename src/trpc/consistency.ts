@@ -5,7 +5,7 @@ import { formatLsn, parseLsn, WAL_POSITION_SQL, writePositions, type WritePositi
 import type { Context } from './context.js';
 
 /*
- * Reads on replicas, writes answering where they committed (docs/scaling-out-replicas.md).
+ * Reads on replicas, writes answering where they committed (docs/scaling-out.md#read-replicas).
  * Both faces (`/v1`, `/trpc`) carry the token in the same headers.
  */
 

@@ -41,7 +41,7 @@ export const middleware = t.middleware;
  * middleware gives mutations their consistency token.
  */
 export const publicProcedure = t.procedure.use((opts) =>
-  // Every write answers the WAL position of its commit (docs/scaling-out-replicas.md); reads pass straight through.
+  // Every write answers the WAL position of its commit (docs/scaling-out.md#read-replicas); reads pass straight through.
   opts.type === 'mutation' ? withWritePosition(opts.ctx, () => opts.next()) : opts.next(),
 );
 export const createCallerFactory = t.createCallerFactory;

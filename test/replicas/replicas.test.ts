@@ -11,7 +11,7 @@ import { until } from '../helpers/until.js';
 import { buildWorld, contentsPath, createRow, createTable, expectStatus, putRow, type Table, type World } from '../contents/fixture.js';
 
 /*
- * Reads on a real streaming replica (docs/scaling-out-replicas.md): a primary and a replica of
+ * Reads on a real streaming replica (docs/scaling-out.md#read-replicas): a primary and a replica of
  * it on this machine, the API on the primary with DATABASE_REPLICA_URLS naming the replica.
  * Lag is made real by pausing the replica's replay.
  */
