@@ -22,7 +22,7 @@ const VERSION = '0.3.0';
  * MCP methods a request log line and the metrics may name (docs/logs-and-metrics.md#mcp); any
  * other is `other`, so that a client cannot mint labels. A tool call is named after its tool.
  */
-const KNOWN_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read']);
+const KNOWN_METHODS = new Set(['initialize', 'notifications/initialized', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read']);
 
 /** JSON-RPC error codes for a body that is no JSON-RPC request at all. */
 const PARSE_ERROR = -32700;

@@ -92,6 +92,8 @@ describe('tools', () => {
 describe('calls', () => {
   it('creates, reads, updates and lists rows as the same calls on /v1 do', async () => {
     const client = await connect(w.writeKey);
+    // Listed first, so that the SDK checks every answer against the tool's output schema.
+    await client.listTools();
     const base = { projectId: w.projectId, tableId: articles.key };
     const created = structured(await client.callTool({ name: 'contents.create', arguments: { ...base, data: { title: { en: 'Hello' }, price: 3 } } }));
     expect(created).toMatchObject({ status: 'PUBLISHED', version: 1, data: { title: { en: 'Hello' }, price: 3 } });
@@ -191,6 +193,7 @@ describe('writeAsDraft', () => {
     const agent = await roleKey(w, [{ table: articles.key, actions: ['read', 'update'], fields: { write: ['title.fr'] }, drafts: true, writeAsDraft: true }]);
     const row = await createRow(w, articles.key, { title: { en: 'Ferry times' }, price: 9 });
     const client = await connect(agent.key);
+    await client.listTools();
     const base = { projectId: w.projectId, tableId: articles.key, contentsId: row.id };
 
     const answered = structured(await client.callTool({ name: 'contents.update', arguments: { ...base, data: { title: { fr: 'Horaires des ferries' } } } }));
