@@ -3,6 +3,7 @@ import { AUTHORS, TOPICS, type Fixture } from './setup.js';
 import type { LoadTarget } from './load.js';
 import { roleScenarios } from './roles.js';
 import { concurrencyScenarios } from './concurrency.js';
+import { mcpScenarios } from './mcp.js';
 
 export interface Scenario {
   name: string;
@@ -78,6 +79,7 @@ export async function scenarios(env: { api: string; bare: string; fixture: Fixtu
     ...revisionScenarios(contents, ours, env.revisions),
     ...(await roleScenarios({ api, fixture })),
     ...concurrencyScenarios({ api, fixture }),
+    ...(await mcpScenarios({ api, fixture })),
     { name: 'page-1', description: 'keyset: page 1 (size 10)', ours: ours(`${contents}?size=10&withCount=false`), bare: null, target: 'baseline for page 10,000' },
     {
       name: `page-${deepPage}`,

@@ -9,6 +9,7 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describeError } from '../errors/describe.js';
 import type { McpRequest } from './request.js';
 import { listTableResources, readTableResource, resourceError, TABLE_TEMPLATE } from './resources.js';
@@ -18,6 +19,13 @@ const INSTRUCTIONS =
   'Tabula is a headless content API. Each tool is one operation of its REST API (/v1), named after it, with the same input and answer. ' +
   'Read a table resource (tabula://{projectId}/tables/{tableKey}) to learn its columns before writing rows; ' +
   'contents data is keyed by column name. Errors come back as tool errors whose text is {"error":{"code","message","details"}}.';
+
+/**
+ * One JSON Schema validator for every server: the SDK makes a fresh ajv instance (with its
+ * formats) per server otherwise, which was a fifth of a tool call's CPU. The server uses it only
+ * for elicitation, which this one never asks for.
+ */
+const validator = new AjvJsonSchemaValidator();
 
 /** A procedure's answer as a tool result: the JSON object as `structuredContent`, and as text for clients that read only text. */
 function toolResult(spec: ToolSpec, output: unknown): CallToolResult {
@@ -43,7 +51,7 @@ function toolError(request: McpRequest, spec: ToolSpec, error: unknown): CallToo
  * tables as resources.
  */
 export function mcpServer(catalog: ToolCatalog, request: McpRequest, version: string): Server {
-  const server = new Server({ name: 'tabula', version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'tabula', version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalog.listFor(audienceOf(request.principal)) }));
 
