@@ -41,9 +41,9 @@ function webRequest(req: Parameters<RequestHandler>[0]): Request {
   return new Request(`http://${headers.get('host') ?? 'localhost'}${req.originalUrl}`, { method: req.method, headers });
 }
 
-/** The transport's answer, written as it is: status, headers and its (JSON or empty) body. */
+/** The transport's answer, written as it is: status, headers and its (JSON or empty) body, as bytes (not decoded and encoded again). */
 async function send(res: ServerResponse, answer: Response): Promise<void> {
-  const body = await answer.text();
+  const body = Buffer.from(await answer.arrayBuffer());
   res.statusCode = answer.status;
   answer.headers.forEach((value, name) => res.setHeader(name, value));
   res.end(body);
