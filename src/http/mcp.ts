@@ -4,7 +4,7 @@ import type { AnyRouter } from '@trpc/server';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { AppDeps } from '../app-deps.js';
 import type { Principal } from '../auth/principal.js';
-import { methodNotAllowed, type AppError } from '../errors/app-error.js';
+import { methodNotAllowed, noRoute, type AppError } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import type { McpRequest } from '../mcp/request.js';
 import { mcpServer } from '../mcp/server.js';
@@ -97,6 +97,11 @@ export function mcpRoute(deps: AppDeps, router: AnyRouter): RequestHandler {
   };
 
   return async (req, res) => {
+    if (req.path !== '/') {
+      if (!req.complete) req.resume();
+      sendError(res, describeError(noRoute(req.method, req.originalUrl.split('?')[0])));
+      return;
+    }
     if (req.method !== 'POST') {
       // Stateless: no event stream to open (GET), no session to end (DELETE).
       if (!req.complete) req.resume();

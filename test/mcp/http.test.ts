@@ -55,6 +55,9 @@ describe('credentials and the HTTP level', () => {
     const get = await fetch(`${t.url}/mcp`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${w.readKey}` } }).then(toCallResult);
     expect(expectError(get, 405, 'METHOD_NOT_ALLOWED') && get.headers.get('allow')).toBe('POST');
 
+    const elsewhere = await fetch(`${t.url}/mcp/tools`, { method: 'POST', headers: { authorization: `Bearer ${w.readKey}` } }).then(toCallResult);
+    expect(expectError(elsewhere, 404, 'NOT_FOUND').message).toBe('No route for POST /mcp/tools');
+
     const batch = await post(t, [LIST_TOOLS, { ...LIST_TOOLS, id: 2 }], w.readKey);
     expect(batch.status).toBe(400);
     expect(batch.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, data: { error: { code: 'BAD_REQUEST' } } } });
