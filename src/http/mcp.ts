@@ -113,8 +113,9 @@ export function mcpRoute(deps: AppDeps, router: AnyRouter): RequestHandler {
       principal = await principalOf(deps.credentials, req, res);
     } catch (error) {
       if (!req.complete) req.resume();
-      res.setHeader('WWW-Authenticate', 'Bearer');
-      sendError(res, describeError(error));
+      const described = describeError(error);
+      if (described.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+      sendError(res, described);
       return;
     }
     const read = await readBody(req, res);
