@@ -4,6 +4,7 @@ import type { LoadTarget } from './load.js';
 import { roleScenarios } from './roles.js';
 import { concurrencyScenarios } from './concurrency.js';
 import { fileScenarios } from './files.js';
+import { mcpScenarios } from './mcp.js';
 
 export interface Scenario {
   name: string;
@@ -80,6 +81,7 @@ export async function scenarios(env: { api: string; bare: string; fixture: Fixtu
     ...(await roleScenarios({ api, fixture })),
     ...concurrencyScenarios({ api, fixture }),
     ...fileScenarios({ api, fixture }),
+    ...(await mcpScenarios({ api, fixture })),
     { name: 'page-1', description: 'keyset: page 1 (size 10)', ours: ours(`${contents}?size=10&withCount=false`), bare: null, target: 'baseline for page 10,000' },
     {
       name: `page-${deepPage}`,

@@ -20,6 +20,7 @@ import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { securityHeaders } from './security-headers.js';
 import { logRequests } from './request-log.js';
+import { mcpRoute } from './mcp.js';
 import { factsOf, trackRequests } from './request-tracking.js';
 import { createOperatorMetrics } from './prometheus.js';
 import { sendError } from './send-error.js';
@@ -73,6 +74,9 @@ export function createApp(deps: AppDeps): express.Express {
   const observe = trackRequests([operatorMetrics.observe, ...(deps.requestLogs ? [logRequests(deps.requestLogs)] : [])]);
   // The plain routes go ahead of the procedures.
   app.use('/v1', chain([observe, limiter, plainRouter(deps, plainRoutes), createV1Handler(deps, appRouter, routes)]));
+
+  // MCP for AI agents (docs/mcp.md): the procedures as tools, behind the same tracking and limiter.
+  app.use('/mcp', chain([observe, limiter, mcpRoute(deps, appRouter)]));
 
   const createContext = createContextFactory(deps);
   const subscriptionRefusals = new WeakMap<object, unknown>();

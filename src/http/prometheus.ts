@@ -15,7 +15,9 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
  * A low-cardinality route label: the tRPC procedure (`contents.get`, whichever face called it),
  * the express route of the file endpoints, or `unmatched` (404s must not mint a label per path).
  */
-function routeOf(req: Request, procedures: string[] | undefined): string {
+function routeOf(req: Request, procedures: string[] | undefined, mcp: string[] | undefined): string {
+  // An MCP request is labelled by what it did: a tool (its procedure) or an MCP method.
+  if (mcp) return mcp.length === 1 ? mcp[0] : 'batch';
   if (procedures?.length === 1) return procedures[0];
   if (procedures && procedures.length > 1) return 'batch';
   const route = (req as Request & { route?: { path?: unknown } }).route?.path;
@@ -23,7 +25,7 @@ function routeOf(req: Request, procedures: string[] | undefined): string {
 }
 
 export interface OperatorMetrics {
-  /** Observes every `/v1` and `/trpc` request when it is over (see trackRequests). */
+  /** Observes every `/v1`, `/trpc` and `/mcp` request when it is over (see trackRequests). */
   observe: RequestDone;
   /** `GET /metrics`, Prometheus text format. */
   serve: RequestHandler;
@@ -39,7 +41,7 @@ export function createOperatorMetrics(deps: AppDeps): OperatorMetrics {
   const registers = [new client.Registry()];
   const [registry] = registers;
   client.collectDefaultMetrics({ register: registry, prefix: 'tabula_' });
-  const requests = new client.Counter({ name: 'tabula_http_requests_total', help: 'API requests by face (v1, trpc), route and status', labelNames: LABELS, registers });
+  const requests = new client.Counter({ name: 'tabula_http_requests_total', help: 'API requests by face (v1, trpc, mcp), route and status', labelNames: LABELS, registers });
   // Event streams last as long as their client stays: counted apart, never a request latency.
   const streams = new client.Counter({
     name: 'tabula_http_streams_total',
@@ -159,13 +161,13 @@ export function createOperatorMetrics(deps: AppDeps): OperatorMetrics {
   };
 
   const observe: RequestDone = (req, res, facts) => {
-    const face = req.originalUrl.startsWith('/trpc') ? 'trpc' : 'v1';
+    const face = req.originalUrl.startsWith('/trpc') ? 'trpc' : req.originalUrl.startsWith('/mcp') ? 'mcp' : 'v1';
     const status = String(answeredStatus(res));
     if (wasStream(res)) {
-      streams.labels(face, routeOf(req, facts.procedures), req.method, status).inc();
+      streams.labels(face, routeOf(req, facts.procedures, facts.mcp), req.method, status).inc();
       return;
     }
-    const child = childFor(face, routeOf(req, facts.procedures), req.method, status);
+    const child = childFor(face, routeOf(req, facts.procedures, facts.mcp), req.method, status);
     child.count.inc();
     child.time.observe((performance.now() - facts.started) / 1000);
   };

@@ -11,7 +11,7 @@ const MAX_USER_AGENT = 512;
 const loggable = (text: string, max: number) => redactCredentials(text).slice(0, max);
 
 /**
- * docs/logs-and-metrics.md#request-logs: every `/v1` and `/trpc` request that names a project is logged, once per project it
+ * docs/logs-and-metrics.md#request-logs: every `/v1`, `/trpc` and `/mcp` request that names a project is logged, once per project it
  * names (a tRPC batch may name several). Entries go to the in-memory buffer when the response is
  * done, with the status the client got (499: it left before any answer). No credential a client put in
  * the path, the agent or the request id is stored, whatever the path and the answer (a mistyped
@@ -25,7 +25,8 @@ export function logRequests(buffer: RequestLogBuffer): RequestDone {
     const request = {
       requestId: loggable(String(res.getHeader('x-request-id') ?? ''), MAX_USER_AGENT),
       method: req.method,
-      path: loggable(req.originalUrl, MAX_PATH),
+      // A `/mcp` request is logged under what it did: `/mcp:contents.list`.
+      path: facts.mcp ? `/mcp:${facts.mcp.join(',')}` : loggable(req.originalUrl, MAX_PATH),
       status: answeredStatus(res),
       durationMs: Math.round((performance.now() - facts.started) * 100) / 100,
       apiKeyId: principal?.kind === 'apiKey' ? principal.apiKeyId : null,

@@ -1,5 +1,5 @@
 import { forbidden } from '../errors/app-error.js';
-import { publicProcedure } from './trpc.js';
+import { publicProcedure, type ProcedureAccess } from './trpc.js';
 import {
   loadProjectAccess,
   loadWorkspaceAccess,
@@ -26,6 +26,10 @@ import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
  * Each builder is a single tRPC middleware: every middleware layer copies the context, and on
  * the hottest reads those copies were a measurable share of the request's CPU.
  */
+
+/** The base of a builder: the procedure declares who may call it (ProcedureAccess). */
+const declared = (access: ProcedureAccess) => publicProcedure.meta({ access });
+const ACCOUNT_ONLY = declared({ scope: 'account' });
 
 interface Arrival {
   ctx: Context;
@@ -72,7 +76,7 @@ function refuseCustomRoleWrite(access: ProjectAccess, level: ProjectAccessLevel)
  * `byRules`: what it writes are table rows, its rules checked per row (releases, docs/releases.md#access).
  */
 export const projectProcedure = (level: ProjectAccessLevel, byRules = false) =>
-  publicProcedure.use(async (opts) => {
+  declared({ scope: 'project', level, byRules }).use(async (opts) => {
     const input = await opts.getRawInput();
     const { principal, access, deps } = await projectAccess(opts, input, level);
     if (!byRules) refuseCustomRoleWrite(access, level);
@@ -95,7 +99,7 @@ export interface ProjectItemContext {
  * loaded item is `ctx.item`.
  */
 export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: ProjectItemContext, rawInput: unknown) => Promise<T>, byRules = false) =>
-  publicProcedure.use(async (opts) => {
+  declared({ scope: 'project', level, byRules }).use(async (opts) => {
     const input = await opts.getRawInput();
     const { principal, access, deps } = await projectAccess(opts, input, level);
     if (!byRules) refuseCustomRoleWrite(access, level);
@@ -110,7 +114,7 @@ export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: P
  * (404). `ctx.tableAccess` hands out the scopes of the table's reads and writes.
  */
 export const tableProcedure = (level: ProjectAccessLevel) =>
-  publicProcedure.use(async (opts) => {
+  declared({ scope: 'project', level, byRules: true }).use(async (opts) => {
     const input = await opts.getRawInput();
     const { principal, access, deps } = await projectAccess(opts, input, level);
     const tableAccess = await access.table(rawPathParam(input, 'tableId'), level);
@@ -134,7 +138,7 @@ export interface TableItemContext {
  * 404 for an unknown item) runs before a malformed body is reported (404 before 400).
  */
 export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: TableItemContext, rawInput: unknown) => Promise<void>) =>
-  publicProcedure.use(async (opts) => {
+  declared({ scope: 'project', level, byRules: true }).use(async (opts) => {
     const input = await opts.getRawInput();
     const { principal, access, deps } = await projectAccess(opts, input, level);
     const tableAccess = await access.table(rawPathParam(input, 'tableId'), level);
@@ -152,7 +156,7 @@ async function accountOnly(ctx: Context): Promise<AccountPrincipal> {
 }
 
 /** Account-level endpoints that address no workspace (`/accounts/me`, `/workspaces`). */
-export const accountProcedure = publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
+export const accountProcedure = ACCOUNT_ONLY.use(async ({ ctx, path, next, getRawInput, type }) => {
   ctx.facts.procedures.push(path);
   const principal = await accountOnly(ctx);
   raiseInputErrors(ctx.inputError, await getRawInput(), type);
@@ -168,7 +172,7 @@ export type ItemCheck = (em: Context['em'], parentId: string, rawInput: unknown)
  * 404 before a malformed body is 400.
  */
 export const workspaceProcedure = (minRole: WorkspaceRole, exists?: ItemCheck) =>
-  publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
+  ACCOUNT_ONLY.use(async ({ ctx, path, next, getRawInput, type }) => {
     ctx.facts.procedures.push(path);
     const principal = await accountOnly(ctx);
     const input = await getRawInput();
@@ -186,7 +190,7 @@ export const workspaceProcedure = (minRole: WorkspaceRole, exists?: ItemCheck) =
  * above. Logged under the project (docs/logs-and-metrics.md#request-logs).
  */
 export const workspaceProjectProcedure = (minRole: ProjectRole, exists?: ItemCheck) =>
-  publicProcedure.use(async ({ ctx, path, next, getRawInput, type }) => {
+  ACCOUNT_ONLY.use(async ({ ctx, path, next, getRawInput, type }) => {
     ctx.facts.procedures.push(path);
     const input = await getRawInput();
     noteProject(ctx.facts, rawPathParam(input, 'projectId'));

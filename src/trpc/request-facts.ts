@@ -17,6 +17,11 @@ export interface RequestFacts {
   principal: Principal | null;
   /** tRPC procedure paths (`contents.get`); a tRPC batch reaches several. */
   procedures: string[];
+  /**
+   * A `/mcp` request: what it did, the tool it called (`contents.list`) or its MCP method
+   * (`tools/list`); the request log and metrics name it (docs/logs-and-metrics.md#mcp).
+   */
+  mcp?: string[];
 }
 
 export const newRequestFacts = (): RequestFacts => ({

@@ -1,18 +1,28 @@
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { ProjectAccessLevel } from '../auth/project-access.js';
 import { describeError } from '../errors/describe.js';
 import type { Context } from './context.js';
 import type { CacheKind } from '../modules/delivery/surrogate-keys.js';
 import { withWritePosition } from './consistency.js';
 
 /**
+ * Who may call a procedure, as its authorization builder (procedures.ts) declares it: the
+ * procedure's own check is what decides, and this says ahead of a call which credentials can
+ * pass it (the MCP tool list, docs/mcp.md#tools). `project`: `/{projectId}/...` at `level`;
+ * `byRules`: a custom role's rules decide the writes (table rows). `account`: account tokens only
+ * (`/accounts`, `/workspaces/...`).
+ */
+export type ProcedureAccess = { scope: 'project'; level: ProjectAccessLevel; byRules: boolean } | { scope: 'account' };
+
+/**
  * Procedure meta: the OpenAPI face plus the success status the `/v1` face answers, which the
  * document generator cannot know (it documents every success as 200), and `etag`: the
  * operation answers an `ETag` (`read`), or also takes `If-Match` and may answer 412 (`write`;
  * docs/contents.md#concurrent-edits); `httpCache`: a GET whose answer is conditional and
- * cacheable, and what it depends on (trpc/http-cache.ts).
+ * cacheable, and what it depends on (trpc/http-cache.ts). `access` is set by the authorization builders.
  */
-export type Meta = OpenApiMeta<{ successStatus?: 200 | 201 | 204; etag?: 'read' | 'write'; httpCache?: CacheKind }>;
+export type Meta = OpenApiMeta<{ successStatus?: 200 | 201 | 204; etag?: 'read' | 'write'; httpCache?: CacheKind; access?: ProcedureAccess }>;
 
 const t = initTRPC
   .context<Context>()

@@ -1,0 +1,81 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { describeError } from '../errors/describe.js';
+import type { McpRequest } from './request.js';
+import { listTableResources, readTableResource, resourceError, TABLE_TEMPLATE } from './resources.js';
+import { audienceOf, type ToolCatalog, type ToolSpec } from './tools.js';
+
+const INSTRUCTIONS =
+  'Tabula is a headless content API. Each tool is one operation of its REST API (/v1), named after it, with the same input and answer. ' +
+  'Read a table resource (tabula://{projectId}/tables/{tableKey}) to learn its columns before writing rows; ' +
+  'contents data is keyed by column name. Errors come back as tool errors whose text is {"error":{"code","message","details"}}.';
+
+/**
+ * One JSON Schema validator for every server: the SDK makes a fresh ajv instance (with its
+ * formats) per server otherwise, which was a fifth of a tool call's CPU. The server uses it only
+ * for elicitation, which this one never asks for.
+ */
+const validator = new AjvJsonSchemaValidator();
+
+/** A procedure's answer as a tool result: the JSON object as `structuredContent`, and as text for clients that read only text. */
+function toolResult(spec: ToolSpec, output: unknown): CallToolResult {
+  if (spec.answer === 'none') return { content: [{ type: 'text', text: 'Done: nothing to return.' }] };
+  const structured = (spec.answer === 'wrapped' ? { result: output ?? null } : output) as Record<string, unknown>;
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
+/**
+ * A refusal or failure as a tool error carrying the error body of docs/reliability.md#errors
+ * (`code`, `message`, `details`), the same one `/v1` answers. It is text only: a client checks
+ * `structuredContent` against the tool's output schema, which an error does not fit.
+ */
+function toolError(request: McpRequest, spec: ToolSpec, error: unknown): CallToolResult {
+  const described = describeError(error, spec.type);
+  if (described.internal) request.fault(error, spec.path);
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(described.body) }] };
+}
+
+/**
+ * The MCP server of one `/mcp` request (stateless: one per request, as the SDK's transport asks):
+ * the tools the caller's credential may call, each running its procedure as the caller, and the
+ * tables as resources.
+ */
+export function mcpServer(catalog: ToolCatalog, request: McpRequest, version: string): Server {
+  const server = new Server({ name: 'tabula', version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalog.listFor(audienceOf(request.principal)) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+    const spec = catalog.find(params.name);
+    // A tool the caller does not see in its list is still called: its procedure answers as
+    // `/v1` does (403 for a read key's write). Only names that are no tool at all are refused.
+    if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    request.note(spec.path);
+    try {
+      return toolResult(spec, await request.run(spec.path, params.arguments ?? {}));
+    } catch (error) {
+      return toolError(request, spec, error);
+    }
+  });
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [TABLE_TEMPLATE] }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    try {
+      return { resources: await listTableResources(request) };
+    } catch (error) {
+      throw resourceError(request, error);
+    }
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => readTableResource(request, params.uri));
+  return server;
+}
