@@ -17,6 +17,8 @@ export type { ListScope } from './rows/list.js';
 export type { WriteScope, PlannedChange, UpdateSource } from './rows/write.js';
 /** Releases apply each item as a single write, in the release's transaction (docs/releases.md). */
 export { updateContents, findRow, lockRows } from './rows/write.js';
+/** A release publishes all its items at once: checked as single writes, written together. */
+export { updateMany, UpdateFailure } from './rows/update-many.js';
 export { CountChanges } from './rows/counts.js';
 export type { UpdateContentsInput } from './rows/rows.schema.js';
 export type { ContentsRow } from './rows/row.js';

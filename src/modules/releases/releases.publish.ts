@@ -4,13 +4,14 @@ import { savepoint, transaction, type Sql } from '../../db/sql.js';
 import { emitEvents } from '../events/outbox.js';
 import { newEvent, type DomainEvent } from '../events/vocabulary.js';
 import { outboxOfClient } from '../../jobs/outbox.js';
-import { CountChanges, lockRows, updateContents, type ContentsRow, type UpdateContentsInput, type UpdateSource, type WriteScope } from '../contents/index.js';
+import { CountChanges, lockRows, updateContents, updateMany, UpdateFailure, type ContentsRow, type UpdateContentsInput, type UpdateSource, type WriteScope } from '../contents/index.js';
 import { itemsOf, markPublished, type ReleaseItemRow, type ReleaseRow } from './releases.sql.js';
 
 /*
  * Publishing a release (docs/releases.md#publishing): every item applied in one transaction, each
- * by the very update a single write runs (updateContents, with every check of it), so one failing
- * item leaves every row as it was.
+ * checked as a single write is (updateMany: updateContents' checks, told for all items at once,
+ * and all rows written by one statement), so one failing item leaves every row as it was. A dry
+ * run still tries each item alone (updateContents), under its own savepoint.
  */
 
 /** The write scope of a table's rows (the caller's rules and actor, or the scheduler's). */
@@ -64,14 +65,17 @@ export async function applyItem(
 export async function publishLockedRelease(scopeOf: ScopeOf, sql: Sql, client: pg.PoolClient, release: ReleaseRow, counts: CountChanges): Promise<ReleaseRow> {
   const items = await sql<ReleaseItemRow>(itemsOf(release.id));
   const events: DomainEvent[] = [];
-  // Every row locked and read at once, in id order: an item then costs its update alone.
+  // Every row locked and read at once, in id order; then all checked and written together (updateMany).
   const locked = await lockRows(sql, items.map((item) => item.row_id));
-  for (const [index, item] of items.entries()) {
-    try {
-      await applyItem(scopeOf, { sql, client, counts, events, locked }, release.id, item);
-    } catch (error) {
-      throw itemFailure(error, index, item);
-    }
+  const updates = items.map((item) => {
+    const { input, source } = itemWrite(item);
+    return { tableId: item.table_id, contentsId: item.row_id, input, source: source.kind === 'draft' ? ('draft' as const) : ('body' as const) };
+  });
+  try {
+    await updateMany(scopeOf, { sql, client, counts, events, locked }, updates, release.id);
+  } catch (error) {
+    if (error instanceof UpdateFailure) throw itemFailure(error.error, error.index, items[error.index]);
+    throw error;
   }
   const [published] = await sql<ReleaseRow>(markPublished(release.id));
   events.push(newEvent('release.published', release.project_id, null, { releaseId: release.id, count: items.length }));

@@ -12,6 +12,12 @@ export const draftOf = (id: string): SqlQuery => ({
   values: [id],
 });
 
+/** The pending drafts of rows among `ids` that have one (a release publishing many at once). */
+export const draftsOf = (ids: string[]): SqlQuery => ({
+  text: 'select id, draft from contents where id = any($1::uuid[]) and draft is not null',
+  values: [ids],
+});
+
 /** Sets a row's pending changes, leaving its live values alone; returns the row. */
 export const setDraft = (id: string, draft: Record<string, unknown>): SqlQuery => ({
   text: `update contents set draft = $2 where id = $1 returning ${CONTENTS_COLUMNS}`,

@@ -117,6 +117,61 @@ export const updateRow = (
   values: [id, data, status, slug, publishAt, publishes, revision.action, revision.actor?.type ?? null, revision.actor?.id ?? null, clearsDraft, revision.releaseId ?? null],
 });
 
+/** One row's change in updateRows: what updateRow sets, and its revision's action and actor. */
+export interface RowUpdate {
+  id: string;
+  data: Record<string, unknown>;
+  status: ContentStatus;
+  slug: string | null;
+  publishAt: Date | null;
+  publishes: boolean;
+  clearsDraft: boolean;
+  action: RevisionAction;
+  actor: Actor | null;
+}
+
+/** CONTENTS_COLUMNS of the row aliased `c` (the update below joins its input, whose names clash). */
+const OF_C = CONTENTS_COLUMNS.replace(/(^|, )/g, '$1c.');
+
+/**
+ * updateRow for many rows at once (a release): one statement whatever their number, the rows
+ * travelling as one JSON array, each revision naming `releaseId`. Returns the rows, in no order.
+ */
+export const updateRows = (rows: RowUpdate[], releaseId: string | null): SqlQuery => ({
+  name: 'contents.update.many',
+  text: `with input as (
+           select * from jsonb_to_recordset($1::jsonb) as r(
+             id uuid, data jsonb, status text, slug text, publish_at timestamptz, publishes boolean, clears_draft boolean,
+             action text, actor_type text, actor_id uuid)
+         ), updated as (
+           update contents c set data = i.data, status = i.status, slug = i.slug, publish_at = i.publish_at,
+                  published_at = case when i.publishes then now() else c.published_at end, updated_at = now(), version = c.version + 1,
+                  draft = case when i.clears_draft then null else c.draft end
+             from input i where c.id = i.id
+           returning ${OF_C}, i.action, i.actor_type, i.actor_id
+         ), revised as (${reviseRows('updated', 'action', 'actor_type', 'actor_id', '$2::uuid')})
+         select ${ROW_FIELDS} from updated`,
+  values: [
+    jsonbArray(
+      rows.map((r) =>
+        JSON.stringify({
+          id: r.id,
+          data: r.data,
+          status: r.status,
+          slug: r.slug,
+          publish_at: r.publishAt,
+          publishes: r.publishes,
+          clears_draft: r.clearsDraft,
+          action: r.action,
+          actor_type: r.actor?.type ?? null,
+          actor_id: r.actor?.id ?? null,
+        }),
+      ),
+    ),
+    releaseId,
+  ],
+});
+
 export const deleteRow = (id: string): SqlQuery => ({ text: 'delete from contents where id = $1', values: [id] });
 
 const ADD_TO_COUNTER = `insert into contents_count (table_id, status, shard, count, version)`;

@@ -79,7 +79,7 @@ export interface RowRules {
  * event carries what it replaced (`before`, or `previous` when only that is known), so that a
  * stream can tell a row leaving a subscriber's view (docs/realtime.md#who-sees-what).
  */
-function rowEvents(
+export function rowEvents(
   scope: WriteScope,
   row: ContentsRow,
   types: (EventType | false)[],
