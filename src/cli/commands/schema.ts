@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { dropRetiredIndexes } from '../../modules/columns/column.service.js';
 import { findProject } from '../../modules/projects/project.service.js';
 import type { ProjectInfo } from '../../modules/projects/project-directory.js';
 import { snapshot as snapshotSchema, type Change, type Snapshot } from '../../modules/schema/schema.schema.js';
@@ -85,7 +86,11 @@ changes (drops, lossy conversions) need --allow-destructive, and on any failure 
     const options = { allowDestructive: values['allow-destructive'], dryRun: values['dry-run'] };
     const config = ctx.config();
     const changes = await withOrm(config, async (em, url) =>
-      withBoss(url, config, async (boss) => applySchema(em, boss, await projectInfo(em, projectId), snapshot, options)),
+      withBoss(url, config, async (boss) => {
+        const applied = await applySchema(em, boss, await projectInfo(em, projectId), snapshot, options);
+        if (!options.dryRun && applied.length > 0) await dropRetiredIndexes(em);
+        return applied;
+      }),
     );
     const footer = changes.length === 0 ? '' : options.dryRun ? 'Dry run: nothing was applied.\n' : 'Applied.\n';
     printPlan(changes, values.json, footer);

@@ -14,7 +14,7 @@ import { defOf, scanValues } from './checks.js';
 import { touchesValues } from './conversions.js';
 import type { PlannedChange } from './plan.js';
 import type { Snapshot } from './schema.schema.js';
-import { setPositions, writeValues } from './schema.sql.js';
+import { lockContentsWrites, setPositions, writeValues } from './schema.sql.js';
 import { columnKey, type CurrentSchema } from './snapshot.js';
 
 /**
@@ -23,12 +23,19 @@ import { columnKey, type CurrentSchema } from './snapshot.js';
  * events and purge jobs), so that an apply leaves the project exactly as those calls would.
  */
 
+/**
+ * The columns service's 409s about stored rows (`settings.unique: existing rows hold duplicate
+ * values…`, `type: existing rows do not fit…`): an apply answers them as 422, as its own checks do.
+ */
+const ROWS_REFUSED = /^(settings\.unique|settings\.required|type): /;
+
 /** Errors of one change name it: `tables.posts.columns.title: …`, details prefixed alike. */
 async function within<T>(path: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
+    if (error.status === 409 && ROWS_REFUSED.test(error.message)) throw validationError([{ field: path, message: error.message }]);
     const details = error.details?.map((d) => ({ field: `${path}.${d.field}`, message: d.message })) ?? null;
     throw new AppError(error.status, error.errorCode, `${path}: ${error.message}`, details, error.headers);
   }
@@ -63,6 +70,8 @@ export async function runPlan(tx: EntityManager, boss: PgBoss, project: ProjectI
   const projectId = project.id;
   const tableIds = new Map(current.tableIds);
   const orders: { tableId: string; key: string; order: string[] }[] = [];
+  // Column changes build indexes and convert rows of the shared `contents` table.
+  if (changes.some((c) => c.column !== undefined)) await runSql(tx, lockContentsWrites());
   for (const change of changes) {
     const key = change.table!;
     const path = `tables.${key}${change.column !== undefined ? `.columns.${change.column}` : ''}`;

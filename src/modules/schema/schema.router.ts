@@ -1,4 +1,5 @@
 import type { Context } from '../../trpc/context.js';
+import { dropRetiredIndexes } from '../columns/column.service.js';
 import { projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import type { Change } from './schema.schema.js';
@@ -13,10 +14,14 @@ const TAG = 'Schema';
  */
 const admin = projectProcedure('admin');
 
-/** What this process caches of the schema and of the roles is dropped at once (other processes: within their cache window). */
+/**
+ * What this process caches of the schema and of the roles is dropped at once (other processes:
+ * within their cache window); the indexes the apply retired are dropped in the background.
+ */
 function forgetApplied(ctx: Context, projectId: string, changes: Change[]): void {
   if (changes.length === 0) return;
   ctx.deps.tables.forget(projectId);
+  dropRetiredIndexes(ctx.deps.orm.em.fork()).catch((error: unknown) => ctx.deps.logger.warn({ err: error }, 'dropping retired indexes failed; the next schema change retries'));
   if (changes.some((c) => c.role !== undefined)) ctx.deps.credentials.invalidate();
 }
 

@@ -76,3 +76,11 @@ export const setPositions = (tableId: string, ids: string[]): SqlQuery => ({
           where c.table_id = $1 and c.id = v.id`,
   values: [tableId, ids],
 });
+
+/**
+ * Writes to `contents` (and `select … for update` of its rows) wait until the apply commits;
+ * plain reads go on (EXCLUSIVE conflicts with every lock but ACCESS SHARE). Taken before the
+ * apply locks any row: a writer holding a row lock would otherwise wait for the apply's index
+ * build while the apply waits for that row (a deadlock).
+ */
+export const lockContentsWrites = (): SqlQuery => ({ text: 'lock table contents in exclusive mode', values: [] });
