@@ -229,6 +229,19 @@ describe('plans against stored rows', () => {
   });
 });
 
+describe('bodies', () => {
+  it('wrong JSON types are 400 on both faces, not coerced: allowDestructive "true", format "1", settings a string', async () => {
+    const p = await newProject();
+    const empty = { format: 1, locales: ['en', 'fr'], defaultLocale: 'en', tables: [], roles: [] };
+    expectError(await t.call('POST', schemaPath(p, 'apply'), { body: { snapshot: empty, allowDestructive: 'true' } }), 400, 'BAD_REQUEST');
+    expectError(await t.call('POST', schemaPath(p, 'apply'), { body: { snapshot: { ...empty, format: '1' } } }), 400, 'BAD_REQUEST');
+    expectError(await t.call('POST', schemaPath(p, 'diff'), { body: { snapshot: { ...empty, tables: [table('a', [{ ...column('x', 'text'), settings: 'no' as never }])] } } }), 400, 'BAD_REQUEST');
+    const trpc = await t.call('POST', '/trpc/schema.applySnapshot', { body: { projectId: p, snapshot: empty, dryRun: 'false' } });
+    expect(trpc.status).toBe(400);
+    expect(changesOf(await apply(t, p, empty, { dryRun: false }))).toEqual([]);
+  });
+});
+
 describe('access: project ADMIN only', () => {
   it('EDITOR and VIEWER members, read and read_write keys, custom roles: 403 on pull, diff and apply', async () => {
     const { snapshot } = await pull(t, w.projectId);
