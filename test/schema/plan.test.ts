@@ -10,7 +10,7 @@ import type { ColumnDef } from '../../src/modules/tables/table-def.js';
 const def = (type: ColumnDef['type'], settings: ColumnDef['settings'] = {}): ColumnDef => ({ id: '', name: 'v', type, settings });
 const snapshot = (tables: Snapshot['tables'], roles: Snapshot['roles'] = []): Snapshot => ({ format: 1, locales: ['en'], defaultLocale: 'en', tables, roles });
 const col = (name: string, type: ColumnDef['type'] = 'text', settings: Record<string, unknown> = {}) => ({ name, label: name, type, settings });
-const tbl = (key: string, columns: ReturnType<typeof col>[]) => ({ key, name: key, description: '', defaultStatus: 'PUBLISHED' as const, columns });
+const tbl = (key: string, columns: Snapshot['tables'][number]['columns']) => ({ key, name: key, description: '', defaultStatus: 'PUBLISHED' as const, columns });
 
 describe('convertValue', () => {
   it('converts without loss, with loss, or refuses', () => {
