@@ -1,3 +1,4 @@
+import { Agent, fetch } from 'undici';
 import { adminToken, type Fixture } from './setup.js';
 
 /*
@@ -8,6 +9,9 @@ import { adminToken, type Fixture } from './setup.js';
  *   with readers reading that table by id and by list page throughout (target: no read waits
  *   more than 1 s while the apply runs).
  */
+
+/** An apply of the wide schema runs for minutes on a loaded machine: no headers timeout. */
+const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
 const TABLES = 50;
 const COLUMNS = 20;
@@ -24,6 +28,7 @@ interface Snapshot {
 
 async function call<T>(api: string, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(api + path, {
+    dispatcher: patient,
     method,
     headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -63,18 +68,30 @@ export interface SchemaResult {
   apply: { rows: number; seconds: number; reads: number; readErrors: number; p50: number; p99: number; max: number; readsPerSecond: number };
 }
 
-export async function benchSchema(env: { api: string; fixture: Fixture; rows: number; log: (line: string) => void }): Promise<SchemaResult> {
+/**
+ * The project S1 diffs against, made before the benchmark table is seeded: each column's indexes
+ * are partial indexes of the shared `contents` table, and building one reads that whole table.
+ */
+export async function prepareWideSchema(api: string): Promise<{ projectId: string; snapshot: Snapshot; setupSeconds: number }> {
+  const workspace = await call<{ id: string }>(api, 'POST', '/v1/workspaces', { name: 'bench schema' });
+  const project = await call<{ id: string; locales: string[]; defaultLocale: string }>(api, 'POST', `/v1/workspaces/${workspace.id}/projects`, { name: 'bench schema' });
+  const snapshot = wideSnapshot(project.locales, project.defaultLocale);
+  const start = performance.now();
+  await call(api, 'POST', `/v1/${project.id}/schema/apply`, { snapshot });
+  return { projectId: project.id, snapshot, setupSeconds: (performance.now() - start) / 1000 };
+}
+
+export async function benchSchema(env: {
+  api: string;
+  fixture: Fixture;
+  rows: number;
+  wide: Awaited<ReturnType<typeof prepareWideSchema>>;
+  log: (line: string) => void;
+}): Promise<SchemaResult> {
   const { api, fixture, log } = env;
   const seeded = await call<Snapshot>(api, 'GET', `/v1/${fixture.projectId}/schema`);
-
-  // S1: a project holding the wide schema, diffed against it with ten columns changed.
-  const workspaceId = (await call<{ list: { id: string }[] }>(api, 'GET', '/v1/workspaces')).list[0].id;
-  const wide = await call<{ id: string }>(api, 'POST', `/v1/workspaces/${workspaceId}/projects`, { name: 'bench schema', locales: seeded.locales, defaultLocale: seeded.defaultLocale });
-  const snapshot = wideSnapshot(seeded.locales, seeded.defaultLocale);
-  log(`S1: creating ${TABLES} tables of ${COLUMNS} columns with one apply`);
-  const setupStart = performance.now();
-  await call(api, 'POST', `/v1/${wide.id}/schema/apply`, { snapshot });
-  const setupSeconds = (performance.now() - setupStart) / 1000;
+  const { snapshot, setupSeconds } = env.wide;
+  const wide = { id: env.wide.projectId };
   const changed = structuredClone(snapshot);
   for (let i = 0; i < 10; i++) changed.tables[(i * 5) % TABLES].columns[5 + i].label = `changed ${i}`;
   const times: number[] = [];
