@@ -34,6 +34,7 @@ import { benchReleases, type ReleaseResult } from './releases.js';
 import { benchCdn, type CdnResult } from './cdn.js';
 import { benchCopy, type CopyResult } from './copy.js';
 import { benchReplicas, type ReplicaResult } from './replicas.js';
+import { benchSchema, prepareWideSchema, type SchemaResult } from './schema.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -88,7 +89,11 @@ let releases: ReleaseResult | null = null;
 let cdn: CdnResult | null = null;
 let copyResult: CopyResult | null = null;
 let replicas: ReplicaResult[] = [];
+let schema: SchemaResult | null = null;
 try {
+  const wantsSchema = !args.soak && (!args.only || args.only.split(',').includes('schema'));
+  if (wantsSchema) log('schema: creating a 50-table, 1,000-column schema with one apply (before the seeding: its indexes read the whole contents table)');
+  const wide = wantsSchema ? await prepareWideSchema(`http://127.0.0.1:${apiPort}`) : null;
   log(`seeding ${rows} rows`);
   const fixture = await seed(`http://127.0.0.1:${apiPort}`, db.url, rows);
   if (args.soak) {
@@ -158,6 +163,10 @@ try {
   if (!args.soak && (!args.only || args.only.split(',').includes('replicas'))) {
     log('replicas: Q1 and Q3 on an API with a streaming replica against one on the primary alone (a second cluster of its own)');
     replicas = await benchReplicas({ apiEnv, rows, duration, connections, log });
+  }
+  if (wide) {
+    // Last of the scenarios on the seeded table: it adds a column to it.
+    schema = await benchSchema({ api: `http://127.0.0.1:${apiPort}`, fixture, rows, wide, log });
   }
   if (!args.soak && (!args.only || args.only.split(',').includes('s3'))) {
     log('s3: 1 GiB uploaded through an API with STORAGE_DRIVER=s3 (s3rver), then downloaded; the API\'s RSS throughout');
@@ -363,8 +372,17 @@ if (cdn) {
       `stalest read ${num(m.maxStaleMs)} ms, ${m.staleOver1s} of ${m.cached.reads.length} over 1 s (target: none); errors ${m.cached.errors + m.direct.errors}`,
   );
 }
+if (schema) {
+  const { diff, apply } = schema;
+  console.log(`\nschema as code: a 50-table, 1,000-column schema created by one apply in ${schema.setupSeconds.toFixed(1)} s`);
+  console.log(`  S1 diff (${diff.changes} changes): p50 ${num(diff.p50, 1)} ms, p99 ${num(diff.p99, 1)} ms, max ${num(diff.max, 1)} ms (target p99 < 200 ms)`);
+  console.log(
+    `  S2 apply of a unique text column on ${apply.rows} rows: ${apply.seconds.toFixed(1)} s; reads during it: ${apply.reads} (${num(apply.readsPerSecond)}/s), ` +
+      `p50 ${num(apply.p50, 1)} ms, p99 ${num(apply.p99, 1)} ms, max ${num(apply.max, 1)} ms, errors ${apply.readErrors} (target: no read > 1000 ms)`,
+  );
+}
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, releases, io, copy: copyResult, s3, replicas, cdn: cdn && { lists: cdn.lists, mixed: { ...cdn.mixed, cached: { ...cdn.mixed.cached, reads: undefined, acks: undefined }, direct: { ...cdn.mixed.direct, reads: undefined, acks: undefined } } }, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, releases, io, copy: copyResult, s3, replicas, schema, cdn: cdn && { lists: cdn.lists, mixed: { ...cdn.mixed, cached: { ...cdn.mixed.cached, reads: undefined, acks: undefined }, direct: { ...cdn.mixed.direct, reads: undefined, acks: undefined } } }, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

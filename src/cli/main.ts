@@ -9,13 +9,14 @@ import { queues } from './commands/queues.js';
 import { tokenCreate } from './commands/token.js';
 import { workspaceCreate } from './commands/workspace.js';
 import { contentsExport, contentsImport } from './commands/contents-io.js';
+import { schemaApply, schemaDiff, schemaPull } from './commands/schema.js';
 
 /**
  * `npm run cli -- <command> [options]`: the operator's tools. Exit codes: 0 done, 1 the
  * operation failed (its error code and message on stderr), 2 the command line was wrong
  * (usage on stderr).
  */
-const COMMANDS: Command[] = [tokenCreate, workspaceCreate, projectCreate, keyCreate, contentsImport, contentsExport, queues, deliveriesReplay, migrate];
+const COMMANDS: Command[] = [tokenCreate, workspaceCreate, projectCreate, keyCreate, contentsImport, contentsExport, schemaPull, schemaDiff, schemaApply, queues, deliveriesReplay, migrate];
 
 const column = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
 const OVERVIEW = `Usage: npm run cli -- <command> [options]

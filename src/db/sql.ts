@@ -80,3 +80,16 @@ export async function runSqlOnPool<T>(em: EntityManager, query: SqlQuery): Promi
   const result = await em.getConnection().getClient().executeQuery<T>(CompiledQuery.raw(query.text, query.values));
   return [...result.rows];
 }
+
+/**
+ * Runs `work` with statements on one pooled connection, outside any transaction (each statement
+ * commits on its own): for session settings that must hold across several statements, such as
+ * a `lock_timeout` around `drop index concurrently`.
+ */
+export async function onOneConnection<T>(em: EntityManager, work: (run: <R>(query: SqlQuery) => Promise<R[]>) => Promise<T>): Promise<T> {
+  return em
+    .getConnection()
+    .getClient()
+    .connection()
+    .execute(async (db) => work(async <R>(query: SqlQuery) => [...(await db.executeQuery<R>(CompiledQuery.raw(query.text, query.values))).rows]));
+}

@@ -123,6 +123,19 @@ const DOMAIN_ERRORS: Record<string, DomainErrors> = {
     '409': conflict('the project already has this key in this locale', 'key, locale: "home.title" already has a "fr" translation in this project'),
     '422': invalid('`locale` is not one of the project’s locales', 'locale', 'not a project locale (project locales: en, fr)'),
   }),
+  Schema: {
+    action: {
+      '409': conflict(
+        'apply: the plan holds destructive changes (drops, lossy conversions) and `allowDestructive` is not true; the message names each with its row count. Nothing is applied',
+        'The plan holds destructive changes; apply with allowDestructive to make them: dropColumn posts.legacy (12 rows)',
+      ),
+      '422': invalid(
+        'the snapshot is wrong on its own (names, settings, references, locales other than the project’s), a role’s rules do not fit it, or (apply) stored rows break a new constraint: required without values, unique with duplicates, values that do not convert to a new type; the detail names the column and the first rows. Nothing is applied',
+        'tables.posts.columns.sku',
+        'required: rows without a value: 0193b5c4-7d1e-7c3a-9f2b-5e8a1d2c3b4a',
+      ),
+    },
+  },
   Files: { delete: { '409': conflict('contents rows still reference the file', 'file is referenced by 2 contents rows; remove the references first') } },
   Webhooks: onWrites({ '422': invalid('`url` resolves to a loopback, private or link-local address (unless WEBHOOKS_ALLOW_PRIVATE)', 'url', 'resolves to a private address') }),
 };

@@ -21,6 +21,7 @@ import { metricsRouter } from '../modules/metrics/metrics.router.js';
 import { projectOpenApiRouter } from '../modules/project-openapi/project-openapi.router.js';
 import { eventsRouter } from '../modules/events/events.router.js';
 import { releaseRouter } from '../modules/releases/releases.router.js';
+import { schemaRouter } from '../modules/schema/schema.router.js';
 import { router } from './trpc.js';
 
 /**
@@ -38,6 +39,7 @@ export const appRouter = router({
   roles: roleRouter,
   releases: releaseRouter,
   access: explainRouter,
+  schema: schemaRouter,
   tables: tableRouter,
   columns: columnRouter,
   contents: contentsRouter,

@@ -64,12 +64,39 @@ export function createIndexStatements(tableId: string, column: ColumnDef, locale
   return statements;
 }
 
-/** Drops every index and statistics object of a column, whatever its settings were. */
+/**
+ * A retired index keeps working until it is dropped, but under a name of its own
+ * (`x<8 hex>_<former name without its first letter>`), out of the way of a new index of the
+ * same name. Renaming takes a SHARE UPDATE EXCLUSIVE lock, which neither reads nor writes wait
+ * for, where DROP INDEX inside a transaction takes ACCESS EXCLUSIVE on the shared `contents`
+ * table and holds it to the commit: every read of every project would wait for the rest of the
+ * change (an index build over a large table). `dropRetiredIndexes` drops them, concurrently,
+ * once the change has committed.
+ */
+const retire = (nameVariable: string) =>
+  `execute format('alter index %I rename to %I', ${nameVariable}, 'x' || substr(md5(random()::text), 1, 8) || substr(${nameVariable}, 2))`;
+
+/** The retired indexes waiting to be dropped (see `retire`). */
+export const RETIRED_INDEX = /^x[0-9a-f]{8}_[a-z0-9_]+$/;
+export const retiredIndexesStatement = `select indexname from pg_indexes where tablename = 'contents' and indexname ~ '^x[0-9a-f]{8}_'`;
+export const RETIRED_LOCK_TIMEOUT = `set lock_timeout = '200ms'`;
+export const RESET_LOCK_TIMEOUT = 'reset lock_timeout';
+/** Outside any transaction; `name` matches RETIRED_INDEX (checked by the caller). */
+export const dropConcurrentlyStatement = (name: string) => `drop index concurrently if exists ${name}`;
+
+/**
+ * Removes every index and statistics object of a column, whatever its settings were. Unique
+ * indexes (suffix `u`) are dropped at once: their constraint must end with the change. The
+ * others are retired (see `retire`).
+ */
 export const dropIndexesStatement = (columnId: string) => {
   const prefix = `${literal(`c_${columnId.replace(/-/g, '')}`)} || '\\_%'`;
   return `do $$ declare r record; begin
      for r in select indexname from pg_indexes where tablename = 'contents' and indexname like ${prefix}
-     loop execute format('drop index if exists %I', r.indexname); end loop;
+     loop
+       if substr(r.indexname, 36, 1) = 'u' then execute format('drop index if exists %I', r.indexname);
+       else ${retire('r.indexname')}; end if;
+     end loop;
      for r in select stxname from pg_statistic_ext where stxname like ${prefix}
      loop execute format('drop statistics if exists %I', r.stxname); end loop;
    end $$`;
@@ -79,7 +106,7 @@ export const dropIndexesStatement = (columnId: string) => {
  * The full-text search indexes of a table (docs/contents.md#search): a GIN index on its search document, and
  * one per locale when a searchable column is localized (query/search.ts). Each index
  * is named after a hash of its expression, so a change that leaves the document as it was (a
- * new number column, a new label) rebuilds nothing; indexes of a former document are dropped.
+ * new number column, a new label) rebuilds nothing; indexes of a former document are retired.
  */
 export function searchIndexStatements(table: Pick<TableDef, 'id' | 'columns'>, locales: string[]): string[] {
   const prefix = `s_${table.id.replace(/-/g, '')}`;
@@ -92,7 +119,7 @@ export function searchIndexStatements(table: Pick<TableDef, 'id' | 'columns'>, l
   const keep = wanted.length > 0 ? wanted.map((w) => literal(w.name)).join(', ') : `''`;
   const dropOthers = `do $$ declare r record; begin
      for r in select indexname from pg_indexes where tablename = 'contents' and indexname like ${literal(prefix)} || '\\_%' and indexname not in (${keep})
-     loop execute format('drop index if exists %I', r.indexname); end loop;
+     loop ${retire('r.indexname')}; end loop;
    end $$`;
   return [dropOthers, ...wanted.map((w) => w.create)];
 }

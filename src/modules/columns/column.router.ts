@@ -5,7 +5,7 @@ import { tableItemProcedure, tableProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
 import type { TableDef } from '../tables/table-def.js';
 import { columnIdInput, columnListOutput, columnOutput, createColumnInput, listColumnsInput, updateColumnInput } from './column.schema.js';
-import { createColumn, deleteColumn, findColumn, listColumns, toColumnOutput, updateColumn } from './column.service.js';
+import { createColumn, deleteColumn, dropRetiredIndexes, findColumn, listColumns, toColumnOutput, updateColumn } from './column.service.js';
 
 const TAG = 'Columns';
 const collection = '/{projectId}/tables/{tableId}/columns' as const;
@@ -24,8 +24,14 @@ const columnProcedure = (level: 'read' | 'schema') =>
     await findColumn(ctx.em, ctx.table.id, rawPathParam(input, 'columnId'), readableColumns(ctx));
   });
 
-/** Every schema change is visible at once to this process's contents requests. */
-const forgetSchema = (ctx: Context, projectId: string) => ctx.deps.tables.forget(projectId);
+/**
+ * Every schema change is visible at once to this process's contents requests; the indexes it
+ * retired are dropped in the background (column.ddl.ts).
+ */
+const forgetSchema = (ctx: Context, projectId: string) => {
+  ctx.deps.tables.forget(projectId);
+  dropRetiredIndexes(ctx.deps.orm.em.fork()).catch((error: unknown) => ctx.deps.logger.warn({ err: error }, 'dropping retired indexes failed; the next schema change retries'));
+};
 
 export const columnRouter = router({
   list: tableProcedure('read')

@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { PgBoss } from 'pg-boss';
 import { findPage } from '../../db/find-page.js';
-import { runSql, savepoint } from '../../db/sql.js';
+import { onOneConnection, runSql, savepoint } from '../../db/sql.js';
 import { conflict, fieldInvalid, notFound } from '../../errors/app-error.js';
 import { enqueue, outboxOfEm } from '../../jobs/outbox.js';
 import { QUEUES } from '../../jobs/queues.js';
@@ -11,7 +11,7 @@ import type { PageParams } from '../../shared/pagination.js';
 import type { ProjectInfo } from '../projects/project-directory.js';
 import { checkValue, storedDefault } from '../contents/index.js';
 import { resolveTableRefs } from '../tables/table-refs.js';
-import { createIndexStatements, dropIndexesStatement, searchIndexStatements } from './column.ddl.js';
+import { createIndexStatements, dropConcurrentlyStatement, dropIndexesStatement, RESET_LOCK_TIMEOUT, RETIRED_INDEX, RETIRED_LOCK_TIMEOUT, retiredIndexesStatement, searchIndexStatements } from './column.ddl.js';
 import { ColumnSchema, type ContentColumn } from './column.entity.js';
 import type { ColumnOutput, CreateColumnInput, UpdateColumnInput } from './column.schema.js';
 import { checkSettings } from './column.settings.js';
@@ -196,5 +196,26 @@ export async function deleteColumn(em: EntityManager, boss: PgBoss, project: Pro
     // `slug` is null when the table has no slug column (docs/contents.md#contents); old slugs must not block new ones.
     if (column.type === 'slug') await runSql(tx, mirrorSlug(tableId, null));
     await enqueue(outboxOfEm(tx), boss, QUEUES.purge.name, { kind: 'column', id: column.id });
+  });
+}
+
+/**
+ * Drops the indexes that committed changes retired (column.ddl.ts), one at a time and
+ * concurrently: outside any transaction, waiting for no read or write. Run after a change
+ * commits; whatever it leaves (a failure, a stopped process) the next run drops. A drop waits
+ * for the transactions under way; one of them may be a schema change that needs the lock the
+ * drop holds: the drop gives up first (lock_timeout, below the deadlock check's 1 s), and the
+ * next run retries.
+ */
+export async function dropRetiredIndexes(em: EntityManager): Promise<void> {
+  await onOneConnection(em, async (run) => {
+    const rows = await run<{ indexname: string }>(ddl(retiredIndexesStatement));
+    if (rows.length === 0) return;
+    await run(ddl(RETIRED_LOCK_TIMEOUT));
+    try {
+      for (const { indexname } of rows) if (RETIRED_INDEX.test(indexname)) await run(ddl(dropConcurrentlyStatement(indexname)));
+    } finally {
+      await run(ddl(RESET_LOCK_TIMEOUT));
+    }
   });
 }

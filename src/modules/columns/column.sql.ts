@@ -6,9 +6,13 @@ import type { SqlQuery } from '../../db/sql.js';
  * expressions of the unique check come from the query engine, with their literals checked there.
  */
 
-/** Locks a table's row: one schema change per table at a time. */
+/**
+ * Locks a table's row: one schema change per table at a time. `for no key update` leaves the
+ * foreign-key checks of concurrent contents writes free (`for update` would make them wait,
+ * and a schema change that then waits for one of those writers deadlocks).
+ */
 export const lockTable = (tableId: string): SqlQuery => ({
-  text: 'select id from content_table where id = $1 for update',
+  text: 'select id from content_table where id = $1 for no key update',
   values: [tableId],
 });
 
