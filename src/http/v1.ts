@@ -76,9 +76,10 @@ export function createV1Handler(deps: AppDeps, appRouter: AppRouter, routes: V1R
     const ctx = createContext({ req, res, facts: factsOf(res), inputError, conditional: req.method === 'GET' });
     const { type, path } = route;
     // A change-log read started from now on sees what the client was answered before it asked
-    // (list-cache/table-sync.ts): the request's reads may share one.
+    // (list-cache/table-sync.ts): a GET's reads may share one. Not a write's: what it reads after
+    // its own commit must come from a read started after that commit.
     const call = () => route.procedure({ path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
-    requestArrival.run(arrivalTick(), call).then(
+    (req.method === 'GET' ? requestArrival.run(arrivalTick(), call) : call()).then(
       (data) => sendData(res, ctx, data),
       (error: unknown) => {
         if (error instanceof TRPCError && error.cause instanceof NotModified) return sendNotModified(res, ctx);
