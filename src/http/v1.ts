@@ -14,6 +14,7 @@ import { jsonBodyReader } from './v1-body.js';
 import { readQuery } from './v1-query.js';
 import { toJsonBody } from '../shared/encoded-json.js';
 import type { V1Route, V1RouteTable } from './v1-routes.js';
+import { arrivalTick, requestArrival } from '../modules/contents/list-cache/table-sync.js';
 
 /** The answer as trpc-to-openapi's adapter writes it: JSON with its length; 204 without a body. */
 function sendData(res: ServerResponse, ctx: Context, data: unknown): void {
@@ -74,7 +75,11 @@ export function createV1Handler(deps: AppDeps, appRouter: AppRouter, routes: V1R
   const run = (req: Request, res: Response, route: V1Route, input: unknown, inputError?: AppError) => {
     const ctx = createContext({ req, res, facts: factsOf(res), inputError, conditional: req.method === 'GET' });
     const { type, path } = route;
-    route.procedure({ path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 }).then(
+    // A change-log read started from now on sees what the client was answered before it asked
+    // (list-cache/table-sync.ts): a GET's reads may share one. Not a write's: what it reads after
+    // its own commit must come from a read started after that commit.
+    const call = () => route.procedure({ path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
+    (req.method === 'GET' ? requestArrival.run(arrivalTick(), call) : call()).then(
       (data) => sendData(res, ctx, data),
       (error: unknown) => {
         if (error instanceof TRPCError && error.cause instanceof NotModified) return sendNotModified(res, ctx);

@@ -25,6 +25,7 @@ import { Migration20261129000000_role_grants } from './Migration20261129000000_r
 import { Migration20261201000000_releases } from './Migration20261201000000_releases.js';
 import { Migration20261202030000_shared_file_bytes } from './Migration20261202030000_shared_file_bytes.js';
 import { Migration20261202040000_http_cache } from './Migration20261202040000_http_cache.js';
+import { Migration20261202041500_http_cache_writes } from './Migration20261202041500_http_cache_writes.js';
 import { Migration20261130000000_version_image } from './Migration20261130000000_version_image.js';
 
 /**
@@ -60,4 +61,5 @@ export const migrations = [
   { name: 'Migration20261201000000_releases', class: Migration20261201000000_releases },
   { name: 'Migration20261202030000_shared_file_bytes', class: Migration20261202030000_shared_file_bytes },
   { name: 'Migration20261202040000_http_cache', class: Migration20261202040000_http_cache },
+  { name: 'Migration20261202041500_http_cache_writes', class: Migration20261202041500_http_cache_writes },
 ];

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { sqlOn } from '../db/sql.js';
 import type { Principal } from '../auth/principal.js';
 import type { ProjectAccess } from '../auth/project-access.js';
-import { scopeVersions } from '../modules/delivery/delivery.sql.js';
+import { nodeName, readCounters } from '../modules/delivery/counter-reads.js';
 import { dependenciesOf, referencedTables, type CacheKind } from '../modules/delivery/surrogate-keys.js';
 import type { TableDef } from '../modules/tables/table-def.js';
 import type { AppDeps } from '../app-deps.js';
@@ -11,7 +10,8 @@ import type { Context } from './context.js';
 /*
  * Conditional reads and cache headers of the `/v1` GETs (docs/scaling-out.md#http-caches-and-purging).
  * Before the procedure reads anything, the change counters of what the answer depends on are
- * read (one indexed statement; no row of the answer is read) and made into a strong ETag with
+ * read (one indexed statement, shared by the requests that ask meanwhile; no row of the answer
+ * is read) and made into a strong ETag with
  * the caller's view and the request's URL (path and query: locale, fields, expand, filters...).
  * `If-None-Match` naming it is answered 304 without running the procedure.
  *
@@ -81,6 +81,21 @@ async function relatedTables(access: ProjectAccess, table: TableDef): Promise<st
   return referencedTables(table.id, (id) => referencesOf(defs.get(id)));
 }
 
+/**
+ * The counters of `scopes`, read on the request's node after it arrived. Contents reads take
+ * them from the change-log reads of their tables (the same statement, which the procedure then
+ * uses too, and which concurrent requests share): no statement of their own. Other reads share
+ * a counters read with the requests of the node that ask meanwhile (counter-reads.ts).
+ */
+async function countersOf(deps: AppDeps, kind: CacheKind, table: TableDef | undefined, related: string[], scopes: string[]): Promise<ReadonlyMap<string, string>> {
+  if (!table || !deps.results || (kind !== 'contents' && kind !== 'contentsItem')) return readCounters(deps.pool, scopes);
+  const results = deps.results;
+  const synced = await Promise.all([table.id, ...related.filter((id) => id !== table.id)].map((id) => results.syncTable(deps.pool, id)));
+  const versions = new Map<string, string>();
+  for (const state of synced) for (const [scope, version] of Object.entries(state.counters)) versions.set(scope, version);
+  return versions;
+}
+
 export interface ConditionalRead {
   ctx: Context;
   kind: CacheKind;
@@ -104,10 +119,11 @@ export async function conditionalRead({ ctx, kind, principal, access, input, tab
   const projectId = access.project.id;
   const related = table && (kind === 'contents' || kind === 'contentsItem') && readsRelated(input, access) ? await relatedTables(access, table) : [];
   const { scopes, keys } = dependenciesOf({ kind, projectId, tableId: table?.id, related });
-  const rows = await sqlOn(deps.pool)<{ scope: string; version: string }>(scopeVersions(scopes));
-  const versions = new Map(rows.map((row) => [row.scope, row.version]));
+  const versions = await countersOf(deps, kind, table, related, scopes);
   const stamp = scopes.map((scope) => `${scope}=${versions.get(scope) ?? 0}`).join(' ');
   const identity = `${viewKey(principal, access)}\u0000${ctx.req.url ?? ''}`;
+  // Read-one stamps are kept per node: a lagging replica's counters may equal an older state's.
+  const remembered = `${nodeName(deps.pool)}\u0000${identity}`;
 
   const headers = ctx.response.headers;
   const maxAge = ctx.deps.config.CDN_MAX_AGE;
@@ -123,8 +139,8 @@ export async function conditionalRead({ ctx, kind, principal, access, input, tab
 
   if (kind === 'contentsItem') {
     const draft = (input as { version?: string } | undefined)?.version === 'draft';
-    if (asked && !draft && asked.some((tag) => issued.get(`${identity}\u0000${tag}`) === stamp)) {
-      headers.etag = asked.find((tag) => issued.get(`${identity}\u0000${tag}`) === stamp)!;
+    if (asked && !draft && asked.some((tag) => issued.get(`${remembered}\u0000${tag}`) === stamp)) {
+      headers.etag = asked.find((tag) => issued.get(`${remembered}\u0000${tag}`) === stamp)!;
       const id = /^"([0-9a-f-]{36}):/.exec(headers.etag)?.[1];
       if (id) keys.push(`r:${id}`);
       surrogate();
@@ -136,7 +152,7 @@ export async function conditionalRead({ ctx, kind, principal, access, input, tab
       if (!id) return;
       keys.push(`r:${id}`);
       surrogate();
-      if (!draft) remember(`${identity}\u0000${headers.etag}`, stamp);
+      if (!draft) remember(`${remembered}\u0000${headers.etag}`, stamp);
     };
     return;
   }

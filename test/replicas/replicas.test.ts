@@ -265,6 +265,75 @@ describe('read replicas', () => {
     }
   });
 
+  it('conditional reads on a lagging replica: 304 only for what that node holds, a token reads its write', async () => {
+    const row = await createRow(w, table.id, { title: 'tagged' }, { status: 'PUBLISHED' });
+    await replicaInUse();
+    const get = (path: string, tag?: string, token?: string) =>
+      w.t.call('GET', path, { token: w.readKey, headers: { ...(tag ? { 'if-none-match': tag } : {}), ...(token ? { 'tabula-consistency': token } : {}) } });
+    const itemPath = contentsPath(w, table.id, row.id);
+    const listPath = `${contentsPath(w, table.id)}?size=100`;
+    const titleIn = (res: CallResult, path: string) =>
+      path === itemPath ? res.json.data.title : res.json.list.find((r: { id: string }) => r.id === row.id).data.title;
+    /** Every 200 per URL and tag: a strong tag names one body, on any node. */
+    const bodies = new Map<string, string>();
+    const note = (path: string, res: CallResult) => {
+      if (res.status !== 200) return;
+      const key = `${path} ${res.headers.get('etag')}`;
+      if (bodies.has(key)) expect(res.text, `${key} answered two bodies`).toBe(bodies.get(key));
+      else bodies.set(key, res.text);
+    };
+    const old = new Map<string, string>();
+    for (const path of [itemPath, listPath]) {
+      const res = await until(async () => {
+        const got = await get(path);
+        return servedBy(got) === 'replica-1' && got;
+      }, 20_000, 'a read from the replica');
+      note(path, res);
+      expect(titleIn(res, path)).toBe('tagged');
+      old.set(path, res.headers.get('etag')!);
+    }
+    await cluster.pauseReplay();
+    try {
+      const updated = await putRow(w, table.id, row.id, { data: { title: 'retagged' } });
+      expectStatus(updated, 200);
+      const token = tokenOf(updated);
+      for (let i = 0; i < 10; i++) {
+        for (const path of [itemPath, listPath]) {
+          // Without the token: the lagging replica may answer (304: it still holds the old row), or the primary (200, new row).
+          const plain = await get(path, old.get(path));
+          note(path, plain);
+          if (plain.status === 304) {
+            expect(servedBy(plain)).toBe('replica-1');
+            expect(plain.headers.get('etag')).toBe(old.get(path));
+          } else {
+            expect(plain.status, plain.text).toBe(200);
+            expect(titleIn(plain, path)).toBe(servedBy(plain) === 'primary' ? 'retagged' : 'tagged');
+            if (path === itemPath) expect(plain.headers.get('etag')).toBe(`"${row.id}:${plain.json.version}"`);
+          }
+          // With it: the write, under a new tag.
+          const mine = await get(path, old.get(path), token);
+          note(path, mine);
+          expect(mine.status, mine.text).toBe(200);
+          expect(servedBy(mine)).toBe('primary');
+          expect(titleIn(mine, path)).toBe('retagged');
+          expect(mine.headers.get('etag')).not.toBe(old.get(path));
+        }
+      }
+    } finally {
+      await cluster.resumeReplay();
+    }
+    await replicaInUse();
+    for (const path of [itemPath, listPath]) {
+      const fresh = await until(async () => {
+        const got = await get(path, old.get(path));
+        return servedBy(got) === 'replica-1' && got;
+      }, 20_000, 'a read from the caught-up replica');
+      note(path, fresh);
+      expect(fresh.status, fresh.text).toBe(200);
+      expect(titleIn(fresh, path)).toBe('retagged');
+    }
+  }, 120_000);
+
   it('keeps writes on the primary', async () => {
     const created = await w.t.call('POST', contentsPath(w, table.id), { token: w.writeKey, body: { data: { title: 'write' } } });
     expect(created.status, created.text).toBe(201);

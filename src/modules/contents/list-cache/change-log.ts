@@ -66,6 +66,8 @@ export interface TableState {
   publishedTotal: number;
   /** Committed since the snapshot given (none on the first read). */
   changes: RowChange[];
+  /** The change counters of the table and of its project at the snapshot (absent: never changed). */
+  counters: Record<string, string>;
 }
 
 /**
@@ -73,7 +75,13 @@ export interface TableState {
  * not. The snapshot and the rows are the same statement's, so nothing can slip between them.
  */
 export async function readTableState(sql: Sql, tableId: string, since: Snapshot | null): Promise<TableState> {
-  const [row] = await sql<{ snapshot: string; total: string | null; published: string | null; changes: [string, RowImage | null, RowImage | null][] | null }>(
+  const [row] = await sql<{
+    snapshot: string;
+    total: string | null;
+    published: string | null;
+    changes: [string, RowImage | null, RowImage | null][] | null;
+    counters: Record<string, string> | null;
+  }>(
     tableState(tableId, since),
   );
   return {
@@ -81,6 +89,7 @@ export async function readTableState(sql: Sql, tableId: string, since: Snapshot 
     total: Number(row.total ?? 0),
     publishedTotal: Number(row.published ?? 0),
     changes: (row.changes ?? []).map(([xid, old, next]) => ({ xid: asXid(xid), old, new: next })),
+    counters: row.counters ?? {},
   };
 }
 

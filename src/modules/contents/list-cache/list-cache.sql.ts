@@ -6,8 +6,18 @@ import type { SqlQuery } from '../../../db/sql.js';
  */
 
 /**
- * The table's totals, a new snapshot, and (after a first read) the changes it sees that `since`
- * did not, in one statement.
+ * The change counters of HTTP caching (migration Migration20261202040000_http_cache) of the
+ * table (`t:`) and of its project (`m:`), read with the change log so that a contents GET's
+ * ETag costs no statement of its own.
+ */
+const COUNTERS = `(select jsonb_object_agg(scope, version) from (
+                    select scope, sum(version)::text as version from cache_version
+                     where scope in ('t:' || $1::uuid::text, (select 'm:' || project_id::text from content_table where id = $1::uuid))
+                     group by scope) v) as counters`;
+
+/**
+ * The table's totals, a new snapshot, the table's change counters and (after a first read) the
+ * changes it sees that `since` did not, in one statement.
  */
 export const tableState = (tableId: string, since: { xmin: number; text: string } | null): SqlQuery =>
     since
@@ -18,7 +28,8 @@ export const tableState = (tableId: string, since: { xmin: number; text: string 
                         (select sum(count) from contents_count where table_id = $1 and status = 'PUBLISHED') as published,
                         (select jsonb_agg(jsonb_build_array(c.xid::text, c.old, c.new))
                            from contents_change c
-                          where c.table_id = $1 and c.xid >= $2::xid8 and not pg_visible_in_snapshot(c.xid, $3::pg_snapshot)) as changes`,
+                          where c.table_id = $1 and c.xid >= $2::xid8 and not pg_visible_in_snapshot(c.xid, $3::pg_snapshot)) as changes,
+                        ${COUNTERS}`,
           values: [tableId, String(since.xmin), since.text],
         }
       : {
@@ -26,7 +37,8 @@ export const tableState = (tableId: string, since: { xmin: number; text: string 
           text: `select pg_current_snapshot()::text as snapshot,
                         (select sum(count) from contents_count where table_id = $1) as total,
                         (select sum(count) from contents_count where table_id = $1 and status = 'PUBLISHED') as published,
-                        null::jsonb as changes`,
+                        null::jsonb as changes,
+                        ${COUNTERS}`,
           values: [tableId],
         };
 

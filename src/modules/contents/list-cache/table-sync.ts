@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Sql } from '../../../db/sql.js';
 import { readTableState, type RowChange, type Snapshot } from './change-log.js';
 
@@ -8,6 +9,17 @@ import { readTableState, type RowChange, type Snapshot } from './change-log.js';
  * which starts after they arrived, so a reader always sees the writes answered before it asked
  * (read-your-writes, on any process).
  */
+
+/**
+ * When a request arrived, on the process's tick of change-log reads: a read that started after
+ * it (a later tick) sees every write answered before the request was made, so the request may
+ * use it, running or done, instead of starting one of its own (the HTTP layer sets it per
+ * request; without it, a request waits for a read started after its call, as before).
+ */
+export const requestArrival = new AsyncLocalStorage<number>();
+let ticks = 0;
+/** The tick of a request arriving now. */
+export const arrivalTick = (): number => ++ticks;
 
 /** How many recent batches are kept for results whose load overlapped them. */
 const KEPT_BATCHES = 64;
@@ -29,6 +41,8 @@ export interface SyncedTable {
   seq: number;
   total: number;
   publishedTotal: number;
+  /** The change counters of the table (`t:`) and its project (`m:`) read by the same statement (HTTP caching). */
+  counters: Readonly<Record<string, string>>;
 }
 
 interface TableFeed {
@@ -38,6 +52,10 @@ interface TableFeed {
   batches: Batch[];
   state: SyncedTable;
   running: Promise<SyncedTable> | null;
+  /** The tick the running read started at. */
+  runningTick: number;
+  /** The last read done, and the tick it started at. */
+  done: { tick: number; state: SyncedTable } | null;
   next: Promise<SyncedTable> | null;
 }
 
@@ -57,10 +75,15 @@ export class TableSync {
   sync(sql: Sql, tableId: string): Promise<SyncedTable> {
     let feed = this.feeds.get(tableId);
     if (!feed) {
-      feed = { snapshot: null, readAt: 0, seq: 0, batches: [], state: { seq: 0, total: 0, publishedTotal: 0 }, running: null, next: null };
+      feed = { snapshot: null, readAt: 0, seq: 0, batches: [], state: { seq: 0, total: 0, publishedTotal: 0, counters: {} }, running: null, runningTick: 0, done: null, next: null };
       this.feeds.set(tableId, feed);
     }
     const f = feed;
+    const arrived = requestArrival.getStore();
+    if (arrived !== undefined) {
+      if (f.running && f.runningTick > arrived) return f.running;
+      if (f.done && f.done.tick > arrived) return Promise.resolve(f.done.state);
+    }
     if (!f.running) return this.start(sql, tableId, f);
     if (!f.next) {
       const after = f.running.catch(() => undefined);
@@ -83,10 +106,17 @@ export class TableSync {
   }
 
   private start(sql: Sql, tableId: string, feed: TableFeed): Promise<SyncedTable> {
-    const run = this.read(sql, tableId, feed).finally(() => {
-      if (feed.running === run) feed.running = null;
-    });
+    const tick = ++ticks;
+    const run = this.read(sql, tableId, feed)
+      .then((state) => {
+        if (!feed.done || feed.done.tick < tick) feed.done = { tick, state };
+        return state;
+      })
+      .finally(() => {
+        if (feed.running === run) feed.running = null;
+      });
     feed.running = run;
+    feed.runningTick = tick;
     return run;
   }
 
@@ -111,7 +141,7 @@ export class TableSync {
     }
     feed.snapshot = state.snapshot;
     feed.readAt = now;
-    feed.state = { seq: feed.seq, total: state.total, publishedTotal: state.publishedTotal };
+    feed.state = { seq: feed.seq, total: state.total, publishedTotal: state.publishedTotal, counters: state.counters };
     return feed.state;
   }
 }
