@@ -17,8 +17,8 @@ export async function seedFiles(dbUrl: string, projectId: string): Promise<void>
   await db.connect();
   try {
     await db.query(
-      `insert into file (id, project_id, name, mime_type, size, sha256, storage_driver, storage_key, created_at, updated_at)
-       select gen_random_uuid(), $1, 'report-' || lpad(n::text, 5, '0') || '.pdf', 'application/pdf', 1000 + n, repeat('0', 64), 'local', 'bench-' || n,
+      `insert into file (id, project_id, storage_project_id, name, mime_type, size, sha256, storage_driver, storage_key, created_at, updated_at)
+       select gen_random_uuid(), $1, $1, 'report-' || lpad(n::text, 5, '0') || '.pdf', 'application/pdf', 1000 + n, repeat('0', 64), 'local', 'bench-' || n,
               now() - n * interval '1 second', now()
          from generate_series(1, $2) as n`,
       [projectId, LIBRARY_FILES],

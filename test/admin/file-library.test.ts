@@ -23,8 +23,8 @@ beforeAll(async () => {
   await db.connect();
   try {
     await db.query(
-      `insert into file (id, project_id, name, mime_type, size, sha256, storage_driver, storage_key, created_at, updated_at)
-       select gen_random_uuid(), $1, 'report-' || lpad(n::text, 5, '0') || '.pdf', 'application/pdf', 1000 + n, repeat('0', 64), 'local', 'seeded-' || n,
+      `insert into file (id, project_id, storage_project_id, name, mime_type, size, sha256, storage_driver, storage_key, created_at, updated_at)
+       select gen_random_uuid(), $1, $1, 'report-' || lpad(n::text, 5, '0') || '.pdf', 'application/pdf', 1000 + n, repeat('0', 64), 'local', 'seeded-' || n,
               now() - interval '1 day' - n * interval '1 second', now() - interval '1 day'
          from generate_series(1, $2) as n`,
       [seeded.projectId, SEEDED_FILES],
