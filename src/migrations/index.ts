@@ -23,6 +23,7 @@ import { Migration20261127160000_rollup_streams } from './Migration2026112716000
 import { Migration20261128000000_roles } from './Migration20261128000000_roles.js';
 import { Migration20261129000000_role_grants } from './Migration20261129000000_role_grants.js';
 import { Migration20261201000000_releases } from './Migration20261201000000_releases.js';
+import { Migration20261202070000_table_settings } from './Migration20261202070000_table_settings.js';
 import { Migration20261130000000_version_image } from './Migration20261130000000_version_image.js';
 
 /**
@@ -56,4 +57,5 @@ export const migrations = [
   { name: 'Migration20261129000000_role_grants', class: Migration20261129000000_role_grants },
   { name: 'Migration20261130000000_version_image', class: Migration20261130000000_version_image },
   { name: 'Migration20261201000000_releases', class: Migration20261201000000_releases },
+  { name: 'Migration20261202070000_table_settings', class: Migration20261202070000_table_settings },
 ];
