@@ -38,7 +38,7 @@ describe('column position', () => {
     expectStatus(await t.call('PUT', columnsPath(w, table.key, 'c'), { body: { position: 1 } }), 200);
     expect(await names(table.key)).toEqual(['1:c', '2:b']);
     expect((await t.call('POST', columnsPath(w, table.key), { body: { name: 'e', type: 'text' } })).status).toBe(201);
-    expect((await names(table.key)).map((n) => n.split(':')[1])).toEqual(['c', 'b', 'e']);
+    expect((await names(table.key)).map((n: string) => n.split(':')[1])).toEqual(['c', 'b', 'e']);
   });
 
   it('position must be a whole number >= 1 (400)', async () => {

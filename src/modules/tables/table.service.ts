@@ -9,7 +9,8 @@ import { QUEUES } from '../../jobs/queues.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
 import type { PageParams } from '../../shared/pagination.js';
-import { ColumnSchema } from '../columns/column.entity.js';
+import { runSql } from '../../db/sql.js';
+import { columnsOfTable } from './table.sql.js';
 import { checkDisplay } from './table-display.js';
 import { TableSchema, type ContentTable, type TableSettings } from './table.entity.js';
 import type { CreateTableInput, TableOutput, UpdateTableInput } from './table.schema.js';
@@ -75,8 +76,8 @@ async function mergeTableSettings(tx: EntityManager, table: ContentTable, patch:
   const merged: TableSettings = { ...table.settings };
   if (patch.display === null) delete merged.display;
   else if (patch.display !== undefined) {
-    const columns = await tx.find(ColumnSchema, { table: table.id, deletedAt: null }, { fields: ['name'] });
-    checkDisplay(patch.display, columns.map((c) => c.name));
+    const columns = await runSql<{ name: string; deleted: boolean }>(tx, columnsOfTable(table.id));
+    checkDisplay(patch.display, columns.filter((c) => !c.deleted).map((c) => c.name));
     merged.display = patch.display;
   }
   return merged;

@@ -7,7 +7,9 @@ import { Button, SelectInput } from '../../ui/controls.js';
 import { BulkActions } from './BulkActions.js';
 import { Empty, ErrorBanner, Loading, PageHeader, Pager } from '../../ui/feedback.js';
 import { ContentsTable } from './ContentsTable.js';
+import { labelColumnOf, rowLabel } from './cells.js';
 import { columnField, SYSTEM_FIELDS, type ListField } from './fields.js';
+import { useProject } from '../../data/projects/context.js';
 import { FilterBuilder } from './FilterBuilder.js';
 import { PAGE_SIZES, useListState } from './list-state.js';
 import { useReferenceLabels } from './reference-labels.js';
@@ -36,6 +38,7 @@ export function ContentsListPage() {
 
   // The selection (bulk actions) holds across pages; it is cleared when the listing changes.
   const client = useClient();
+  const project = useProject();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [selecting, setSelecting] = useState(false);
   const listing = JSON.stringify([tableId, state.search, state.conditions, state.op]);
@@ -101,7 +104,11 @@ export function ContentsListPage() {
           tableId={tableId}
           selected={[...selected]}
           statusOf={(id) => pageItems.find((r) => r.id === id)?.status}
-          labelOf={(id) => id}
+          labelOf={(id) => {
+            // Rows of the page shown by their name; rows of other pages by their id.
+            const item = pageItems.find((r) => r.id === id);
+            return item ? `${rowLabel(item, labelColumnOf(columns.data ?? []), project.defaultLocale, project.defaultLocale)} (${id})` : id;
+          }}
           onClear={() => setSelected(new Set())}
         />
       )}
