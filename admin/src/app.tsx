@@ -16,6 +16,8 @@ const ContentEditorPage = lazy(() => import('./pages/editor/ContentEditor.js').t
 const ContentsListPage = lazy(() => import('./pages/list/ContentsList.js').then((m) => ({ default: m.ContentsListPage })));
 const LogsPage = lazy(() => import('./pages/logs/Logs.js').then((m) => ({ default: m.LogsPage })));
 const MetricsPage = lazy(() => import('./pages/metrics/Metrics.js').then((m) => ({ default: m.MetricsPage })));
+const ReleasesPage = lazy(() => import('./pages/releases/Releases.js').then((m) => ({ default: m.ReleasesPage })));
+const ReleaseDetailPage = lazy(() => import('./pages/releases/ReleaseDetail.js').then((m) => ({ default: m.ReleaseDetailPage })));
 const TablesPage = lazy(() => import('./pages/tables/Tables.js').then((m) => ({ default: m.TablesPage })));
 const WebhooksPage = lazy(() => import('./pages/webhooks/Webhooks.js').then((m) => ({ default: m.WebhooksPage })));
 
@@ -39,6 +41,8 @@ export function App() {
           <Route path="tables" element={<TablesPage />} />
           <Route path="tables/:tableId" element={<ContentsListPage />} />
           <Route path="tables/:tableId/rows/:contentId" element={<ContentEditorPage />} />
+          <Route path="releases" element={<ReleasesPage />} />
+          <Route path="releases/:releaseId" element={<ReleaseDetailPage />} />
           <Route path="keys" element={<ApiKeysPage />} />
           <Route path="webhooks" element={<WebhooksPage />} />
           <Route path="logs" element={<LogsPage />} />

@@ -85,6 +85,7 @@ export function ProjectShell() {
               ))}
             </ul>
           )}
+          <NavLink to={`${base}/releases`}>Releases</NavLink>
           <NavLink to={`${base}/keys`}>API keys</NavLink>
           <NavLink to={`${base}/webhooks`}>Webhooks</NavLink>
           <NavLink to={`${base}/logs`}>Request logs</NavLink>
