@@ -54,4 +54,28 @@ describe('column order', () => {
     },
     BROWSER_TEST_MS,
   );
+
+  it(
+    "sets the table's row label; an unknown column is refused at the field; the list names rows by it",
+    async () => {
+      const { page } = run;
+      expect((await run.t.call('POST', `/v1/${projectId}/tables/${tableId}/contents`, { body: { data: { alpha: 'Mug', bravo: 'MUG-1' } } })).status).toBe(201);
+      await page.goto(`${base}/tables?table=${tableId}`);
+      await page.getByRole('button', { name: 'Edit the table Products' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit the table Products' });
+      await dialog.getByLabel('Row label').fill('{{alpha}} ({{nope}})');
+      await dialog.getByRole('button', { name: 'Save table' }).click();
+      await expect.poll(() => dialog.getByLabel('Row label').getAttribute('aria-invalid')).toBe('true');
+      await dialog.getByText('names unknown columns: nope').waitFor();
+      await dialog.getByLabel('Row label').fill('{{alpha}} ({{bravo}})');
+      await dialog.getByLabel('Row label').press('Enter');
+      await dialog.waitFor({ state: 'detached' });
+      expect((await run.t.call('GET', `/v1/${projectId}/tables/${tableId}`)).json.settings).toEqual({ display: '{{alpha}} ({{bravo}})' });
+      await page.goto(`${base}/tables/${tableId}`);
+      await page.getByRole('row', { name: 'Mug (MUG-1)' }).waitFor();
+      await screenshot(page, 'list-display');
+      expect(run.problems).toEqual([]);
+    },
+    BROWSER_TEST_MS,
+  );
 });

@@ -118,7 +118,7 @@ export function ContentsListPage() {
       {columns.data && rows.data && (
         <div className={rows.isPlaceholderData ? 'list-body list-stale' : 'list-body'} aria-busy={rows.isFetching}>
           {columns.data.length === 0 && <Empty>This table has no columns yet: add them under Tables and columns.</Empty>}
-          <ContentsTable label={`Rows of ${name}`} columns={columns.data} sortPaths={sortPaths} items={rows.data.list} sort={state.sort} onSort={(sort) => update({ sort })} rowsPath={`${base}/rows`} selected={selected} onSelect={select} />
+          <ContentsTable label={`Rows of ${name}`} columns={columns.data} sortPaths={sortPaths} items={rows.data.list} sort={state.sort} onSort={(sort) => update({ sort })} rowsPath={`${base}/rows`} selected={selected} onSelect={select} display={table.data?.settings.display} />
           {pagination && (state.page > 1 || pagination.hasNext) && (
             <Pager page={state.page} pages={pagination.pages ?? (pagination.hasNext ? null : state.page)} total={pagination.total} onPage={goTo} />
           )}

@@ -28,7 +28,7 @@ type Modifiers = Pick<MouseEvent, 'metaKey' | 'ctrlKey' | 'shiftKey' | 'altKey'>
  * says its order in `aria-sort`. Each row is a link to its editor: a click or Enter on the row or
  * one of its cells opens it in the console, with a modifier key the browser does as for a link.
  */
-export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPath, label, selected, onSelect }: {
+export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPath, label, selected, onSelect, display }: {
   columns: Column[];
   sortPaths: Map<string, string>;
   items: Item[];
@@ -39,10 +39,12 @@ export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPat
   /** The selected rows' ids (bulk actions); a row's checkbox, or Space on the row, toggles it. */
   selected: ReadonlySet<string>;
   onSelect(ids: string[], on: boolean): void;
+  /** The table's `settings.display`: what names a row. */
+  display?: string;
 }) {
   const project = useProject();
   // Built once per schema: the rows render again only when their columns or values change.
-  const shown = useMemo(() => shownColumns(columns, sortPaths, project.defaultLocale), [columns, sortPaths, project.defaultLocale]);
+  const shown = useMemo(() => shownColumns(columns, sortPaths, project.defaultLocale, display), [columns, sortPaths, project.defaultLocale, display]);
   const navigate = useNavigate();
   const rowsHref = useHref(rowsPath);
   const id = useId();
