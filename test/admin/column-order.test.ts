@@ -37,11 +37,11 @@ describe('column order', () => {
       await page.keyboard.press('ArrowUp');
       await page.getByRole('button', { name: 'Move delta, place 3 of 4' }).waitFor();
       await expect.poll(order).toEqual(['alpha', 'bravo', 'delta', 'charlie']);
-      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move delta, place 3 of 4');
+      await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Move delta, place 3 of 4');
       await page.keyboard.press('Home');
       await page.getByRole('button', { name: 'Move delta, place 1 of 4' }).waitFor();
       await expect.poll(order).toEqual(['delta', 'alpha', 'bravo', 'charlie']);
-      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move delta, place 1 of 4');
+      await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Move delta, place 1 of 4');
       await page.getByRole('status').filter({ hasText: 'delta moved to place 1 of 4.' }).waitFor({ state: 'attached' });
 
       // Drag charlie onto alpha's place (the second).

@@ -76,7 +76,7 @@ describe('releases pages', () => {
       await page.getByLabel('Publish at').fill('2031-05-06T07:08');
       await page.getByRole('button', { name: 'Schedule', exact: true }).click();
       await page.getByRole('heading', { name: /^Scheduled for/ }).waitFor();
-      const expected = await page.evaluate(() => new Date('2031-05-06T07:08').toISOString());
+      const expected = await page.evaluate('new Date("2031-05-06T07:08").toISOString()');
       expect((await call('GET', `/releases/${launch}`)).publishAt).toBe(expected);
       await page.getByRole('button', { name: 'Unschedule' }).click();
       await page.getByRole('heading', { name: 'Open', level: 2 }).waitFor();
