@@ -60,6 +60,9 @@ describe('two people editing one row', () => {
       // Bob starts typing first, Ann saves first.
       await bob.getByLabel('Title').fill('Bob title');
       await bob.getByText('Unsaved changes').waitFor();
+      // The tab names the row, and says it has unsaved edits.
+      expect(await ann.title()).toBe('First · Notes · Tabula');
+      await expect.poll(() => bob.title()).toBe('• First · Notes · Tabula');
       await ann.getByLabel('Title').fill('Ann title');
       await ann.getByLabel('Title').press('Enter');
       await ann.getByText('Saved.').waitFor();

@@ -194,6 +194,14 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
     }, 'Row deleted.');
 
   const title = row ? rowLabel(row, titleColumn(columns), project.defaultLocale) : `New row in ${table.name}`;
+  // The tab says which row it holds (and that it has unsaved edits): several open rows stay apart.
+  useEffect(() => {
+    const before = document.title;
+    document.title = `${isDirty ? '• ' : ''}${title} · ${table.name} · Tabula`;
+    return () => {
+      document.title = before;
+    };
+  }, [title, table.name, isDirty]);
   return (
     <>
       <PageHeader title={title}>
