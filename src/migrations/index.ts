@@ -26,6 +26,7 @@ import { Migration20261201000000_releases } from './Migration20261201000000_rele
 import { Migration20261202030000_shared_file_bytes } from './Migration20261202030000_shared_file_bytes.js';
 import { Migration20261202040000_http_cache } from './Migration20261202040000_http_cache.js';
 import { Migration20261202041500_http_cache_writes } from './Migration20261202041500_http_cache_writes.js';
+import { Migration20261202070000_table_settings } from './Migration20261202070000_table_settings.js';
 import { Migration20261130000000_version_image } from './Migration20261130000000_version_image.js';
 
 /**
@@ -62,4 +63,5 @@ export const migrations = [
   { name: 'Migration20261202030000_shared_file_bytes', class: Migration20261202030000_shared_file_bytes },
   { name: 'Migration20261202040000_http_cache', class: Migration20261202040000_http_cache },
   { name: 'Migration20261202041500_http_cache_writes', class: Migration20261202041500_http_cache_writes },
+  { name: 'Migration20261202070000_table_settings', class: Migration20261202070000_table_settings },
 ];

@@ -19,7 +19,7 @@ describe('tables', () => {
     const key = uniq('articles');
     const res = await t.call('POST', tablesPath(w), { body: { key, name: 'Articles', description: 'News' } });
     const table = expectCreated(res, `/${w.projectId}/tables`);
-    expect(Object.keys(table).sort()).toEqual(['createdAt', 'defaultStatus', 'description', 'id', 'key', 'name', 'updatedAt']);
+    expect(Object.keys(table).sort()).toEqual(['createdAt', 'defaultStatus', 'description', 'id', 'key', 'name', 'settings', 'updatedAt']);
     expect(table).toMatchObject({ key, name: 'Articles', description: 'News', defaultStatus: 'PUBLISHED' });
     expect(table.createdAt).toMatch(ISO_UTC);
     expect(table.updatedAt).toMatch(ISO_UTC);

@@ -192,3 +192,19 @@ describe('releases', () => {
     expect(counted.rows).toEqual(actual.rows);
   });
 });
+
+describe('release updates', () => {
+  it('PUT renames and (re)schedules an open release; null unschedules; a published one is 409', async () => {
+    const release = await createRelease({ name: 'Later' });
+    const at = '2030-01-02T03:04:05.000Z';
+    const scheduled = expectStatus(await t.call('PUT', `${releases()}/${release.id}`, { body: { name: 'Later, renamed', publishAt: at }, token: w.writeKey }), 200);
+    expect(scheduled).toMatchObject({ name: 'Later, renamed', publishAt: at, status: 'open' });
+    expect((await readRelease(release.id)).publishAt).toBe(at);
+    const renamed = expectStatus(await t.call('PUT', `${releases()}/${release.id}`, { body: { name: 'Again' }, token: w.writeKey }), 200);
+    expect(renamed).toMatchObject({ name: 'Again', publishAt: at });
+    expect(expectStatus(await t.call('PUT', `${releases()}/${release.id}`, { body: { publishAt: null }, token: w.writeKey }), 200).publishAt).toBeNull();
+    expectError(await t.call('PUT', `${releases()}/${release.id}`, { body: { publishAt: 'tomorrow' }, token: w.writeKey }), 400, 'BAD_REQUEST');
+    expectStatus(await publish(release.id), 200);
+    expectError(await t.call('PUT', `${releases()}/${release.id}`, { body: { name: 'Too late' }, token: w.writeKey }), 409, 'CONFLICT');
+  });
+});

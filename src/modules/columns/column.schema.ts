@@ -11,7 +11,7 @@ export const columnType = z.enum(COLUMN_TYPES);
  * depends on the type.
  */
 const settingsInput = jsonObject().describe(
-  'required, unique, defaultValue (any type); minText, maxText, pattern, localized (text); minText, maxText, localized (longtext); ' +
+  'required, unique, defaultValue (any type); minText, maxText, pattern, localized (text); minText, maxText, localized, format (plain or markdown) (longtext); ' +
     'min, max (number, integer); options (required), multiple (select); source (slug); table (required), multiple, onDelete (setNull, the default when absent; restrict; cascade) (reference); multiple (file); localized (url)',
 );
 
@@ -47,6 +47,12 @@ export const updateColumnInput = z.object({
   label: z.string().max(200).optional(),
   type: columnType.optional(),
   settings: settingsInput.optional().describe('Merged key by key; a key set to null removes that setting'),
+  position: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Moves the column to this place (1 = first) among the table\'s columns; the others shift; past the end = last'),
 });
 export type UpdateColumnInput = z.infer<typeof updateColumnInput>;
 export const columnIdInput = z.object(columnPath);

@@ -11,6 +11,8 @@ import type { PageParams } from '../../shared/pagination.js';
 import type { ProjectInfo } from '../projects/project-directory.js';
 import { checkValue, storedDefault } from '../contents/index.js';
 import { resolveTableRefs } from '../tables/table-refs.js';
+import { renameInDisplay } from '../tables/table-display.js';
+import { TableSchema } from '../tables/table.entity.js';
 import { createIndexStatements, dropConcurrentlyStatement, dropIndexesStatement, RESET_LOCK_TIMEOUT, RETIRED_INDEX, RETIRED_LOCK_TIMEOUT, retiredIndexesStatement, searchIndexStatements } from './column.ddl.js';
 import { ColumnSchema, type ContentColumn } from './column.entity.js';
 import type { ColumnOutput, CreateColumnInput, UpdateColumnInput } from './column.schema.js';
@@ -150,6 +152,28 @@ function mergeSettings(current: ColumnSettings, patch: Record<string, unknown> |
   return merged;
 }
 
+/**
+ * Puts a column at `position` (1 = first; past the end = last) among the table's live columns
+ * and numbers them 1..n (docs/contents.md#tables-and-columns). The search document joins the
+ * columns in this order, so its index follows (syncSearchIndexes, after this).
+ */
+async function moveColumn(tx: EntityManager, tableId: string, columnId: string, position: number): Promise<void> {
+  const live = await tx.find(ColumnSchema, { table: tableId, deletedAt: null }, { orderBy: { position: 'asc', id: 'asc' } });
+  const moving = live.find((c) => c.id === columnId)!;
+  const order = live.filter((c) => c !== moving);
+  order.splice(Math.min(position, live.length) - 1, 0, moving);
+  order.forEach((c, i) => {
+    if (c.position !== i + 1) c.position = i + 1;
+  });
+  await tx.flush();
+}
+
+/** A table's display naming a renamed column names it by its new name. */
+async function renameDisplayColumn(tx: EntityManager, tableId: string, from: string, to: string): Promise<void> {
+  const table = await tx.findOneOrFail(TableSchema, { id: tableId });
+  if (table.settings.display !== undefined) table.settings = { ...table.settings, display: renameInDisplay(table.settings.display, from, to) };
+}
+
 export async function updateColumn(em: EntityManager, project: ProjectInfo, tableId: string, input: UpdateColumnInput): Promise<ContentColumn> {
   const column = await findColumn(em, tableId, input.columnId);
   const type = input.type ?? column.type;
@@ -163,9 +187,11 @@ export async function updateColumn(em: EntityManager, project: ProjectInfo, tabl
     if (name !== column.name || type !== column.type) await checkSiblings(tx, tableId, name, type, column.id);
     if (name !== column.name) {
       await runSql(tx, renameValues(tableId, column.name, name));
-      // A slug derived from this column keeps following it.
+      // A slug derived from this column keeps following it, and so does the table's display.
       await runSql(tx, renameSlugSource(tableId, column.name, name));
+      await renameDisplayColumn(tx, tableId, column.name, name);
     }
+    if (input.position !== undefined) await moveColumn(tx, tableId, column.id, input.position);
     if (isLocalized(next) && !isLocalized(toDef(column))) {
       // A plain value of a localized column is the default locale's (docs/contents.md#contents).
       await runSql(tx, localizeValues(tableId, name, project.defaultLocale));

@@ -1,17 +1,20 @@
 import { badRequest } from '../../errors/app-error.js';
 import type { ColumnSettings, ColumnType } from '../tables/table-def.js';
 
-type Kind = 'boolean' | 'count' | 'number' | 'string' | 'options' | 'onDelete' | 'any';
+type Kind = 'boolean' | 'count' | 'number' | 'string' | 'options' | 'onDelete' | 'format' | 'any';
 
 /** What deleting a referenced row does to the rows that reference it (docs/contents.md#references). */
 export const ON_DELETE = ['setNull', 'restrict', 'cascade'] as const;
+
+/** How a longtext's value is meant to be read: the console edits `markdown` with a preview (docs/contents.md#long-text). */
+export const TEXT_FORMATS = ['plain', 'markdown'] as const;
 
 const COMMON: Record<string, Kind> = { required: 'boolean', unique: 'boolean', defaultValue: 'any' };
 
 /** The settings each type takes, besides required, unique and defaultValue (docs/contents.md#tables-and-columns). */
 const BY_TYPE: Record<ColumnType, Record<string, Kind>> = {
   text: { minText: 'count', maxText: 'count', pattern: 'string', localized: 'boolean' },
-  longtext: { minText: 'count', maxText: 'count', localized: 'boolean' },
+  longtext: { minText: 'count', maxText: 'count', localized: 'boolean', format: 'format' },
   number: { min: 'number', max: 'number' },
   integer: { min: 'number', max: 'number' },
   boolean: {},
@@ -36,6 +39,7 @@ function checkKind(key: string, kind: Kind, value: unknown): void {
     (kind === 'number' && typeof value === 'number' && Number.isFinite(value)) ||
     (kind === 'string' && typeof value === 'string' && value.length > 0 && value.length <= 1000) ||
     (kind === 'onDelete' && (ON_DELETE as readonly unknown[]).includes(value)) ||
+    (kind === 'format' && (TEXT_FORMATS as readonly unknown[]).includes(value)) ||
     (kind === 'options' &&
       Array.isArray(value) &&
       value.length > 0 &&
@@ -50,6 +54,7 @@ function checkKind(key: string, kind: Kind, value: unknown): void {
       string: 'a non-empty string',
       options: 'a non-empty array of distinct non-empty strings',
       onDelete: `one of ${ON_DELETE.join(', ')}`,
+      format: `one of ${TEXT_FORMATS.join(', ')}`,
       any: 'any value',
     }[kind];
     throw badRequest(`Invalid request: settings.${key}: must be ${expected}`);

@@ -4,8 +4,8 @@ import type { ProjectAccess } from '../../auth/project-access.js';
 import { markCreated, markNoContent } from '../../trpc/context.js';
 import { projectItemProcedure, projectProcedure } from '../../trpc/procedures.js';
 import { router } from '../../trpc/trpc.js';
-import { addItemInput, createReleaseInput, itemIdInput, listReleasesInput, releaseIdInput, releaseItemOutput, releaseListOutput, releaseOutput, releaseWithItemsOutput } from './releases.schema.js';
-import { addItem, createRelease, deleteRelease, findRelease, listReleases, publishRelease, readRelease, removeItem, toReleaseOutput, type ReleaseCaller } from './releases.service.js';
+import { addItemInput, createReleaseInput, itemIdInput, listReleasesInput, releaseIdInput, releaseItemOutput, releaseListOutput, releaseOutput, releaseWithItemsOutput, updateReleaseInput } from './releases.schema.js';
+import { addItem, createRelease, deleteRelease, findRelease, listReleases, publishRelease, readRelease, removeItem, toReleaseOutput, updateRelease, type ReleaseCaller } from './releases.service.js';
 
 /*
  * Releases (docs/releases.md) are EDITOR+ and custom roles alike (`byRules`): what a release
@@ -50,6 +50,12 @@ export const releaseRouter = router({
     .input(releaseIdInput)
     .output(releaseWithItemsOutput)
     .query(({ ctx }) => readRelease(callerOf(ctx.access), ctx.item)),
+
+  update: releaseProcedure
+    .meta({ openapi: { method: 'PUT', path: item, tags: [TAG], summary: 'Rename or (re)schedule an open release (409 once published)', protect: true } })
+    .input(updateReleaseInput)
+    .output(releaseOutput)
+    .mutation(async ({ ctx, input }) => toReleaseOutput(await updateRelease(ctx.deps.pool, ctx.item, input))),
 
   delete: releaseProcedure
     .meta({ openapi: { method: 'DELETE', path: item, tags: [TAG], summary: 'Delete a release (409 once published)', protect: true }, successStatus: 204 })

@@ -44,6 +44,13 @@ export const createReleaseInput = z.object({
 });
 export type CreateReleaseInput = z.infer<typeof createReleaseInput>;
 
+export const updateReleaseInput = z.object({
+  ...releasePath,
+  name: z.string().min(1).max(200).optional(),
+  publishAt: z.iso.datetime({ offset: true }).nullable().optional().describe('Publish the release then (ISO-8601); null: unscheduled'),
+});
+export type UpdateReleaseInput = z.infer<typeof updateReleaseInput>;
+
 export const listReleasesInput = z.object({ ...projectPath, ...pageParams });
 export const releaseIdInput = z.object(releasePath);
 

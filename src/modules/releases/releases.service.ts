@@ -17,11 +17,12 @@ import {
   releaseOf,
   releasesOf,
   rowStates,
+  updateOpenRelease,
   type ReleaseAction,
   type ReleaseItemRow,
   type ReleaseRow,
 } from './releases.sql.js';
-import type { AddItemInput, CreateReleaseInput, ReleaseOutput } from './releases.schema.js';
+import type { AddItemInput, CreateReleaseInput, ReleaseOutput, UpdateReleaseInput } from './releases.schema.js';
 
 /* Releases (docs/releases.md): rows published together, by request or at `publishAt`. */
 
@@ -104,6 +105,15 @@ export async function readRelease(access: ReleaseCaller, release: ReleaseRow) {
       };
     }),
   };
+}
+
+/** Renames an open release or sets its `publishAt` (null: unscheduled); 409 once published (docs/releases.md). */
+export async function updateRelease(pool: pg.Pool, release: ReleaseRow, input: UpdateReleaseInput): Promise<ReleaseRow> {
+  assertOpen(release);
+  const schedule = input.publishAt === undefined ? null : { publishAt: input.publishAt === null ? null : new Date(input.publishAt) };
+  const [row] = await sqlOn(pool)<ReleaseRow>(updateOpenRelease(release.id, input.name ?? null, schedule));
+  if (!row) throw conflict(`Release ${release.id} is published: it cannot be changed`);
+  return row;
 }
 
 export async function deleteRelease(pool: pg.Pool, release: ReleaseRow): Promise<void> {

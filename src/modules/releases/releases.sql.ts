@@ -51,6 +51,16 @@ export const releaseOf = (projectId: string, releaseId: string, lock = false): S
   values: [projectId, releaseId],
 });
 
+/** Renames or (re)schedules an open release; a new schedule clears a failed one's failure. Null once published. */
+export const updateOpenRelease = (releaseId: string, name: string | null, schedule: { publishAt: Date | null } | null): SqlQuery => ({
+  text: `update release set name = coalesce($2, name),
+                publish_at = case when $3 then $4 else publish_at end,
+                failure = case when $3 then null else failure end,
+                updated_at = now()
+          where id = $1 and status = 'open' returning ${RELEASE_FIELDS}`,
+  values: [releaseId, name, schedule !== null, schedule?.publishAt ?? null],
+});
+
 export const deleteOpenRelease = (releaseId: string): SqlQuery => ({
   text: `delete from release where id = $1 and status = 'open' returning id`,
   values: [releaseId],

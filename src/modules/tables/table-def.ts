@@ -46,6 +46,8 @@ export interface ColumnSettings {
   table?: string;
   /** reference: what deleting a referenced row does to the referencing rows (docs/contents.md#references); absent is setNull. */
   onDelete?: 'setNull' | 'restrict' | 'cascade';
+  /** longtext: how the value is meant to be read (`markdown` is edited with a preview in the console). */
+  format?: 'plain' | 'markdown';
 }
 
 /** A column as the contents module and the query engine see it. */

@@ -12,6 +12,9 @@ export const tableOutput = z.object({
   name: z.string(),
   description: z.string(),
   defaultStatus: contentStatus,
+  settings: z
+    .object({ display: z.string().optional().describe('The column name or {{column}} template that labels a row in pickers and lists') })
+    .describe('Table settings (docs/contents.md#tables-and-columns)'),
   createdAt: isoDate,
   updatedAt: isoDate,
 });
@@ -38,6 +41,18 @@ export const updateTableInput = z.object({
   name: nameString.optional(),
   description: z.string().max(10_000).optional(),
   defaultStatus: contentStatus.optional(),
+  settings: z
+    .strictObject({
+      display: z
+        .string()
+        .min(1)
+        .max(500)
+        .nullable()
+        .optional()
+        .describe('A column name (`title`) or a template of {{column}} placeholders (`{{title}} ({{sku}})`); null removes it; unknown columns are 422'),
+    })
+    .optional()
+    .describe('Merged key by key; a key set to null removes that setting'),
 });
 export type UpdateTableInput = z.infer<typeof updateTableInput>;
 export const tableIdInput = z.object(tablePath);

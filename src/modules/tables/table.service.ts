@@ -9,7 +9,10 @@ import { QUEUES } from '../../jobs/queues.js';
 import { isUuid } from '../../shared/ids.js';
 import { iso } from '../../shared/schemas.js';
 import type { PageParams } from '../../shared/pagination.js';
-import { TableSchema, type ContentTable } from './table.entity.js';
+import { runSql } from '../../db/sql.js';
+import { columnsOfTable } from './table.sql.js';
+import { checkDisplay } from './table-display.js';
+import { TableSchema, type ContentTable, type TableSettings } from './table.entity.js';
 import type { CreateTableInput, TableOutput, UpdateTableInput } from './table.schema.js';
 
 export const toTableOutput = (t: ContentTable): TableOutput => ({
@@ -18,6 +21,7 @@ export const toTableOutput = (t: ContentTable): TableOutput => ({
   name: t.name,
   description: t.description,
   defaultStatus: t.defaultStatus,
+  settings: { ...t.settings },
   createdAt: iso(t.createdAt),
   updatedAt: iso(t.updatedAt),
 });
@@ -67,6 +71,18 @@ export async function createTable(em: EntityManager, projectId: string, input: C
   });
 }
 
+/** Settings merged key by key (null removes one); a display naming unknown columns is 422. */
+async function mergeTableSettings(tx: EntityManager, table: ContentTable, patch: { display?: string | null }): Promise<TableSettings> {
+  const merged: TableSettings = { ...table.settings };
+  if (patch.display === null) delete merged.display;
+  else if (patch.display !== undefined) {
+    const columns = await runSql<{ name: string; deleted: boolean }>(tx, columnsOfTable(table.id));
+    checkDisplay(patch.display, columns.filter((c) => !c.deleted).map((c) => c.name));
+    merged.display = patch.display;
+  }
+  return merged;
+}
+
 export async function updateTable(
   em: EntityManager,
   projectId: string,
@@ -79,6 +95,7 @@ export async function updateTable(
     if (input.name !== undefined) managed.name = input.name;
     if (input.description !== undefined) managed.description = input.description;
     if (input.defaultStatus !== undefined) managed.defaultStatus = input.defaultStatus;
+    if (input.settings !== undefined) managed.settings = await mergeTableSettings(tx, managed, input.settings);
     await flushUniqueKey(tx);
     await emitTableEvent(tx, 'tables.updated', projectId, managed);
     return managed;
