@@ -16,6 +16,7 @@ export interface SnapshotTable {
   name: string;
   description: string;
   defaultStatus: string;
+  settings?: { display?: string };
   columns: SnapshotColumn[];
 }
 export interface Snapshot {

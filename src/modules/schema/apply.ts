@@ -70,6 +70,8 @@ export async function runPlan(tx: EntityManager, boss: PgBoss, project: ProjectI
   const projectId = project.id;
   const tableIds = new Map(current.tableIds);
   const orders: { tableId: string; key: string; order: string[] }[] = [];
+  // After the columns: a display may name a column this apply adds or renames (checked then, 422).
+  const tableUpdates: { tableId: string; path: string; fields: Record<string, unknown> }[] = [];
   // Column changes build indexes and convert rows of the shared `contents` table.
   if (changes.some((c) => c.column !== undefined)) await runSql(tx, lockContentsWrites());
   for (const change of changes) {
@@ -84,10 +86,9 @@ export async function runPlan(tx: EntityManager, boss: PgBoss, project: ProjectI
       }
       case 'updateTable': {
         const tableId = tableIds.get(key)!;
-        const { columns: _c, ...fields } = change.to!;
-        if (Object.keys(fields).length > 0) {
-          await within(path, async () => updateTable(tx, projectId, await findTable(tx, projectId, tableId), { projectId, tableId, ...fields }));
-        }
+        const { columns: _c, settings, ...fields } = change.to!;
+        if (settings !== undefined) fields.settings = settingsPatch((change.from!.settings ?? {}) as Record<string, unknown>, settings as Record<string, unknown>);
+        if (Object.keys(fields).length > 0) tableUpdates.push({ tableId, path, fields });
         if (change.order) orders.push({ tableId, key, order: change.order });
         break;
       }
@@ -132,6 +133,9 @@ export async function runPlan(tx: EntityManager, boss: PgBoss, project: ProjectI
     const ids = order.map((name) => live!.columns.find((c) => c.name === name)?.id);
     if (ids.some((id) => id === undefined)) throw new Error(`columns of ${key} differ from the plan`);
     await runSql(tx, setPositions(tableId, ids as string[]));
+  }
+  for (const { tableId, path, fields } of tableUpdates) {
+    await within(path, async () => updateTable(tx, projectId, await findTable(tx, projectId, tableId), { projectId, tableId, ...fields }));
   }
   await applyRoles(tx, project, current, changes, target);
 }

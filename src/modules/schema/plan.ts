@@ -1,6 +1,6 @@
 import type { Change } from './schema.schema.js';
 import type { Snapshot, SnapshotColumn, SnapshotTable } from './schema.schema.js';
-import { byText, canonical, canonicalColumn, canonicalRole } from './snapshot.js';
+import { byText, canonical, canonicalColumn, canonicalRole, canonicalTable } from './snapshot.js';
 
 /**
  * The plan that turns one snapshot into another (docs/environments.md#plans), without I/O: which
@@ -25,7 +25,7 @@ export function normalise(target: Snapshot): Snapshot {
     locales: [...target.locales],
     defaultLocale: target.defaultLocale,
     tables: target.tables
-      .map((t) => ({ key: t.key, name: t.name, description: t.description, defaultStatus: t.defaultStatus, columns: t.columns.map(withRename) }))
+      .map((t) => canonicalTable({ ...t, columns: t.columns.map(withRename) }))
       .sort((a, b) => byText(a.key, b.key)),
     roles: target.roles.map(canonicalRole).sort((a, b) => byText(a.name, b.name)),
   };
@@ -44,6 +44,9 @@ function differing<T extends object>(a: T, b: T, keys: (keyof T & string)[]): { 
   }
   return Object.keys(from).length > 0 ? { from, to } : null;
 }
+
+/** The fields an updateTable compares; no settings and `{}` are the same. */
+const tableBody = (t: SnapshotTable) => ({ name: t.name, description: t.description, defaultStatus: t.defaultStatus, settings: t.settings ?? {} });
 
 const columnBody = (c: SnapshotColumn) => ({ label: c.label, type: c.type, settings: c.settings });
 
@@ -100,7 +103,8 @@ export function planChanges(currentSnapshot: Snapshot, targetSnapshot: Snapshot)
       creates.push({ op: 'createTable', table: table.key, to: { name: table.name, description: table.description, defaultStatus: table.defaultStatus }, destructive: false });
     }
     const { changes, order } = columnChanges(table.key, was, table);
-    const fields = differing(was, table, ['name', 'description', 'defaultStatus']);
+    // A display may name a column this plan adds or renames: the apply sets settings after the columns.
+    const fields = differing(tableBody(was), tableBody(table), ['name', 'description', 'defaultStatus', 'settings']);
     if (fields || order) {
       const from = { ...fields?.from, ...(order ? { columns: was.columns.map((c) => c.name) } : {}) };
       const to = { ...fields?.to, ...(order ? { columns: order } : {}) };

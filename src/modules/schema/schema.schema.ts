@@ -21,11 +21,20 @@ export const snapshotColumn = z.object({
 });
 export type SnapshotColumn = z.infer<typeof snapshotColumn>;
 
+/** As on the tables endpoints; omitted from a pull when empty (a snapshot given may hold `{}`). */
+export const snapshotTableSettings = z
+  .strictObject({
+    display: z.string().min(1).max(500).optional().describe('A column name or a template of {{column}} placeholders naming columns of this table'),
+  })
+  .describe('The table settings (docs/contents.md#tables-and-columns); left out when there are none');
+export type SnapshotTableSettings = z.infer<typeof snapshotTableSettings>;
+
 export const snapshotTable = z.object({
   key: z.string().describe('Unique within the snapshot'),
   name: nameString,
   description: z.string().max(10_000),
   defaultStatus: contentStatus,
+  settings: snapshotTableSettings.optional(),
   columns: z.array(snapshotColumn).max(1000).describe('In position order'),
 });
 export type SnapshotTable = z.infer<typeof snapshotTable>;

@@ -12,7 +12,7 @@ export const lockProjectSchema = (projectId: string): SqlQuery => ({
 });
 
 export const projectTables = (projectId: string): SqlQuery => ({
-  text: `select id, key, name, description, default_status from content_table
+  text: `select id, key, name, description, default_status, settings from content_table
           where project_id = $1 and deleted_at is null`,
   values: [projectId],
 });

@@ -4,6 +4,7 @@ import { checkSettings } from '../columns/column.settings.js';
 import type { ProjectInfo } from '../projects/project-directory.js';
 import { builtInRole } from '../roles/built-in-roles.js';
 import { COLUMN_NAME, type ColumnDef } from '../tables/table-def.js';
+import { displayColumns } from '../tables/table-display.js';
 import { TABLE_KEY } from '../tables/table.schema.js';
 import type { Snapshot } from './schema.schema.js';
 
@@ -64,6 +65,14 @@ export function checkSnapshot(target: Snapshot, project: ProjectInfo): ErrorDeta
       }
     }
     if (slugs > 1) add(`tables.${table.key}.columns`, 'a table has at most one slug column');
+    // A display names columns of the table as the snapshot has it (one it adds or renames too).
+    const display = table.settings?.display;
+    if (display !== undefined) {
+      const shown = displayColumns(display);
+      const unknown = [...new Set(shown?.filter((n) => !names.has(n)) ?? [])];
+      if (shown === null) add(`tables.${table.key}.settings.display`, 'must be a column name or a template of {{column}} placeholders');
+      else if (unknown.length > 0) add(`tables.${table.key}.settings.display`, `names unknown columns: ${unknown.join(', ')}`);
+    }
   }
   const roles = new Set<string>();
   for (const role of target.roles) {

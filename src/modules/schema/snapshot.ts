@@ -4,7 +4,14 @@ import type { ProjectInfo } from '../projects/project-directory.js';
 import type { Rule } from '../roles/role.schema.js';
 import type { ColumnSettings, ColumnType } from '../tables/table-def.js';
 import type { ContentStatus } from '../tables/table.entity.js';
-import { SNAPSHOT_FORMAT, type Snapshot, type SnapshotColumn, type SnapshotRole, type SnapshotTable } from './schema.schema.js';
+import {
+  SNAPSHOT_FORMAT,
+  type Snapshot,
+  type SnapshotColumn,
+  type SnapshotRole,
+  type SnapshotTable,
+  type SnapshotTableSettings,
+} from './schema.schema.js';
 import { projectColumns, projectRoles, projectTables } from './schema.sql.js';
 
 /**
@@ -60,6 +67,15 @@ export const canonicalRole = (r: Pick<SnapshotRole, 'name' | 'description' | 'ru
   rules: canonicalRules(r.rules),
 });
 
+/**
+ * A table in snapshot form: `settings` sits after `defaultStatus`, its keys sorted, and is left
+ * out when empty, so that the snapshot of a table without settings has no `settings` at all.
+ */
+export function canonicalTable(t: Omit<SnapshotTable, 'settings'> & { settings?: SnapshotTableSettings | null }): SnapshotTable {
+  const settings = t.settings && Object.keys(t.settings).length > 0 ? { settings: sortKeys(t.settings) } : {};
+  return { key: t.key, name: t.name, description: t.description, defaultStatus: t.defaultStatus, ...settings, columns: t.columns };
+}
+
 export const canonicalColumn = (c: SnapshotColumn): SnapshotColumn => ({ name: c.name, label: c.label, type: c.type, settings: sortKeys(c.settings) });
 
 interface TableRow {
@@ -68,6 +84,7 @@ interface TableRow {
   name: string;
   description: string;
   default_status: ContentStatus;
+  settings: SnapshotTableSettings;
 }
 interface ColumnRow {
   id: string;
@@ -104,7 +121,7 @@ export async function readSchema(em: EntityManager, project: ProjectInfo): Promi
     columnsOf.set(key, list);
   }
   const tables: SnapshotTable[] = tableRows
-    .map((t) => ({ key: t.key, name: t.name, description: t.description, defaultStatus: t.default_status, columns: columnsOf.get(t.key) ?? [] }))
+    .map((t) => canonicalTable({ key: t.key, name: t.name, description: t.description, defaultStatus: t.default_status, settings: t.settings, columns: columnsOf.get(t.key) ?? [] }))
     .sort((a, b) => byText(a.key, b.key));
   const roles = roleRows.map(canonicalRole).sort((a, b) => byText(a.name, b.name));
   return {
