@@ -45,6 +45,16 @@ describe('planChanges', () => {
     expect(planChanges(s, shuffled)).toEqual([]);
   });
 
+  it('table settings: none and {} are the same; a new or changed display is an updateTable, never destructive', () => {
+    const none = snapshot([tbl('a', [col('y')])]);
+    expect(planChanges(none, snapshot([{ ...tbl('a', [col('y')]), settings: {} }]))).toEqual([]);
+    const shown = snapshot([{ ...tbl('a', [col('y')]), settings: { display: 'y' } }]);
+    expect(toWire(planChanges(none, shown))).toEqual([{ op: 'updateTable', table: 'a', from: { settings: {} }, to: { settings: { display: 'y' } }, destructive: false }]);
+    expect(toWire(planChanges(shown, none))).toEqual([{ op: 'updateTable', table: 'a', from: { settings: { display: 'y' } }, to: { settings: {} }, destructive: false }]);
+    // A new table: created, then its settings set (after its columns, by the apply).
+    expect(toWire(planChanges(snapshot([]), shown)).map((c) => c.op)).toEqual(['createTable', 'updateTable', 'addColumn']);
+  });
+
   it('renamedFrom renames; a slug is added after its source; drops are destructive', () => {
     const current = snapshot([tbl('a', [col('old'), col('gone')])]);
     const target = snapshot([tbl('a', [{ ...col('new'), renamedFrom: 'old' }, col('s', 'slug', { source: 't' }), col('t')])]);

@@ -43,13 +43,27 @@ const columnArb: fc.Arbitrary<SnapshotColumn> = fc
   .record({ name: fc.constantFrom('c1', 'c2', 'c3', 'c4', 'c5'), type: fc.constantFrom(...TYPES), label: fc.constantFrom('', 'Label') })
   .chain((c) => settingsOf(c.type).map((settings) => ({ name: c.name, label: c.label || c.name, type: c.type, settings })));
 
-const tableArb: fc.Arbitrary<SnapshotTable> = fc.record({
-  key: fc.constantFrom('a', 'b', 'c'),
-  name: fc.constantFrom('A', 'B'),
-  description: fc.constantFrom('', 'd'),
-  defaultStatus: fc.constantFrom('PUBLISHED', 'DRAFT'),
-  columns: fc.uniqueArray(columnArb, { maxLength: 4, selector: (c) => c.name }),
-});
+/** No settings, or a display naming one or two of the table's columns (a name or a template). */
+const settingsOfTable = (columns: SnapshotColumn[]): fc.Arbitrary<SnapshotTable['settings']> => {
+  if (columns.length === 0) return fc.constant(undefined);
+  const name = fc.constantFrom(...columns.map((c) => c.name));
+  return fc.oneof(
+    fc.constant(undefined),
+    fc.constant({}),
+    name.map((display) => ({ display })),
+    fc.tuple(name, name).map(([x, y]) => ({ display: `{{${x}}} – {{${y}}}` })),
+  );
+};
+
+const tableArb: fc.Arbitrary<SnapshotTable> = fc
+  .record({
+    key: fc.constantFrom('a', 'b', 'c'),
+    name: fc.constantFrom('A', 'B'),
+    description: fc.constantFrom('', 'd'),
+    defaultStatus: fc.constantFrom('PUBLISHED', 'DRAFT'),
+    columns: fc.uniqueArray(columnArb, { maxLength: 4, selector: (c) => c.name }),
+  })
+  .chain((table) => settingsOfTable(table.columns).map((settings) => (settings === undefined ? table : { ...table, settings })));
 
 const snapshotArb: fc.Arbitrary<Snapshot> = fc
   .record({ tables: fc.uniqueArray(tableArb, { maxLength: 3, selector: (x) => x.key }), roleNames: fc.uniqueArray(fc.constantFrom('r1', 'r2'), { maxLength: 2 }), pick: fc.nat() })
@@ -97,13 +111,13 @@ const valueArb = (type: Kind): fc.Arbitrary<unknown> =>
 const rowsArb = (s: Snapshot) =>
   fc.tuple(...s.tables.map((table) => fc.array(fc.record(Object.fromEntries(table.columns.map((c) => [c.name, valueArb(c.type as Kind)])), { requiredKeys: [] }), { maxLength: 3 })));
 
-/** The documented normalisation: tables by key, roles by name, object keys sorted, `renamedFrom` dropped. */
+/** The documented normalisation: tables by key, roles by name, object keys sorted, `renamedFrom` and empty table settings dropped. */
 function normalised(s: Snapshot): Snapshot {
   const sortKeys = (v: unknown): unknown =>
     Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])])) : v;
   return {
     ...s,
-    tables: [...s.tables].sort((x, y) => (x.key < y.key ? -1 : 1)).map((x) => ({ ...x, columns: x.columns.map(({ renamedFrom: _r, ...c }) => ({ ...c, settings: sortKeys(c.settings) as Record<string, unknown> })) })),
+    tables: [...s.tables].sort((x, y) => (x.key < y.key ? -1 : 1)).map(({ settings, ...x }) => ({ ...x, ...(settings && Object.keys(settings).length > 0 ? { settings } : {}), columns: x.columns.map(({ renamedFrom: _r, ...c }) => ({ ...c, settings: sortKeys(c.settings) as Record<string, unknown> })) })),
     roles: [...s.roles].sort((x, y) => (x.name < y.name ? -1 : 1)),
   };
 }

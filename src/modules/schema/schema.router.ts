@@ -27,7 +27,7 @@ function forgetApplied(ctx: Context, projectId: string, changes: Change[]): void
 
 export const schemaRouter = router({
   pull: admin
-    .meta({ openapi: { method: 'GET', path: '/{projectId}/schema', tags: [TAG], summary: 'The project schema as a snapshot: tables, columns and custom roles, without ids', protect: true } })
+    .meta({ openapi: { method: 'GET', path: '/{projectId}/schema', tags: [TAG], summary: 'The project schema as a snapshot: tables (with their settings), columns and custom roles, without ids', protect: true } })
     .input(pullSchemaInput)
     .output(snapshotOutput)
     .query(({ ctx }) => pullSchema(ctx.em, ctx.access.project)),
