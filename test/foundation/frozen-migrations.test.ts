@@ -98,7 +98,10 @@ describe('frozen index statements of Migration20261125020000_search', () => {
     for (const columns of tables) {
       for (const locales of LOCALE_LISTS) {
         const table = { id: randomUUID(), columns };
-        expect(frozenSearchIndexStatements(table, locales)).toEqual(searchIndexStatements(table, locales));
+        // The live module retires a stale index by renaming it (dropped after the commit, so that
+        // reads are not blocked); the migration dropped it. Which indexes go, and which are made, agree.
+        const retiring = (statements: string[]) => statements.map((s) => s.replace(/loop execute format\([^;]*; end loop;/, 'loop <retire>; end loop;'));
+        expect(retiring(frozenSearchIndexStatements(table, locales))).toEqual(retiring(searchIndexStatements(table, locales)));
       }
     }
   });

@@ -37,7 +37,8 @@ function expectation(op: Operation, who: Who): Expected {
   }
   if (!op.path.startsWith('/{projectId}')) throw new Error(`No isolation rule for ${op.method} ${op.path}: extend isolation.test.ts`);
   if (who === 'writeKeyB' || who === 'ownerB') return 403;
-  const admin = /^\/\{projectId\}\/(api-keys|webhooks|roles)(\/|$)/.test(op.path);
+  // Schema as code is project ADMIN only, reads included (docs/environments.md).
+  const admin = /^\/\{projectId\}\/(api-keys|webhooks|roles|schema)(\/|$)/.test(op.path);
   const schema = !read && /^\/\{projectId\}\/tables(\/\{tableId\}(\/columns(\/\{columnId\})?)?)?$/.test(op.path);
   // Revisions and request logs are read by members and read_write keys, not by read keys.
   const notForReadKeys = read && (/\/revisions(\/|$)/.test(op.path) || /^\/\{projectId\}\/logs$/.test(op.path));
