@@ -1,52 +1,21 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { FileTrigger } from 'react-aria-components';
-import { fileContent, uploadFile, type FileRecord, type FileTransport } from 'tabula/client';
+import { uploadFile, type FileRecord } from 'tabula/client';
 import type { Column } from '../../data/columns/queries.js';
 import { errorText } from '../../data/errors.js';
 import { fileKeys } from '../../data/files/keys.js';
 import { useFile } from '../../data/files/queries.js';
-import { useToken } from '../../data/session/session.js';
+import { useThumbnail } from '../files/thumbnail.js';
+import { useFileTransport } from '../files/transport.js';
 import { Button } from '../../ui/controls.js';
 
 /** The preview's size: a thumbnail derived by the API (docs/resources.md#image-transformations), not the full image. */
 const PREVIEW = { w: 240, h: 160, fit: 'inside', format: 'webp' } as const;
 
-function useTransport(): FileTransport {
-  return { baseUrl: window.location.origin, token: useToken() };
-}
-
-/** A blob: URL of the file's thumbnail while the component shows it; revoked when it goes. */
-function usePreview(projectId: string, file: FileRecord | undefined): string | null {
-  const transport = useTransport();
-  const [url, setUrl] = useState<string | null>(null);
-  const image = file?.mimeType.startsWith('image/') ? file : undefined;
-  useEffect(() => {
-    if (!image) return;
-    let live = true;
-    let objectUrl: string | null = null;
-    fileContent(transport, projectId, image.id, PREVIEW).then(
-      (blob) => {
-        if (!live) return;
-        objectUrl = URL.createObjectURL(blob);
-        setUrl(objectUrl);
-      },
-      // No preview for an image the API cannot derive from; its name still shows.
-      () => undefined,
-    );
-    return () => {
-      live = false;
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-      setUrl(null);
-    };
-    // The token and origin do not change while the editor is open; the file's bytes do (sha256).
-  }, [projectId, image?.id, image?.sha256]);
-  return url;
-}
-
 function FileItem({ projectId, fileId, onRemove, fieldLabel }: { projectId: string; fileId: string; onRemove(): void; fieldLabel: string }) {
   const file = useFile(projectId, fileId);
-  const preview = usePreview(projectId, file.data);
+  const preview = useThumbnail(projectId, file.data, PREVIEW);
   const name = file.data?.name ?? (file.error ? 'Missing file' : 'Loading…');
   return (
     <li className="editor-file">
@@ -80,7 +49,7 @@ export function FileField({ projectId, column, label, value, onChange, error }: 
   onChange(value: string | string[] | null): void;
   error?: string;
 }) {
-  const transport = useTransport();
+  const transport = useFileTransport();
   const queries = useQueryClient();
   const [uploading, setUploading] = useState(false);
   const [uploadError, setUploadError] = useState<unknown>(null);
