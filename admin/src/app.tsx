@@ -16,6 +16,8 @@ const ContentEditorPage = lazy(() => import('./pages/editor/ContentEditor.js').t
 const ContentsListPage = lazy(() => import('./pages/list/ContentsList.js').then((m) => ({ default: m.ContentsListPage })));
 const LogsPage = lazy(() => import('./pages/logs/Logs.js').then((m) => ({ default: m.LogsPage })));
 const MetricsPage = lazy(() => import('./pages/metrics/Metrics.js').then((m) => ({ default: m.MetricsPage })));
+const ReleasesPage = lazy(() => import('./pages/releases/Releases.js').then((m) => ({ default: m.ReleasesPage })));
+const ReleaseDetailPage = lazy(() => import('./pages/releases/ReleaseDetail.js').then((m) => ({ default: m.ReleaseDetailPage })));
 const TablesPage = lazy(() => import('./pages/tables/Tables.js').then((m) => ({ default: m.TablesPage })));
 const MembersPage = lazy(() => import('./pages/members/Members.js').then((m) => ({ default: m.MembersPage })));
 const RolesPage = lazy(() => import('./pages/roles/Roles.js').then((m) => ({ default: m.RolesPage })));
@@ -55,6 +57,8 @@ export function App() {
           <Route path="translations" element={<TranslationsPage />} />
           <Route path="members" element={<MembersPage />} />
           <Route path="roles" element={<RolesPage />} />
+          <Route path="releases" element={<ReleasesPage />} />
+          <Route path="releases/:releaseId" element={<ReleaseDetailPage />} />
           <Route path="keys" element={<ApiKeysPage />} />
           <Route path="webhooks" element={<WebhooksPage />} />
           <Route path="logs" element={<LogsPage />} />

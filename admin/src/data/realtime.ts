@@ -16,11 +16,26 @@ import { tableKeys } from './tables/keys.js';
  * starts: a write between a page's first read and the stream's opening has no event the page will
  * see. (A reconnect resumes after the last event, so it loses nothing.)
  */
+const COALESCE_MS = 250;
+
 export function useProjectEvents(projectId: string | undefined): void {
   const client = useClient();
   const queries = useQueryClient();
   useEffect(() => {
     if (!projectId) return;
+    // A burst of events (a bulk action, an import: hundreds a second) refreshes each key once per
+    // COALESCE_MS, not once per event: each refresh would cancel the one in flight and ask again.
+    const due = new Map<string, readonly unknown[]>();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = (queryKey: readonly unknown[]) => {
+      due.set(JSON.stringify(queryKey), queryKey);
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        const keys = [...due.values()];
+        due.clear();
+        for (const key of keys) void queries.invalidateQueries({ queryKey: key });
+      }, COALESCE_MS);
+    };
     const subscription = client.events.subscribe.subscribe(
       { projectId },
       {
@@ -35,12 +50,15 @@ export function useProjectEvents(projectId: string | undefined): void {
           const event = item.data;
           const data = event.data as { tableId?: string };
           const contents = data.tableId ? contentsKeys.table(projectId, data.tableId) : contentsKeys.all(projectId);
-          if (event.type.startsWith('contents.')) void queries.invalidateQueries({ queryKey: contents });
-          else if (event.type.startsWith('tables.')) void queries.invalidateQueries({ queryKey: tableKeys.all(projectId) });
-          else if (event.type.startsWith('files.')) void queries.invalidateQueries({ queryKey: fileKeys.all(projectId) });
+          if (event.type.startsWith('contents.')) refresh(contents);
+          else if (event.type.startsWith('tables.')) refresh(tableKeys.all(projectId));
+          else if (event.type.startsWith('files.')) refresh(fileKeys.all(projectId));
         },
       },
     );
-    return () => subscription.unsubscribe();
+    return () => {
+      clearTimeout(timer);
+      subscription.unsubscribe();
+    };
   }, [client, queries, projectId]);
 }

@@ -104,6 +104,7 @@ export function ProjectShell() {
               <NavLink to={`${base}/translations`}>Translations</NavLink>
             </>
           )}
+          {access.canWrite && <NavLink to={`${base}/releases`}>Releases</NavLink>}
           {access.isAdmin && (
             <>
               <NavLink to={`${base}/members`}>Members</NavLink>

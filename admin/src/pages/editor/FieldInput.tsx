@@ -3,6 +3,7 @@ import type { Column } from '../../data/columns/queries.js';
 import { SelectInput } from '../../ui/controls.js';
 import { FileField } from './FileField.js';
 import { AreaInput, LineInput, OptionsInput, ToggleInput } from './inputs.js';
+import { MarkdownInput } from './MarkdownInput.js';
 import { ReferencePicker } from './ReferencePicker.js';
 import { isLocalized, type FieldValue } from './values.js';
 
@@ -53,6 +54,7 @@ function ScalarInput({ projectId, column, columns, label, value, onChange, error
   const text = typeof value === 'string' ? value : '';
   switch (column.type) {
     case 'longtext':
+      if (column.settings.format === 'markdown') return <MarkdownInput {...common} value={text} onChange={onChange} />;
       return <AreaInput {...common} value={text} onChange={onChange} rows={6} />;
     case 'json':
       // Tall enough for the value as formatted, within reason.

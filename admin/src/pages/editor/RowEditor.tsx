@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { TabulaError } from 'tabula/client';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useApiMutation } from '../../data/api.js';
 import type { Column } from '../../data/columns/queries.js';
@@ -7,11 +8,13 @@ import { contentsKeys } from '../../data/contents/keys.js';
 import { useContentDraft, type ContentRow } from '../../data/contents/queries.js';
 import { fieldErrors } from '../../data/errors.js';
 import { useProject } from '../../data/projects/context.js';
+import { useClient } from '../../data/session/session.js';
 import type { Table } from '../../data/tables/queries.js';
 import { useUnsavedChanges } from '../../layout/LeaveGuard.js';
 import { ConfirmButton } from '../../ui/ConfirmDialog.js';
 import { Button, SelectInput } from '../../ui/controls.js';
 import { Loading, PageHeader } from '../../ui/feedback.js';
+import { ConflictDialog, type Conflict } from './ConflictDialog.js';
 import { DraftPanel, type SaveTarget } from './DraftPanel.js';
 import { ErrorSummary } from './ErrorSummary.js';
 import { FieldInput } from './FieldInput.js';
@@ -58,11 +61,23 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
   const values = { ...base, ...edits };
   const edited = Object.keys(edits);
   const isDirty = edited.length > 0;
-  const setField = (name: string, value: FieldValue) =>
+  // The version the edits were made over: sent as `ifVersion` with the save, so a row changed by
+  // someone else meanwhile is a 412 (docs/contents.md#concurrent-edits), not a silent overwrite.
+  // Until the first edit it follows the row as the event feed refreshes it.
+  const editVersion = useRef<number | null>(null);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const client = useClient();
+  const setField = (name: string, value: FieldValue) => {
+    if (editVersion.current === null && row) editVersion.current = row.version ?? null;
     setEdits((previous) => {
       const { [name]: _dropped, ...rest } = previous;
       return sameValue(value, base[name]) ? rest : { ...rest, [name]: value };
     });
+  };
+  const clearEdits = () => {
+    setEdits({});
+    editVersion.current = null;
+  };
 
   // Leaving the page with unsaved edits asks first, in the app or closing the tab (LeaveGuard).
   const releaseEdits = useUnsavedChanges(isDirty);
@@ -81,12 +96,12 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
   const create = useApiMutation((client, input: { data: Record<string, unknown> }) =>
     client.contents.create.mutate({ projectId, tableId, data: input.data, status: newStatus, publishAt: newStatus === 'SCHEDULED' ? (fromLocalInput(newPublishAt) ?? undefined) : undefined }),
   invalidates);
-  const update = useApiMutation((client, input: { data?: Record<string, unknown>; draft?: boolean } & Partial<StatusChange>) =>
-    client.contents.update.mutate({ projectId, tableId, contentsId: row!.id, ...input }),
+  const update = useApiMutation((client, input: { data?: Record<string, unknown>; draft?: boolean; ifVersion?: number } & Partial<StatusChange>) =>
+    client.contents.update.mutate({ projectId, tableId, contentsId: row!.id, ifVersion: row!.version, ...input }),
   invalidates);
   const publishDraft = useApiMutation((client) => client.drafts.publish.mutate({ projectId, tableId, contentsId: row!.id }), invalidates);
   const discardDraft = useApiMutation((client) => client.drafts.discard.mutate({ projectId, tableId, contentsId: row!.id }), invalidates);
-  const remove = useApiMutation((client) => client.contents.delete.mutate({ projectId, tableId, contentsId: row!.id }));
+  const remove = useApiMutation((client) => client.contents.delete.mutate({ projectId, tableId, contentsId: row!.id, ifVersion: row!.version }));
   const busy = create.isPending || update.isPending || publishDraft.isPending || discardDraft.isPending || remove.isPending;
 
   /** Runs a write; its refusal shows at the fields and in the summary, its success as a notice. */
@@ -122,8 +137,44 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
       }, 'Row created.');
       return;
     }
-    const saved = await attempt(() => update.mutateAsync({ data, draft: toDraft || undefined }), toDraft ? 'Draft saved. The published version is unchanged.' : 'Saved.');
-    if (saved) setEdits({});
+    await saveOver(data, editVersion.current ?? row.version);
+  };
+
+  /** Saves the edits over `version`; a 412 opens the conflict dialog with the row as it is now. */
+  const saveOver = async (data: Record<string, unknown>, version: number | undefined) => {
+    setNotice(null);
+    try {
+      await update.mutateAsync({ data, draft: toDraft || undefined, ifVersion: version });
+    } catch (failure) {
+      if (failure instanceof TabulaError && failure.code === 'PRECONDITION_FAILED') {
+        const now = await client.contents.get.query({ projectId, tableId, contentsId: row!.id, ...(toDraft ? { version: 'draft' as const } : {}) });
+        if (!toDraft) queries.setQueryData(key, now);
+        setError(null);
+        setConflict({ version: now.version ?? 0, theirs: toFields(columns, now.data ?? {}, project.locales) });
+        return;
+      }
+      setError(failure);
+      return;
+    }
+    setError(null);
+    setLocalErrors({});
+    setConflict(null);
+    clearEdits();
+    setNotice(toDraft ? 'Draft saved. The published version is unchanged.' : 'Saved.');
+  };
+
+  const overwrite = () => {
+    const { data } = buildData(columns, values, edited);
+    void saveOver(data, conflict!.version);
+  };
+
+  const reload = async () => {
+    setConflict(null);
+    clearEdits();
+    setLocalErrors({});
+    await queries.invalidateQueries({ queryKey: key });
+    await queries.invalidateQueries({ queryKey: contentsKeys.draft(projectId, tableId, row!.id) });
+    setNotice('Reloaded: you see the saved version.');
   };
 
   const changeStatus = (change: StatusChange) =>
@@ -143,6 +194,14 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
     }, 'Row deleted.');
 
   const title = row ? rowLabel(row, titleColumn(columns), project.defaultLocale) : `New row in ${table.name}`;
+  // The tab says which row it holds (and that it has unsaved edits): several open rows stay apart.
+  useEffect(() => {
+    const before = document.title;
+    document.title = `${isDirty ? '• ' : ''}${title} · ${table.name} · Tabula`;
+    return () => {
+      document.title = before;
+    };
+  }, [title, table.name, isDirty]);
   return (
     <>
       <PageHeader title={title}>
@@ -190,7 +249,7 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
             <Button type="submit" variant="primary" isDisabled={busy || (!!row && !isDirty)}>
               {!row ? 'Create row' : toDraft ? 'Save draft' : 'Save'}
             </Button>
-            <Button isDisabled={!isDirty || busy} onPress={() => { setEdits({}); setLocalErrors({}); setError(null); }}>
+            <Button isDisabled={!isDirty || busy} onPress={() => { clearEdits(); setLocalErrors({}); setError(null); }}>
               Reset changes
             </Button>
             {row && isDirty && <span className="muted">Unsaved changes</span>}
@@ -220,6 +279,15 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
           </aside>
         )}
       </div>
+      <ConflictDialog
+        conflict={conflict}
+        columns={columns}
+        edits={edits}
+        busy={busy}
+        onClose={() => setConflict(null)}
+        onReload={() => void reload()}
+        onOverwrite={overwrite}
+      />
     </>
   );
 }

@@ -28,10 +28,23 @@ type Modifiers = Pick<MouseEvent, 'metaKey' | 'ctrlKey' | 'shiftKey' | 'altKey'>
  * says its order in `aria-sort`. Each row is a link to its editor: a click or Enter on the row or
  * one of its cells opens it in the console, with a modifier key the browser does as for a link.
  */
-export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPath, label }: { columns: Column[]; sortPaths: Map<string, string>; items: Item[]; sort: SortState | null; onSort(sort: SortState): void; rowsPath: string; label: string }) {
+export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPath, label, selected, onSelect, display }: {
+  columns: Column[];
+  sortPaths: Map<string, string>;
+  items: Item[];
+  sort: SortState | null;
+  onSort(sort: SortState): void;
+  rowsPath: string;
+  label: string;
+  /** The selected rows' ids (bulk actions); a row's checkbox, or Space on the row, toggles it. */
+  selected: ReadonlySet<string>;
+  onSelect(ids: string[], on: boolean): void;
+  /** The table's `settings.display`: what names a row. */
+  display?: string;
+}) {
   const project = useProject();
   // Built once per schema: the rows render again only when their columns or values change.
-  const shown = useMemo(() => shownColumns(columns, sortPaths, project.defaultLocale), [columns, sortPaths, project.defaultLocale]);
+  const shown = useMemo(() => shownColumns(columns, sortPaths, project.defaultLocale, display), [columns, sortPaths, project.defaultLocale, display]);
   const navigate = useNavigate();
   const rowsHref = useHref(rowsPath);
   const id = useId();
@@ -47,6 +60,8 @@ export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPat
   }
 
   function onClick(event: React.MouseEvent<HTMLTableElement>) {
+    // A selection checkbox is its own control: it does not open the row.
+    if ((event.target as Element).closest('.list-select')) return;
     const at = positionOf(event.target as Element, event.currentTarget);
     if (!at) return;
     const row = event.currentTarget.rows[at.row];
@@ -65,6 +80,12 @@ export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPat
         event.preventDefault();
         if (!event.repeat) sortBy(header.dataset.sort);
       } else if (!header && event.key === 'Enter' && !event.repeat) openRow(table.rows[from.row], event);
+      else if (!header && event.key === ' ' && !(event.target as Element).closest('.list-select')) {
+        // Space selects the row (for the bulk actions), as in a list of mail.
+        event.preventDefault();
+        const rowId = table.rows[from.row].dataset.key!;
+        onSelect([rowId], !selected.has(rowId));
+      }
       return;
     }
     if (event.altKey || event.metaKey) return;
@@ -99,17 +120,33 @@ export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPat
   const sortableId = `${id}-sortable`;
   return (
     <div className="list-scroll">
-      <table role="grid" aria-label={label} className="data-table list-table" onClick={onClick} onKeyDown={onKeyDown} onFocus={onFocus}>
+      <table role="grid" aria-multiselectable="true" aria-label={label} className="data-table list-table" onClick={onClick} onKeyDown={onKeyDown} onFocus={onFocus}>
         <thead role="rowgroup">
           <tr role="row">
             {shown.map((column, index) => (
-              <HeaderCell key={column.id} column={column} direction={sort?.field === column.id ? sort.direction : null} tabbable={tabbable.rowId === HEADER && tabbable.col === index} describedBy={sortableId} />
+              <HeaderCell
+                key={column.id}
+                column={column}
+                direction={sort?.field === column.id ? sort.direction : null}
+                tabbable={tabbable.rowId === HEADER && tabbable.col === index}
+                describedBy={sortableId}
+                selectAll={index === 0 && items.length > 0 ? { checked: items.every((i) => selected.has(i.id)), onChange: (on) => onSelect(items.map((i) => i.id), on) } : undefined}
+              />
             ))}
           </tr>
         </thead>
         <tbody role="rowgroup">
           {items.map((item) => (
-            <GridRow key={item.id} item={item} shown={shown} href={`${rowsHref}/${item.id}`} labelId={`${id}-${item.id}`} tabbable={tabbable.rowId === item.id ? tabbable.col : null} />
+            <GridRow
+              key={item.id}
+              item={item}
+              shown={shown}
+              href={`${rowsHref}/${item.id}`}
+              labelId={`${id}-${item.id}`}
+              tabbable={tabbable.rowId === item.id ? tabbable.col : null}
+              isSelected={selected.has(item.id)}
+              onSelect={onSelect}
+            />
           ))}
           {items.length === 0 && (
             <tr role="row">
@@ -127,10 +164,19 @@ export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPat
   );
 }
 
-const HeaderCell = memo(function HeaderCell({ column, direction, tabbable, describedBy }: { column: Shown; direction: 'asc' | 'desc' | null; tabbable: boolean; describedBy: string }) {
+const HeaderCell = memo(function HeaderCell({ column, direction, tabbable, describedBy, selectAll }: {
+  column: Shown;
+  direction: 'asc' | 'desc' | null;
+  tabbable: boolean;
+  describedBy: string;
+  selectAll?: { checked: boolean; onChange(on: boolean): void };
+}) {
   const ariaSort = direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none';
   return (
     <th role="columnheader" tabIndex={tabbable ? 0 : -1} data-sort={column.sortable ? column.id : undefined} aria-sort={column.sortable ? ariaSort : undefined} aria-describedby={column.sortable ? describedBy : undefined}>
+      {selectAll && (
+        <input type="checkbox" className="list-select" tabIndex={-1} aria-label="Select the rows of this page" checked={selectAll.checked} onChange={(e) => selectAll.onChange(e.target.checked)} onClick={(e) => e.stopPropagation()} />
+      )}
       <span className="list-header">
         {column.name}
         {column.sortable && (
@@ -144,13 +190,22 @@ const HeaderCell = memo(function HeaderCell({ column, direction, tabbable, descr
 });
 
 /** One row: named by its first cell; `tabbable` is the index of its cell in the tab order, ROW for itself. */
-const GridRow = memo(function GridRow({ item, shown, href, labelId, tabbable }: { item: Item; shown: Shown[]; href: string; labelId: string; tabbable: number | null }) {
+const GridRow = memo(function GridRow({ item, shown, href, labelId, tabbable, isSelected, onSelect }: {
+  item: Item;
+  shown: Shown[];
+  href: string;
+  labelId: string;
+  tabbable: number | null;
+  isSelected: boolean;
+  onSelect(ids: string[], on: boolean): void;
+}) {
   return (
-    <tr role="row" className="list-row" tabIndex={tabbable === ROW ? 0 : -1} data-key={item.id} data-href={href} aria-labelledby={labelId}>
+    <tr role="row" className="list-row" tabIndex={tabbable === ROW ? 0 : -1} data-key={item.id} data-href={href} aria-labelledby={labelId} aria-selected={isSelected}>
       {shown.map((column, index) =>
         index === 0 ? (
-          <td key={column.id} role="rowheader" id={labelId} tabIndex={tabbable === 0 ? 0 : -1}>
-            {column.render(item)}
+          <td key={column.id} role="rowheader" tabIndex={tabbable === 0 ? 0 : -1}>
+            <input type="checkbox" className="list-select" tabIndex={-1} aria-labelledby={labelId} checked={isSelected} onChange={(e) => onSelect([item.id], e.target.checked)} />
+            <span id={labelId}>{column.render(item)}</span>
           </td>
         ) : (
           <td key={column.id} role="gridcell" className={column.nowrap ? 'list-nowrap' : undefined} tabIndex={tabbable === index ? 0 : -1}>

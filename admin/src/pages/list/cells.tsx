@@ -1,5 +1,6 @@
 import { useColumns, type Column } from '../../data/columns/queries.js';
 import { useProject } from '../../data/projects/context.js';
+import { useTables } from '../../data/tables/queries.js';
 
 /**
  * A row's values as people read them: a localized value in the project's default locale (or the
@@ -78,6 +79,23 @@ export function rowLabel(row: RowLike, labelColumn: Column | undefined, locale: 
   return row.slug ?? `Row ${row.id.slice(0, 8)}…`;
 }
 
+/**
+ * A row labelled by its table's `settings.display` (docs/contents.md#tables-and-columns): a column
+ * name, or a template of `{{column}}` placeholders, each replaced by the column's value as the
+ * list shows it (a localized value in `locale`). Empty when the display gives nothing, so the
+ * caller falls back to rowLabel.
+ */
+export function displayLabel(display: string, columns: Column[], row: RowLike, locale: string): string {
+  const template = display.includes('{{') ? display : `{{${display.trim()}}}`;
+  const out = template.replace(/\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}\}/g, (_whole, name: string) => {
+    const column = columns.find((c) => c.name === name);
+    if (!column) return '';
+    const value = column.settings.localized ? inLocale(row.data?.[name], locale, locale) : row.data?.[name];
+    return value === null || value === undefined ? '' : textOf(column, value);
+  });
+  return out.trim() === '' || out.replace(/[\s()[\],.:;|/-]/g, '') === '' ? '' : out.trim();
+}
+
 /** Expanded references (docs/contents.md#expand): each referenced row by its label; a row no longer there shows nothing. */
 function ReferenceValue({ column, value }: { column: Column; value: unknown }) {
   const project = useProject();
@@ -88,7 +106,10 @@ function ReferenceValue({ column, value }: { column: Column; value: unknown }) {
   if (values.some((v) => typeof v === 'string')) return <span className="list-none">…</span>;
   const rows = values.filter((v): v is RowLike => typeof v === 'object' && v !== null && 'id' in v);
   const label = columns.data ? labelColumnOf(columns.data) : undefined;
-  return <span className="list-preview">{cut(rows.map((row) => rowLabel(row, label, project.defaultLocale, project.defaultLocale)).join(', '))}</span>;
+  const display = useTables(project.id).data?.list.find((t) => t.id === tableId)?.settings.display;
+  const name = (row: RowLike) =>
+    (display && columns.data ? displayLabel(display, columns.data, row, project.defaultLocale) : '') || rowLabel(row, label, project.defaultLocale, project.defaultLocale);
+  return <span className="list-preview">{cut(rows.map(name).join(', '))}</span>;
 }
 
 export function CellValue({ column, value }: { column: Column; value: unknown }) {

@@ -1,6 +1,6 @@
 import type { RouterOutputs } from 'tabula/client';
 import type { Column } from '../../data/columns/queries.js';
-import { CellValue, formatInstant, labelColumnOf, rowLabel, StatusBadge } from './cells.js';
+import { CellValue, displayLabel, formatInstant, labelColumnOf, rowLabel, StatusBadge } from './cells.js';
 import { columnField, isSortable } from './fields.js';
 
 const NOWRAP = new Set(['number', 'integer', 'boolean', 'date', 'datetime']);
@@ -22,13 +22,17 @@ export interface Shown {
  * The columns of the grid: the row's name (its label column) first, the others in order, status,
  * last change. A single reference column sorts by the referenced rows' names (`sortPaths`).
  */
-export function shownColumns(columns: Column[], sortPaths: Map<string, string>, locale: string): Shown[] {
-  const labelColumn = labelColumnOf(columns);
+export function shownColumns(columns: Column[], sortPaths: Map<string, string>, locale: string, display?: string): Shown[] {
+  // The table's display names the row when it has one; its first column is the one sorted by.
+  const named = display ? /[A-Za-z][A-Za-z0-9_]*/.exec(display.includes('{{') ? (/\{\{\s*([^}\s]+)/.exec(display)?.[1] ?? '') : display.trim())?.[0] : undefined;
+  const labelColumn = (named && columns.find((c) => c.name === named)) || labelColumnOf(columns);
   const title: Shown = {
     id: labelColumn?.name ?? 'row',
     name: labelColumn ? labelColumn.label || labelColumn.name : 'Row',
     sortable: labelColumn ? isSortable(columnField(labelColumn)) : false,
-    render: (item) => <span className="list-row-label list-preview">{rowLabel(item, labelColumn, locale, locale)}</span>,
+    render: (item) => (
+      <span className="list-row-label list-preview">{(display ? displayLabel(display, columns, item, locale) : '') || rowLabel(item, labelColumn, locale, locale)}</span>
+    ),
   };
   return [
     title,

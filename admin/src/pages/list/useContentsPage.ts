@@ -18,6 +18,12 @@ import type { ListState } from './list-state.js';
  *   without reference or file columns (whose key stays the same) is read once. A table with them is
  *   read again with `expand` once its columns are known, the first answer shown meanwhile.
  */
+/** The part of a list's input that decides which rows match: its filter and search. */
+export const listQuery = (state: ListState): Pick<ContentsQuery, 'filter' | 'op' | 'search'> => ({
+  ...(state.conditions.length > 0 ? { filter: JSON.stringify(state.conditions), op: state.op } : {}),
+  ...(state.search.trim() ? { search: state.search.trim() } : {}),
+});
+
 export function useContentsPage(projectId: string, tableId: string, columns: Column[] | undefined, state: ListState) {
   const expand = (columns ?? []).filter((c) => c.type === 'reference' || c.type === 'file').map((c) => c.name);
   const filtered = state.conditions.length > 0 || state.search.trim() !== '';

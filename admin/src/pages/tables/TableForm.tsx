@@ -38,9 +38,13 @@ export function TableForm({ projectId, table, onClose, onSaved }: { projectId: s
   });
   // A new table's key follows its name until someone types a key of their own.
   const [keyTouched, setKeyTouched] = useState(!!table);
+  // A row's label in lists and pickers: set once the table has columns (docs/contents.md#tables-and-columns).
+  const [display, setDisplay] = useState(table?.settings.display ?? '');
   const save = useApiMutation(
     (client, input: TableFields) =>
-      table ? client.tables.update.mutate({ projectId, tableId: table.id, ...input }) : client.tables.create.mutate({ projectId, ...input }),
+      table
+        ? client.tables.update.mutate({ projectId, tableId: table.id, ...input, settings: { display: display.trim() === '' ? null : display.trim() } })
+        : client.tables.create.mutate({ projectId, ...input }),
     [tableKeys.all(projectId)],
   );
   const errors = schemaErrors(save.error);
@@ -86,7 +90,16 @@ export function TableForm({ projectId, table, onClose, onSaved }: { projectId: s
           error={errors.defaultStatus}
           description="Given to rows created without a status."
         />
-        {save.error !== null && hasUnplaced(errors, ['name', 'key', 'description', 'defaultStatus']) && <ErrorBanner error={save.error} />}
+        {table && (
+          <TextInput
+            label="Row label"
+            value={display}
+            onChange={setDisplay}
+            error={errors['settings.display']}
+            description="What names a row in lists and pickers: a column name (title) or a template such as {{title}} ({{sku}}). Empty: the first text column."
+          />
+        )}
+        {save.error !== null && hasUnplaced(errors, ['name', 'key', 'description', 'defaultStatus', 'settings.display']) && <ErrorBanner error={save.error} />}
         <div className="dialog-actions">
           <Button onPress={onClose}>Cancel</Button>
           <Button type="submit" variant="primary" isDisabled={save.isPending}>
