@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useColumns } from '../../data/columns/queries.js';
 import { useTable } from '../../data/tables/queries.js';
@@ -43,12 +43,16 @@ export function ContentsListPage() {
   const [selecting, setSelecting] = useState(false);
   const listing = JSON.stringify([tableId, state.search, state.conditions, state.op]);
   useEffect(() => setSelected(new Set()), [listing]);
-  const select = (ids: string[], on: boolean) =>
-    setSelected((previous) => {
-      const next = new Set(previous);
-      for (const id of ids) (on ? next.add(id) : next.delete(id));
-      return next;
-    });
+  // Stable, so that the memoized rows of the grid draw again only when their own selection changes.
+  const select = useCallback(
+    (ids: string[], on: boolean) =>
+      setSelected((previous) => {
+        const next = new Set(previous);
+        for (const id of ids) (on ? next.add(id) : next.delete(id));
+        return next;
+      }),
+    [],
+  );
   /** Every row of the listing (its filter and search), read 1,000 ids at a time. */
   const selectAllMatching = async () => {
     setSelecting(true);

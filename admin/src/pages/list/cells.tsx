@@ -101,12 +101,15 @@ function ReferenceValue({ column, value }: { column: Column; value: unknown }) {
   const project = useProject();
   const tableId = typeof column.settings.table === 'string' ? column.settings.table : '';
   const columns = useColumns(project.id, tableId);
+  // Every hook before the early return below: a cell first drawn from the page's answer without
+  // `expand` draws again, the same instance, from the expanded one, and React needs the same hooks
+  // in the same order each time (a hook after the return fails that second render, and the page).
+  const display = useTables(project.id).data?.list.find((t) => t.id === tableId)?.settings.display;
   const values = Array.isArray(value) ? value : [value];
   // Ids, not rows: the page's first answer, before the one with `expand` (useContentsPage.ts).
   if (values.some((v) => typeof v === 'string')) return <span className="list-none">…</span>;
   const rows = values.filter((v): v is RowLike => typeof v === 'object' && v !== null && 'id' in v);
   const label = columns.data ? labelColumnOf(columns.data) : undefined;
-  const display = useTables(project.id).data?.list.find((t) => t.id === tableId)?.settings.display;
   const name = (row: RowLike) =>
     (display && columns.data ? displayLabel(display, columns.data, row, project.defaultLocale) : '') || rowLabel(row, label, project.defaultLocale, project.defaultLocale);
   return <span className="list-preview">{cut(rows.map(name).join(', '))}</span>;
