@@ -1,11 +1,15 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useColumns } from '../../data/columns/queries.js';
 import { useTable } from '../../data/tables/queries.js';
 import { useClient } from '../../data/session/session.js';
 import { Button, SelectInput } from '../../ui/controls.js';
 import { BulkActions } from './BulkActions.js';
-import { Empty, ErrorBanner, Loading, PageHeader, Pager } from '../../ui/feedback.js';
+import { Empty, ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
+import { ColumnsPanel } from './ColumnsPanel.js';
+import { useColumnPrefs } from './column-prefs.js';
+import { ListPager } from './ListPager.js';
+import { shownColumns } from './shown-columns.js';
 import { ContentsTable } from './ContentsTable.js';
 import { labelColumnOf, rowLabel } from './cells.js';
 import { columnField, SYSTEM_FIELDS, type ListField } from './fields.js';
@@ -72,7 +76,17 @@ export function ContentsListPage() {
   };
   const pageItems = rows.data?.list ?? [];
 
+  // The grid's columns, less those hidden here, at the widths set here (column-prefs.ts).
+  const { prefs, setShown, setWidth, reset } = useColumnPrefs(tableId);
+  const display = table.data?.settings.display;
+  const allShown = useMemo(() => (columns.data ? shownColumns(columns.data, sortPaths, project.defaultLocale, display) : []), [columns.data, sortPaths, project.defaultLocale, display]);
+  const shown = useMemo(
+    () => allShown.filter((c, index) => index === 0 || !prefs.hidden.includes(c.id)).map((c) => (prefs.widths[c.id] ? { ...c, width: prefs.widths[c.id] } : c)),
+    [allShown, prefs],
+  );
+
   const name = table.data?.name ?? 'Contents';
+  const searched = state.search.trim() !== '';
   const fields: ListField[] = [...(columns.data ?? []).map(columnField), ...SYSTEM_FIELDS];
   const pagination = rows.data?.pagination;
   const goTo = (page: number) => {
@@ -92,6 +106,7 @@ export function ContentsListPage() {
       {columns.data && (
         <div className="toolbar list-toolbar">
           <SearchBox value={state.search} onSearch={(search) => update({ search }, { replace: true })} />
+          <ColumnsPanel columns={allShown} prefs={prefs} onShown={setShown} onWidth={setWidth} onReset={reset} />
           <SelectInput label="Rows per page" value={String(state.size)} options={PAGE_SIZES.map((s) => ({ id: String(s), label: String(s) }))} onChange={(size) => update({ size: Number(size) })} />
         </div>
       )}
@@ -122,11 +137,17 @@ export function ContentsListPage() {
       {columns.data && rows.data && (
         <div className={rows.isPlaceholderData ? 'list-body list-stale' : 'list-body'} aria-busy={rows.isFetching}>
           {columns.data.length === 0 && <Empty>This table has no columns yet: add them under Tables and columns.</Empty>}
-          <ContentsTable label={`Rows of ${name}`} columns={columns.data} sortPaths={sortPaths} items={rows.data.list} sort={state.sort} onSort={(sort) => update({ sort })} rowsPath={`${base}/rows`} selected={selected} onSelect={select} display={table.data?.settings.display} />
-          {pagination && (state.page > 1 || pagination.hasNext) && (
-            <Pager page={state.page} pages={pagination.pages ?? (pagination.hasNext ? null : state.page)} total={pagination.total} onPage={goTo} />
+          {searched && pagination && (
+            // A search is counted (useContentsPage.ts): its total, before the rows.
+            <p className="list-results" role="status">
+              {pagination.total === null ? (pagination.hasNext ? `More than ${rows.data.list.length} results` : resultsWord(rows.data.list.length)) : resultsWord(pagination.total)}
+            </p>
           )}
-          {pagination && state.page === 1 && !pagination.hasNext && (
+          <ContentsTable label={`Rows of ${name}`} shown={shown} items={rows.data.list} sort={state.sort} onSort={(sort) => update({ sort })} rowsPath={`${base}/rows`} selected={selected} onSelect={select} onWidth={setWidth} />
+          {pagination && (state.page > 1 || pagination.hasNext) && (
+            <ListPager page={state.page} pages={pagination.pages ?? (pagination.hasNext ? null : state.page)} total={pagination.total} onPage={goTo} />
+          )}
+          {pagination && state.page === 1 && !pagination.hasNext && !searched && (
             // One page holds every match: its length is the count, uncounted or not.
             <p className="muted list-count" aria-live="polite">
               {rows.data.list.length === 1 ? '1 row' : `${rows.data.list.length} rows`}
@@ -137,3 +158,5 @@ export function ContentsListPage() {
     </>
   );
 }
+
+const resultsWord = (n: number) => (n === 1 ? '1 result' : `${n} results`);

@@ -1,10 +1,9 @@
-import { memo, useId, useMemo, useRef, useState } from 'react';
+import { memo, useId, useRef, useState } from 'react';
 import { useHref, useNavigate } from 'react-router';
-import type { Column } from '../../data/columns/queries.js';
-import { useProject } from '../../data/projects/context.js';
 import { nextPosition, ROW, rowStartingWith, type GridPosition } from './grid-keys.js';
 import type { SortState } from './list-state.js';
-import { shownColumns, type Item, type Shown } from './shown-columns.js';
+import { ResizeHandle, sizeOf } from './ResizeHandle.js';
+import type { Item, Shown } from './shown-columns.js';
 
 /** The header row's key in the grid's focus. */
 const HEADER = '';
@@ -28,9 +27,9 @@ type Modifiers = Pick<MouseEvent, 'metaKey' | 'ctrlKey' | 'shiftKey' | 'altKey'>
  * says its order in `aria-sort`. Each row is a link to its editor: a click or Enter on the row or
  * one of its cells opens it in the console, with a modifier key the browser does as for a link.
  */
-export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPath, label, selected, onSelect, display }: {
-  columns: Column[];
-  sortPaths: Map<string, string>;
+export function ContentsTable({ shown, items, sort, onSort, rowsPath, label, selected, onSelect, onWidth }: {
+  /** The grid's columns as shown (shown-columns.tsx, less the hidden ones, with the widths set). */
+  shown: Shown[];
   items: Item[];
   sort: SortState | null;
   onSort(sort: SortState): void;
@@ -39,12 +38,9 @@ export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPat
   /** The selected rows' ids (bulk actions); a row's checkbox, or Space on the row, toggles it. */
   selected: ReadonlySet<string>;
   onSelect(ids: string[], on: boolean): void;
-  /** The table's `settings.display`: what names a row. */
-  display?: string;
+  /** A column's width dragged at its header's edge (column-prefs.ts). */
+  onWidth(id: string, px: number): void;
 }) {
-  const project = useProject();
-  // Built once per schema: the rows render again only when their columns or values change.
-  const shown = useMemo(() => shownColumns(columns, sortPaths, project.defaultLocale, display), [columns, sortPaths, project.defaultLocale, display]);
   const navigate = useNavigate();
   const rowsHref = useHref(rowsPath);
   const id = useId();
@@ -61,7 +57,7 @@ export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPat
 
   function onClick(event: React.MouseEvent<HTMLTableElement>) {
     // A selection checkbox is its own control: it does not open the row.
-    if ((event.target as Element).closest('.list-select')) return;
+    if ((event.target as Element).closest('.list-select, .list-resize')) return;
     const at = positionOf(event.target as Element, event.currentTarget);
     if (!at) return;
     const row = event.currentTarget.rows[at.row];
@@ -120,7 +116,7 @@ export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPat
   const sortableId = `${id}-sortable`;
   return (
     <div className="list-scroll">
-      <table role="grid" aria-multiselectable="true" aria-label={label} className="data-table list-table" onClick={onClick} onKeyDown={onKeyDown} onFocus={onFocus}>
+      <table role="grid" aria-multiselectable="true" aria-label={label} className={shown.some((c) => c.width) ? 'data-table list-table list-resized' : 'data-table list-table'} onClick={onClick} onKeyDown={onKeyDown} onFocus={onFocus}>
         <thead role="rowgroup">
           <tr role="row">
             {shown.map((column, index) => (
@@ -130,6 +126,7 @@ export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPat
                 direction={sort?.field === column.id ? sort.direction : null}
                 tabbable={tabbable.rowId === HEADER && tabbable.col === index}
                 describedBy={sortableId}
+                onWidth={onWidth}
                 selectAll={index === 0 && items.length > 0 ? { checked: items.every((i) => selected.has(i.id)), onChange: (on) => onSelect(items.map((i) => i.id), on) } : undefined}
               />
             ))}
@@ -164,16 +161,17 @@ export function ContentsTable({ columns, sortPaths, items, sort, onSort, rowsPat
   );
 }
 
-const HeaderCell = memo(function HeaderCell({ column, direction, tabbable, describedBy, selectAll }: {
+const HeaderCell = memo(function HeaderCell({ column, direction, tabbable, describedBy, selectAll, onWidth }: {
   column: Shown;
   direction: 'asc' | 'desc' | null;
   tabbable: boolean;
   describedBy: string;
   selectAll?: { checked: boolean; onChange(on: boolean): void };
+  onWidth(id: string, px: number): void;
 }) {
   const ariaSort = direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none';
   return (
-    <th role="columnheader" tabIndex={tabbable ? 0 : -1} data-sort={column.sortable ? column.id : undefined} aria-sort={column.sortable ? ariaSort : undefined} aria-describedby={column.sortable ? describedBy : undefined}>
+    <th role="columnheader" {...sizeOf(column)} tabIndex={tabbable ? 0 : -1} data-sort={column.sortable ? column.id : undefined} aria-sort={column.sortable ? ariaSort : undefined} aria-describedby={column.sortable ? describedBy : undefined}>
       {selectAll && (
         <input type="checkbox" className="list-select" tabIndex={-1} aria-label="Select the rows of this page" checked={selectAll.checked} onChange={(e) => selectAll.onChange(e.target.checked)} onClick={(e) => e.stopPropagation()} />
       )}
@@ -185,6 +183,7 @@ const HeaderCell = memo(function HeaderCell({ column, direction, tabbable, descr
           </span>
         )}
       </span>
+      <ResizeHandle onWidth={(px) => onWidth(column.id, px)} />
     </th>
   );
 });
@@ -203,12 +202,12 @@ const GridRow = memo(function GridRow({ item, shown, href, labelId, tabbable, is
     <tr role="row" className="list-row" tabIndex={tabbable === ROW ? 0 : -1} data-key={item.id} data-href={href} aria-labelledby={labelId} aria-selected={isSelected}>
       {shown.map((column, index) =>
         index === 0 ? (
-          <td key={column.id} role="rowheader" tabIndex={tabbable === 0 ? 0 : -1}>
+          <td key={column.id} role="rowheader" {...sizeOf(column)} tabIndex={tabbable === 0 ? 0 : -1}>
             <input type="checkbox" className="list-select" tabIndex={-1} aria-labelledby={labelId} checked={isSelected} onChange={(e) => onSelect([item.id], e.target.checked)} />
             <span id={labelId}>{column.render(item)}</span>
           </td>
         ) : (
-          <td key={column.id} role="gridcell" className={column.nowrap ? 'list-nowrap' : undefined} tabIndex={tabbable === index ? 0 : -1}>
+          <td key={column.id} role="gridcell" {...sizeOf(column, column.nowrap ? 'list-nowrap' : undefined)} tabIndex={tabbable === index ? 0 : -1}>
             {column.render(item)}
           </td>
         ),

@@ -1,7 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Button, SelectInput, TextInput } from '../../ui/controls.js';
-import { operatorLabel, operatorsFor, takesList, takesValue, type BuilderOp, type ListField } from './fields.js';
-import { describeCondition, toCondition, type Condition } from './filters.js';
+import { useProject } from '../../data/projects/context.js';
+import { ReferencePicker } from '../editor/ReferencePicker.js';
+import { isReferenceField, operatorLabel, operatorsFor, takesList, takesValue, type BuilderOp, type ListField } from './fields.js';
+import { FilterChip } from './FilterChip.js';
+import { toCondition, type Condition } from './filters.js';
 import './FilterBuilder.css';
 
 /**
@@ -39,7 +42,7 @@ export function FilterBuilder({
     event.preventDefault();
     if (!field || !operator) return;
     if (takesValue(operator) && (value.trim() === '' || (operator === 'between' && upTo.trim() === ''))) {
-      setProblem('Enter a value to filter by');
+      setProblem(isReferenceField(field) ? 'Pick a row to filter by' : 'Enter a value to filter by');
       return;
     }
     setProblem(undefined);
@@ -64,17 +67,9 @@ export function FilterBuilder({
             />
           )}
           <ul aria-label={allOnly ? `${label}: all of these hold` : 'Active filters'}>
-            {conditions.map((condition, index) => {
-              const words = describeCondition(condition, fields);
-              return (
-                <li key={`${index}:${words}`} className="list-chip">
-                  <span>{words}</span>
-                  <Button variant="ghost" aria-label={`Remove filter: ${words}`} onPress={() => onChange(conditions.filter((_, i) => i !== index), op)}>
-                    ✕
-                  </Button>
-                </li>
-              );
-            })}
+            {conditions.map((condition, index) => (
+              <FilterChip key={`${index}:${JSON.stringify(condition)}`} condition={condition} fields={fields} onRemove={() => onChange(conditions.filter((_, i) => i !== index), op)} />
+            ))}
           </ul>
           <Button variant="ghost" onPress={() => onChange([], 'and')}>
             Clear filters
@@ -96,6 +91,7 @@ export function FilterBuilder({
 
 /** The value's input, fitted to the field: a choice for booleans and options, a date picker for dates. */
 function ValueInput({ field, op, label, value, onChange, error }: { field: ListField; op: BuilderOp; label: string; value: string; onChange(value: string): void; error?: string }) {
+  if (isReferenceField(field) && field.column) return <ReferenceValue field={field} label={label} value={value} onChange={onChange} error={error} />;
   if (takesList(op)) return <TextInput label={label} value={value} onChange={onChange} error={error} description="Separate values with commas" />;
   if (field.kind === 'boolean') {
     return (
@@ -115,4 +111,12 @@ function ValueInput({ field, op, label, value, onChange, error }: { field: ListF
   if (field.options) return <SelectInput label={label} value={value || null} placeholder="Choose" error={error} options={field.options.map((o) => ({ id: o, label: o }))} onChange={onChange} />;
   const type = field.kind === 'date' ? 'date' : field.kind === 'datetime' ? 'datetime-local' : field.kind === 'number' ? 'number' : 'text';
   return <TextInput label={label} type={type} value={value} onChange={onChange} error={error} />;
+}
+
+/** A referenced row, found by its name with the editor's reference picker; the condition takes its id. */
+function ReferenceValue({ field, label, value, onChange, error }: { field: ListField; label: string; value: string; onChange(value: string): void; error?: string }) {
+  const project = useProject();
+  // One row, whatever the column holds: "includes" on a multiple column.
+  const column = { ...field.column!, settings: { ...field.column!.settings, multiple: false } };
+  return <ReferencePicker projectId={project.id} column={column} label={label} value={value || null} onChange={(picked) => onChange(typeof picked === 'string' ? picked : '')} error={error} />;
 }

@@ -68,8 +68,9 @@ export const SYSTEM_FIELDS: ListField[] = [
 export const isSortable = (field: ListField): boolean => !field.multiple && field.kind !== 'json' && field.kind !== 'uuid';
 
 /**
- * Operators the builder offers. `empty`/`present` are the API's `null` with true/false. Reference
- * and file columns hold ids, which people do not type: the builder offers them empty/present only.
+ * Operators the builder offers. `empty`/`present` are the API's `null` with true/false. File
+ * columns hold ids, which people do not type: the builder offers them empty/present only; a
+ * reference column's row is picked by its name (REFERENCE_OPS).
  */
 export type BuilderOp = 'eq' | 'neq' | 'contains' | 'ncontains' | 'startsWith' | 'endsWith' | 'gt' | 'gte' | 'lt' | 'lte' | 'between' | 'in' | 'nin' | 'empty' | 'present';
 
@@ -125,7 +126,15 @@ type Mismatched = { [A in keyof OperatorsByKind]: Same<Covered<KindOfApiKind[A]>
 const operatorsMatchApi: [Mismatched] extends [never] ? true : Mismatched = true;
 void operatorsMatchApi;
 
-export const operatorsFor = (field: ListField): readonly BuilderOp[] => OFFERED[field.kind];
+/**
+ * A reference column's rows are picked by name (the editor's reference picker), never typed as
+ * ids: it takes "is" and "is not" a row beside empty/present (on a multiple column: includes).
+ */
+const REFERENCE_OPS = ['eq', 'neq', 'empty', 'present'] as const satisfies readonly BuilderOp[];
+
+export const isReferenceField = (field: ListField): boolean => field.column?.type === 'reference' && typeof field.column.settings.table === 'string';
+
+export const operatorsFor = (field: ListField): readonly BuilderOp[] => (isReferenceField(field) ? REFERENCE_OPS : OFFERED[field.kind]);
 
 const TIME_WORDS: Partial<Record<BuilderOp, string>> = { gt: 'after', gte: 'on or after', lt: 'before', lte: 'on or before' };
 

@@ -15,6 +15,8 @@ export interface Shown {
   nowrap?: boolean;
   name: string;
   sortable: boolean;
+  /** A width set by the person (column-prefs.ts), in CSS pixels; none: its values' width. */
+  width?: number;
   render(item: Item): React.ReactNode;
 }
 

@@ -7,9 +7,11 @@ import type { ListState } from './list-state.js';
  * event feed's contents events (data/realtime.ts) read it again while it is shown.
  *
  * What keeps it fast on a large table:
- * - the total is asked for only when nothing is filtered or searched, where the API answers it from
- *   maintained counters; a filtered count would scan the matches, so filtered pages go without it
- *   (`withCount: false`) and `hasNext` tells whether there is a next page;
+ * - the total is asked for when nothing is filtered, where the API answers it from maintained
+ *   counters, and for a search, whose "N results" a person reads first (the API counts the
+ *   matches once and keeps that count exact under writes, docs/contents.md#lists-under-writes); a
+ *   filter alone goes without it (`withCount: false`), `hasNext` telling whether there is a next
+ *   page;
  * - a page past the first is read by its keyset cursor (`cursor`), not by an offset that makes the
  *   database walk every row before it;
  * - references and files come expanded in the same call (`expand`: one query per column, whatever
@@ -26,7 +28,7 @@ export const listQuery = (state: ListState): Pick<ContentsQuery, 'filter' | 'op'
 
 export function useContentsPage(projectId: string, tableId: string, columns: Column[] | undefined, state: ListState) {
   const expand = (columns ?? []).filter((c) => c.type === 'reference' || c.type === 'file').map((c) => c.name);
-  const filtered = state.conditions.length > 0 || state.search.trim() !== '';
+  const counted = state.search.trim() !== '' || state.conditions.length === 0;
   const query: ContentsQuery = {
     size: state.size,
     ...(state.after ? { cursor: state.after } : { page: state.page }),
@@ -35,7 +37,7 @@ export function useContentsPage(projectId: string, tableId: string, columns: Col
     ...(state.search.trim() ? { search: state.search.trim() } : {}),
     ...(expand.length > 0 ? { expand: expand.join(',') } : {}),
     // The input is read from a query string on /v1, so the flag is the word.
-    withCount: filtered ? 'false' : 'true',
+    withCount: counted ? 'true' : 'false',
   };
   return useContentsList(projectId, tableId, query);
 }
