@@ -7,7 +7,7 @@ import { useReleases } from '../../data/releases/queries.js';
 import { useClient } from '../../data/session/session.js';
 import { Button, SelectInput, TextInput } from '../../ui/controls.js';
 import { ModalDialog } from '../../ui/feedback.js';
-import { ACTION_NAMES, runBounded, summarize, type BulkAction, type BulkOutcome } from './bulk.js';
+import { ACTION_NAMES, runBounded, runInChunks, STATUS_OF, summarize, type BulkAction, type BulkOutcome } from './bulk.js';
 
 const NEW_RELEASE = '__new__';
 
@@ -60,28 +60,25 @@ export function BulkActions({ projectId, tableId, selected, statusOf, labelOf, o
       setReleaseId(release);
     }
     const work = (contentsId: string): Promise<unknown> => {
-      switch (action) {
-        case 'publish':
-          return client.contents.update.mutate({ projectId, tableId, contentsId, status: 'PUBLISHED' });
-        case 'unpublish':
-          return client.contents.update.mutate({ projectId, tableId, contentsId, status: 'DRAFT' });
-        case 'archive':
-          return client.contents.update.mutate({ projectId, tableId, contentsId, status: 'ARCHIVED' });
-        case 'delete':
-          return client.contents.delete.mutate({ projectId, tableId, contentsId });
-        case 'release':
-          return client.releases.addItem.mutate({ projectId, releaseId: release, tableId, contentsId, action: 'publish' });
-      }
+      return action === 'delete'
+        ? client.contents.delete.mutate({ projectId, tableId, contentsId })
+        : client.releases.addItem.mutate({ projectId, releaseId: release, tableId, contentsId, action: 'publish' });
     };
     // Progress is drawn at most once a frame: 1,000 rows must not mean 1,000 renders.
     let frame = 0;
-    const outcomes = await runBounded(selected, work, (done) => {
+    const progress = (done: number) => {
       if (frame) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
         setPhase((p) => (p.step === 'running' ? { step: 'running', done } : p));
       });
-    }, errorText);
+    };
+    const status = STATUS_OF[action];
+    // A status change goes in chunks of rows, one request and one transaction each (contents.setStatus);
+    // a delete or a release's item row by row.
+    const outcomes = status
+      ? await runInChunks(selected, (ids) => client.contents.setStatus.mutate({ projectId, tableId, ids, status }).then((answer) => answer.results), progress, errorText)
+      : await runBounded(selected, work, progress, errorText);
     cancelAnimationFrame(frame);
     setPhase({ step: 'done', outcomes, ms: Math.round(performance.now() - began) });
     await queries.invalidateQueries({ queryKey: contentsKeys.table(projectId, tableId) });

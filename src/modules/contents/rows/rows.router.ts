@@ -15,10 +15,13 @@ import {
   listContentsInput,
   referrersInput,
   referrersOutput,
+  setStatusInput,
+  setStatusOutput,
   updateContentsInput,
 } from './rows.schema.js';
 import { createContents, deleteContents, updateContents } from './write.js';
 import { listContents } from './list.js';
+import { setStatusOfMany } from './bulk-status.js';
 import { referrersOf } from '../references/references.js';
 import { saveDraft, saveDraftOver } from '../drafts/drafts.js';
 import type { ContentsRow } from './row.js';
@@ -59,6 +62,21 @@ export const contentsRouter = router({
       markCreated(ctx, row.id);
       return writtenRow(ctx.tableAccess, row);
     }),
+
+  setStatus: tableProcedure('write')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: `${collection}/status`,
+        tags: [TAG],
+        summary: 'Give many rows one status in one transaction, with a result per row',
+        description: 'Each row is checked as its single update with `status` is; the rows that pass are written, the others answered with the error their update would give (docs/contents.md#bulk-status).',
+        protect: true,
+      },
+    })
+    .input(setStatusInput)
+    .output(setStatusOutput)
+    .mutation(async ({ ctx, input }) => ({ results: await setStatusOfMany(ctx.tableAccess.writeScope(), ctx.tableAccess.writableRows, input) })),
 
   get: tableProcedure('read')
     .meta({

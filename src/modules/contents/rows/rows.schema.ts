@@ -152,3 +152,31 @@ const { $schema: _dialect, ...contentsListJsonSchema } = z.toJSONSchema(contents
 export const contentsListResponse = z
   .custom<ContentsList>((value) => typeof value === 'object' && value !== null)
   .meta({ override: contentsListJsonSchema as never });
+
+/** At most this many rows in one bulk status change (one transaction). */
+export const BULK_STATUS_MAX = 1000;
+
+export const setStatusInput = z.object({
+  ...tablePath,
+  ids: z
+    .array(z.uuid())
+    .min(1)
+    .max(BULK_STATUS_MAX)
+    .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, 'ids must not repeat')
+    .describe(`Row ids, 1 to ${BULK_STATUS_MAX}, each once`),
+  status: z.enum(['DRAFT', 'PUBLISHED', 'ARCHIVED']).describe('The status every row is given'),
+});
+export type SetStatusInput = z.infer<typeof setStatusInput>;
+
+export const setStatusOutput = z.object({
+  results: z
+    .array(
+      z.object({
+        id: z.string(),
+        ok: z.boolean(),
+        code: z.string().optional().describe('A refused row: the error code its single update would answer'),
+        message: z.string().optional(),
+      }),
+    )
+    .describe('One per id, in the order given'),
+});

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { forbidden, notFound, validationError, type ErrorDetail } from '../../../errors/app-error.js';
+import { AppError, forbidden, notFound, validationError, type ErrorDetail } from '../../../errors/app-error.js';
 import { savepoint, type Sql } from '../../../db/sql.js';
 import type { DomainEvent } from '../../events/vocabulary.js';
 import { isUuid } from '../../../shared/ids.js';
@@ -70,8 +70,18 @@ interface Planned {
  * Applies every update or none: throws UpdateFailure for the first that fails. The rows' count
  * changes go to `tx.counts` and their events to `tx.events`, in the updates' order, as
  * updateContents does with a WriteScope.tx. `scopeOf`: the write scope of a table.
+ *
+ * With `partial`, the updates that pass are applied and those that fail are answered instead,
+ * by index, each with the error its single write would give (a bulk status change,
+ * bulk-status.ts): nothing is thrown for them.
  */
-export async function updateMany(scopeOf: (tableId: string) => Promise<WriteScope>, tx: ManyTx, updates: ManyUpdate[], releaseId?: string): Promise<void> {
+export async function updateMany(
+  scopeOf: (tableId: string) => Promise<WriteScope>,
+  tx: ManyTx,
+  updates: ManyUpdate[],
+  releaseId?: string,
+  options: { partial?: boolean } = {},
+): Promise<Map<number, unknown>> {
   const { sql } = tx;
   const scopes = new Map<string, Promise<WriteScope>>();
   const planned: Planned[] = [];
@@ -124,11 +134,17 @@ export async function updateMany(scopeOf: (tableId: string) => Promise<WriteScop
     }
   }
   await checkRulesOfMany(sql, updates, planned);
-  const failed = planned.findIndex((p) => p.failure !== undefined);
-  if (failed >= 0) throw new UpdateFailure(failed, planned[failed].failure);
+  const failures = new Map(planned.flatMap((p, i) => (p.failure === undefined ? [] : [[i, p.failure] as const])));
+  if (failures.size > 0 && !options.partial) {
+    const failed = planned.findIndex((p) => p.failure !== undefined);
+    throw new UpdateFailure(failed, planned[failed].failure);
+  }
+  // The updates that pass, by their index in `updates`.
+  const passing = updates.flatMap((_, i) => (failures.has(i) ? [] : [i]));
+  if (passing.length === 0) return failures;
 
-  const writes: RowUpdate[] = planned.map((p, i) => {
-    const { scope, current, plan, after } = p as Required<Planned>;
+  const writes: RowUpdate[] = passing.map((i) => {
+    const { scope, current, plan, after } = planned[i] as Required<Planned>;
     const draft = updates[i].source === 'draft';
     const action = draft ? 'draftPublished' : updateAction(current.status, plan.status);
     return { ...after, publishAt: plan.publishAt, publishes: plan.publishes || draft, clearsDraft: draft, action, actor: scope.actor };
@@ -139,28 +155,36 @@ export async function updateMany(scopeOf: (tableId: string) => Promise<WriteScop
   try {
     rows = await sql<ContentsRow>(updateRows(writes, releaseId ?? null));
   } catch (error) {
-    if (!planned.some((p) => uniqueViolationField(p.scope!.table, error) || storageLimitField(p.scope!.table, error))) throw error;
+    if (!passing.some((i) => uniqueViolationField(planned[i].scope!.table, error) || storageLimitField(planned[i].scope!.table, error))) throw error;
     // A value taken (or too large): only the writes one by one can name the row it is about.
     await sql(savepoint('rollback to savepoint', 'update_many'));
-    for (const [i, update] of updates.entries()) {
+    for (const i of passing) {
+      const update = updates[i];
       const source = update.source === 'draft' ? { kind: 'draft' as const } : { kind: 'body' as const };
-      await updateContents({ ...planned[i].scope!, tx: { ...tx, locked }, releaseId }, { ...update.input, contentsId: update.contentsId } as UpdateContentsInput, source).catch(
-        (failure: unknown) => {
-          throw new UpdateFailure(i, failure);
+      if (options.partial) await sql(savepoint('savepoint', 'update_one'));
+      await updateContents({ ...planned[i].scope!, tx: { ...tx, locked }, releaseId }, { ...update.input, contentsId: update.contentsId } as UpdateContentsInput, source).then(
+        async () => {
+          if (options.partial) await sql(savepoint('release savepoint', 'update_one'));
+        },
+        async (failure: unknown) => {
+          if (!options.partial || !(failure instanceof AppError)) throw new UpdateFailure(i, failure);
+          await sql(savepoint('rollback to savepoint', 'update_one'));
+          failures.set(i, failure);
         },
       );
     }
-    return;
+    return failures;
   }
   await sql(savepoint('release savepoint', 'update_many'));
   const byId = new Map(rows.map((row) => [row.id, row]));
-  for (const [i, p] of planned.entries()) {
-    const { scope, current, plan } = p as Required<Planned>;
+  for (const [k, i] of passing.entries()) {
+    const { scope, current, plan } = planned[i] as Required<Planned>;
     const row = byId.get(current.id)!;
     tx.counts.add(scope.table.id, current.status, plan.status);
-    const types = ['contents.updated', writes[i].publishes && 'contents.published', plan.unpublishes && 'contents.unpublished'] as const;
+    const types = ['contents.updated', writes[k].publishes && 'contents.published', plan.unpublishes && 'contents.unpublished'] as const;
     tx.events.push(...rowEvents(scope, row, [...types], { before: current }));
   }
+  return failures;
 }
 
 /**
