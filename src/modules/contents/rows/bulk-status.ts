@@ -6,6 +6,7 @@ import type { DomainEvent } from '../../events/vocabulary.js';
 import type { RowScope } from '../../tables/table-def.js';
 import { CountChanges } from './counts.js';
 import type { SetStatusInput } from './rows.schema.js';
+import { visibleIds } from './rows.sql.js';
 import { updateMany } from './update-many.js';
 import { lockRows, type WriteScope } from './write.js';
 
@@ -32,7 +33,7 @@ export async function setStatusOfMany(scope: WriteScope, writable: RowScope | un
     // does not see (its read rules), is not found, as for its single update.
     const locked = await lockRows(sql, ids);
     if (writable) {
-      const seen = await sql<{ id: string }>({ text: `select id from contents where id = any($1::uuid[]) and table_id = $2 and (${writable.sql})`, values: [ids, scope.table.id] });
+      const seen = await sql<{ id: string }>(visibleIds(scope.table.id, ids, writable.sql));
       const visible = new Set(seen.map((row) => row.id));
       for (const id of [...locked.keys()]) if (!visible.has(id)) locked.delete(id);
     }

@@ -68,6 +68,12 @@ export const rowByIdOrSlug = (tableId: string, idOrSlug: string, byId: boolean, 
   values: [tableId, idOrSlug],
 });
 
+/** Which of `ids` are rows of the table that `visible` (a caller's read rules, RowScope.sql) lets it see. */
+export const visibleIds = (tableId: string, ids: string[], visible: string): SqlQuery => ({
+  text: `select id from contents where id = any($1::uuid[]) and table_id = $2 and (${visible})`,
+  values: [ids, tableId],
+});
+
 /** Rows by id, locked for update in id order (a release takes all its rows at once). */
 export const lockRowsById = (ids: string[]): SqlQuery => ({
   text: `select ${CONTENTS_COLUMNS} from contents where id = any($1::uuid[]) order by id for update`,
