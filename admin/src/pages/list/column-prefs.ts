@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 
 /**
  * What a person chose to see of a table's list on this device: the columns hidden and the widths
@@ -39,7 +39,7 @@ function read(tableId: string): ColumnPrefs {
 export function useColumnPrefs(tableId: string) {
   const [state, setState] = useState(() => ({ tableId, prefs: read(tableId) }));
   // Another table's list in the same page instance (the sidebar's links): its own prefs.
-  const prefs = state.tableId === tableId ? state.prefs : read(tableId);
+  const prefs = useMemo(() => (state.tableId === tableId ? state.prefs : read(tableId)), [state, tableId]);
   const change = useCallback(
     (next: (prefs: ColumnPrefs) => ColumnPrefs) =>
       setState((current) => {
