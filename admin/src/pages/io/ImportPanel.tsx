@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DropZone, FileTrigger, Form, Text } from 'react-aria-components';
+import { FileTrigger, Form } from 'react-aria-components';
 import { FileCallError, importContents, type ContentsFormat } from 'tabula/client';
 import { contentsKeys } from '../../data/contents/keys.js';
 import type { Column } from '../../data/columns/queries.js';
@@ -36,6 +36,7 @@ export function ImportPanel({ projectId, tableId, columns }: { projectId: string
   const [mapping, setMapping] = useState<Record<string, string>>({});
   const [upsert, setUpsert] = useState(false);
   const [run, setRun] = useState<Run | null>(null);
+  const [over, setOver] = useState(false);
   const targets = chosen ? targetsOf(chosen.format, columns, project.locales) : [];
 
   const choose = async (file: File) => {
@@ -75,20 +76,30 @@ export function ImportPanel({ projectId, tableId, columns }: { projectId: string
   return (
     <section className="card io-panel" aria-labelledby="import-heading">
       <h2 id="import-heading">Import</h2>
-      <DropZone
+      {/*
+        The drop target reads the dropped File list itself: a file dropped from the system comes
+        as `dataTransfer.files`. The button beside it is the keyboard's way to the same choice.
+      */}
+      <div
         className="io-drop"
-        aria-label="Drop a CSV or NDJSON file"
-        onDrop={async (event) => {
-          for (const item of event.items) {
-            if (item.kind === 'file') return void choose(await item.getFile());
-          }
+        data-drop-target={over || undefined}
+        onDragOver={(event) => {
+          event.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(event) => {
+          event.preventDefault();
+          setOver(false);
+          const file = event.dataTransfer.files[0];
+          if (file) void choose(file);
         }}
       >
-        <Text slot="label">Drop a CSV or NDJSON file here, or</Text>
+        <span>Drop a CSV or NDJSON file here, or</span>
         <FileTrigger acceptedFileTypes={['.csv', '.ndjson', '.jsonl', 'text/csv', 'application/x-ndjson']} onSelect={(files) => files?.[0] && void choose(files[0])}>
           <Button>Choose a file</Button>
         </FileTrigger>
-      </DropZone>
+      </div>
       {problem && (
         <p role="alert" className="banner banner-error">
           {problem}
