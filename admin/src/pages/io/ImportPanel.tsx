@@ -158,6 +158,13 @@ export function ImportPanel({ projectId, tableId, columns }: { projectId: string
   );
 }
 
+/** The API names the first 100 offending lines: past that, the count is a floor. */
+const NAMED = 100;
+function failedLines(details: ErrorDetail[]): string {
+  const lines = new Set(details.map((d) => lineOf(d.field).line)).size;
+  return lines >= NAMED ? `${NAMED} lines or more fail, the first ${NAMED} are listed` : `${lines} ${lines === 1 ? 'line fails' : 'lines fail'}`;
+}
+
 function ImportOutcome({ run }: { run: Run | null }) {
   if (!run) return null;
   if (run.state === 'sending') {
@@ -178,7 +185,7 @@ function ImportOutcome({ run }: { run: Run | null }) {
   }
   return (
     <>
-      <ErrorBanner error={run.lines.length > 0 ? new Error(`Nothing was imported: ${run.lines.length} ${run.lines.length === 1 ? 'line fails' : 'lines fail'} (the first 100 are named).`) : run.error} />
+      <ErrorBanner error={run.lines.length > 0 ? new Error(`Nothing was imported: ${failedLines(run.lines)}.`) : run.error} />
       {run.lines.length > 0 && (
         <table className="data-table" aria-label="Lines that failed">
           <thead>
