@@ -131,6 +131,11 @@ describe('import and export page', () => {
       const zone = page.locator('.io-drop');
       await zone.waitFor();
       const transfer = await page.evaluateHandle((text) => {
+        // In the page: its DataTransfer and File (the test's tsconfig has no DOM types).
+        const { DataTransfer, File } = globalThis as unknown as {
+          DataTransfer: new () => { items: { add(file: unknown): void } };
+          File: new (parts: string[], name: string, options: { type: string }) => unknown;
+        };
         const data = new DataTransfer();
         data.items.add(new File([text], 'more.ndjson', { type: 'application/x-ndjson' }));
         return data;

@@ -1,6 +1,6 @@
 import type { RouterOutputs } from 'tabula/client';
 
-/** One change of a schema plan (docs/environments.md#diff). */
+/** One change of a schema plan (docs/environments.md#plans). */
 export type Change = RouterOutputs['schema']['diff']['changes'][number];
 
 const WORDS: Record<Change['op'], string> = {
