@@ -110,8 +110,9 @@ describe('request logs page: path and console calls', () => {
       await page.getByLabel('Path contains').fill('/tables/nope');
       await page.keyboard.press('Enter');
       await expect.poll(paths).toEqual(Array(MISSING).fill(`/v1/${seeded.projectId}/tables/nope`));
-      // Not counted: the path is in the stored entries only.
-      await page.getByText(/^Page 1$/).waitFor();
+      // Not counted (the path is in the stored entries only): no total, and no next page.
+      await page.getByText(/^Page 1 of 1$/).waitFor();
+      expect(await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
 
       // The console's calls (its own tRPC reads of this page), marked on each line.
       await page.getByLabel('Path contains').fill('');

@@ -1,5 +1,6 @@
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useColumns } from '../../data/columns/queries.js';
+import { useMyAccess } from '../../data/projects/access.js';
 import { useTable } from '../../data/tables/queries.js';
 import { ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
 import { ExportPanel } from './ExportPanel.js';
@@ -16,6 +17,9 @@ export function TableIoPage() {
   const [params] = useSearchParams();
   const table = useTable(projectId!, tableId!);
   const columns = useColumns(projectId!, tableId!);
+  // A VIEWER exports only; a custom role imports what its rules let it write (the API says which lines not).
+  const access = useMyAccess(workspaceId!, projectId!);
+  const readOnly = access.ready && !access.canWrite && access.customRoleId === null;
   const sort = params.get('sort');
   const search = params.get('q')?.trim() ?? '';
   const filter = params.get('filter') ?? '';
@@ -37,7 +41,7 @@ export function TableIoPage() {
         </Link>
       </PageHeader>
       <div className="io-panels">
-        <ImportPanel projectId={projectId!} tableId={tableId!} columns={columns.data} />
+        {!readOnly && <ImportPanel projectId={projectId!} tableId={tableId!} columns={columns.data} />}
         <ExportPanel projectId={projectId!} tableId={tableId!} tableKey={table.data.key} query={query} described={described} />
       </div>
     </>

@@ -130,7 +130,8 @@ export function LogsPage() {
               ))}
             </tbody>
           </table>
-          <Pager page={page} pages={logs.data.pagination.pages} total={logs.data.pagination.total} onPage={setPage} />
+          {/* Uncounted (a path or console filter): the last page is the one without a next. */}
+          <Pager page={page} pages={logs.data.pagination.pages ?? (logs.data.pagination.hasNext ? null : page)} total={logs.data.pagination.total} onPage={setPage} />
         </>
       )}
     </>
