@@ -20,6 +20,8 @@ const ReleasesPage = lazy(() => import('./pages/releases/Releases.js').then((m) 
 const ReleaseDetailPage = lazy(() => import('./pages/releases/ReleaseDetail.js').then((m) => ({ default: m.ReleaseDetailPage })));
 const TablesPage = lazy(() => import('./pages/tables/Tables.js').then((m) => ({ default: m.TablesPage })));
 const MembersPage = lazy(() => import('./pages/members/Members.js').then((m) => ({ default: m.MembersPage })));
+const SchemaPage = lazy(() => import('./pages/schema/SchemaPage.js').then((m) => ({ default: m.SchemaPage })));
+const TableIoPage = lazy(() => import('./pages/io/TableIo.js').then((m) => ({ default: m.TableIoPage })));
 const RolesPage = lazy(() => import('./pages/roles/Roles.js').then((m) => ({ default: m.RolesPage })));
 const loadFileLibrary = () => import('./pages/files/FileLibrary.js');
 const FileLibraryPage = lazy(() => loadFileLibrary().then((m) => ({ default: m.FileLibraryPage })));
@@ -51,12 +53,14 @@ export function App() {
           <Route path="tables" element={<TablesPage />} />
           <Route path="tables/:tableId" element={<ContentsListPage />} />
           <Route path="tables/:tableId/rows/:contentId" element={<ContentEditorPage />} />
+          <Route path="tables/:tableId/io" element={<TableIoPage />} />
           <Route path="files" element={<FileLibraryPage />} />
           <Route path="categories" element={<CategoriesPage />} />
           <Route path="variables" element={<VariablesPage />} />
           <Route path="translations" element={<TranslationsPage />} />
           <Route path="members" element={<MembersPage />} />
           <Route path="roles" element={<RolesPage />} />
+          <Route path="schema" element={<SchemaPage />} />
           <Route path="releases" element={<ReleasesPage />} />
           <Route path="releases/:releaseId" element={<ReleaseDetailPage />} />
           <Route path="keys" element={<ApiKeysPage />} />

@@ -13,6 +13,8 @@ export interface FileTransport {
   baseUrl: string;
   token: string;
   fetch?: typeof globalThis.fetch;
+  /** Extra headers on every request (the admin console's `Tabula-Client: console`). */
+  headers?: Record<string, string>;
 }
 
 /** Derived image parameters (docs/resources.md#image-transformations), e.g. `{ w: 400, format: 'webp' }`. */
@@ -34,7 +36,7 @@ export class FileCallError extends Error {
 const base = (transport: FileTransport, path: string) => `${transport.baseUrl.replace(/\/+$/, '')}/v1/${path}`;
 
 async function send(transport: FileTransport, url: string, init: RequestInit): Promise<Response> {
-  const headers = { ...(init.headers as Record<string, string>), authorization: `Bearer ${transport.token}` };
+  const headers = { ...transport.headers, ...(init.headers as Record<string, string>), authorization: `Bearer ${transport.token}` };
   let response: Response;
   try {
     response = await (transport.fetch ?? globalThis.fetch)(url, { ...init, headers });
@@ -77,6 +79,7 @@ async function sendForm(transport: FileTransport, method: 'POST' | 'PUT', url: s
   const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const xhr = new Xhr();
     xhr.open(method, url);
+    for (const [name, value] of Object.entries(transport.headers ?? {})) xhr.setRequestHeader(name, value);
     xhr.setRequestHeader('authorization', `Bearer ${transport.token}`);
     xhr.upload.onprogress = (event) => onProgress(event.loaded, event.total);
     xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });

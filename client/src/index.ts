@@ -13,6 +13,7 @@ import type { AppRouter, EventEnvelope, EventType, OperatorsByKind, StreamReset 
 import { toTabulaError } from './error.js';
 
 export { TabulaError, type TabulaErrorCode } from './error.js';
+export { exportContents, importContents, type ContentsFormat, type ExportProgress, type ExportQuery, type ImportOptions } from './contents-io.js';
 export { FileCallError, fileContent, replaceFile, uploadFile, type FileRecord, type FileTransport, type ImageParams, type UploadProgress } from './files.js';
 export type { AppRouter, EventEnvelope, EventType, OperatorsByKind, StreamReset };
 /** Inputs and outputs of every procedure, e.g. `RouterOutputs['contents']['get']`. */

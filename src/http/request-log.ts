@@ -35,6 +35,7 @@ export function logRequests(buffer: RequestLogBuffer): RequestDone {
       userAgent: req.headers['user-agent'] === undefined ? null : loggable(req.headers['user-agent'], MAX_USER_AGENT),
       createdAt: facts.arrivedAt,
       ...(wasStream(res) ? { stream: true as const } : {}),
+      ...(req.headers['tabula-client'] === 'console' ? { console: true as const } : {}),
     };
     for (const projectId of facts.projects) buffer.push({ projectId, ...request });
   };

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  */
 const DIST = 'admin/dist';
 const BUDGET = 200 * 1024;
-const LAZY_PAGES = ['Tables', 'ContentsList', 'ContentEditor', 'ApiKeys', 'Webhooks', 'Logs', 'Metrics', 'Members', 'Roles', 'FileLibrary', 'Categories', 'Variables', 'Translations'];
+const LAZY_PAGES = ['Tables', 'ContentsList', 'ContentEditor', 'ApiKeys', 'Webhooks', 'Logs', 'Metrics', 'Members', 'Roles', 'FileLibrary', 'Categories', 'Variables', 'Translations', 'TableIo', 'SchemaPage'];
 
 describe('console bundle', () => {
   it('the first page is at most 200 KB gzipped and every project page loads lazily', () => {

@@ -6,7 +6,7 @@ import { rollUpRequestLogs } from '../../src/modules/logs/log-store.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { until } from '../helpers/until.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
-import { BROWSER_TEST_MS, expectAccessible, openConsole, screenshot, seedProject, signIn, type ConsoleRun } from './console.js';
+import { BROWSER_TEST_MS, expectAccessible, expectAccessibleInBothThemes, openConsole, screenshot, seedProject, signIn, type ConsoleRun } from './console.js';
 
 let run: ConsoleRun;
 let workers: RunningWorkers;
@@ -90,6 +90,48 @@ describe('request logs page', () => {
       await details.getByText('User agent').waitFor();
       await expectAccessible(page, 'logs');
       await screenshot(page, 'logs');
+      expect(run.problems).toEqual([]);
+    },
+    BROWSER_TEST_MS,
+  );
+});
+
+describe('request logs page: path and console calls', () => {
+  it(
+    "filters by path, and marks, hides or shows only the console's own calls",
+    async () => {
+      const { page } = run;
+      await page.goto(`${seeded.base}/logs`);
+      const requests = page.getByRole('table', { name: 'Requests' });
+      await requests.locator('tbody tr').first().waitFor();
+      const paths = () => requests.locator('tbody tr td:nth-child(4)').allTextContents();
+      const credentials = () => requests.locator('tbody tr td:nth-child(7)').allTextContents();
+
+      await page.getByLabel('Path contains').fill('/tables/nope');
+      await page.keyboard.press('Enter');
+      await expect.poll(paths).toEqual(Array(MISSING).fill(`/v1/${seeded.projectId}/tables/nope`));
+      // Not counted (the path is in the stored entries only): no total, and no next page.
+      await page.getByText(/^Page 1 of 1$/).waitFor();
+      expect(await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+
+      // The console's calls (its own tRPC reads of this page), marked on each line.
+      await page.getByLabel('Path contains').fill('');
+      await page.getByRole('button', { name: /Console calls/ }).click();
+      await page.getByRole('option', { name: 'Only these' }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await expect.poll(async () => (await paths()).length > 0 && (await paths()).every((path) => path.startsWith('/trpc/'))).toBe(true);
+      expect((await credentials()).every((text) => text === 'Account token Console')).toBe(true);
+      await screenshot(page, 'logs-console');
+
+      // Hidden, by keyboard: the key's requests and no line of the console.
+      await page.getByRole('button', { name: /Console calls/ }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('option', { name: 'Hidden' }).waitFor();
+      await page.getByRole('option', { name: 'Hidden' }).press('Enter');
+      await page.getByRole('button', { name: 'Apply filters' }).press('Enter');
+      await expect.poll(async () => (await credentials()).filter((text) => text === 'website').length).toBe(OK + MISSING + 1);
+      expect((await credentials()).some((text) => text.includes('Console'))).toBe(false);
+      await expectAccessibleInBothThemes(page, 'logs without the console', 'logs-filtered');
       expect(run.problems).toEqual([]);
     },
     BROWSER_TEST_MS,

@@ -190,7 +190,7 @@ describe('members and roles', () => {
         await probe;
         await page.getByRole('link', { name: 'Translations' }).waitFor();
         const links = await nav.getByRole('link').allTextContents();
-        for (const hidden of ['Members', 'Roles', 'API keys', 'Webhooks', 'Request logs', 'Usage', 'File library']) expect(links, hidden).not.toContain(hidden);
+        for (const hidden of ['Members', 'Roles', 'Schema', 'API keys', 'Webhooks', 'Request logs', 'Usage', 'File library']) expect(links, hidden).not.toContain(hidden);
         // Categories are read, not written, by a custom role.
         expect(await page.getByRole('button', { name: 'New category' }).count()).toBe(0);
         await page.screenshot({ path: 'test-output/admin/custom-role-member.png' });

@@ -48,6 +48,7 @@ describe('request logging', () => {
       ip: expect.stringMatching(/127\.0\.0\.1/),
       userAgent: 'burst-test/1.0',
       stream: false,
+      console: false,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     const byAccount = mine.find((e) => e.requestId === ids[1])!;
@@ -123,6 +124,33 @@ describe('GET /{projectId}/logs', () => {
     expect(before.status).toBe(400);
     const none = await t.call('GET', logsPath(w.projectId, `from=2001-01-01T00:00:00Z&to=2001-01-02T00:00:00Z`));
     expect(none.json).toEqual({ list: [], pagination: { page: 1, size: 20, total: 0, pages: 0, hasNext: false } });
+  });
+
+  it("filters by path and by the console's marker, which its header sets; such lists are not counted", async () => {
+    const { t, w } = env;
+    const started = new Date();
+    const ids = uniqueIds(3, 'console');
+    const consoleHeaders = { 'tabula-client': 'console' };
+    await t.call('GET', `/v1/${w.projectId}/variables`, { headers: { ...consoleHeaders, 'x-request-id': ids[0] } });
+    await t.call('GET', `/v1/${w.projectId}/tables?marker=${process.pid}`, { headers: { ...consoleHeaders, 'x-request-id': ids[1] } });
+    // Another value of the header is no marker.
+    await t.call('GET', `/v1/${w.projectId}/tables?marker=${process.pid}`, { headers: { 'tabula-client': 'script', 'x-request-id': ids[2] } });
+    await until(async () => (await rowsFor(env.pool, ids)).length === 3);
+    const since = `from=${encodeURIComponent(started.toISOString())}`;
+    const requestIds = (res: { json: { list: { requestId: string }[] } }) => res.json.list.map((e) => e.requestId);
+
+    const byPath = await t.call('GET', logsPath(w.projectId, `${since}&path=${encodeURIComponent(`marker=${process.pid}`)}`));
+    expect(requestIds(byPath)).toEqual([ids[2], ids[1]]);
+    expect(byPath.json.list.map((e: { console: boolean }) => e.console)).toEqual([false, true]);
+    expect(byPath.json.pagination).toEqual({ page: 1, size: 20, total: null, pages: null, hasNext: false });
+
+    const only = await t.call('GET', logsPath(w.projectId, `${since}&console=only`));
+    expect(requestIds(only).filter((id) => ids.includes(id))).toEqual([ids[1], ids[0]]);
+    const others = await t.call('GET', logsPath(w.projectId, `${since}&console=exclude`));
+    expect(requestIds(others).filter((id) => ids.includes(id))).toEqual([ids[2]]);
+    const both = await t.call('GET', logsPath(w.projectId, `${since}&console=exclude&path=%2Fvariables`));
+    expect(requestIds(both).filter((id) => ids.includes(id))).toEqual([]);
+    for (const query of ['console=yes', 'path=']) expectError(await t.call('GET', logsPath(w.projectId, query)), 400, 'INVALID_QUERY');
   });
 
   it('pages with a total, or without counting', async () => {

@@ -109,6 +109,7 @@ export function ProjectShell() {
             <>
               <NavLink to={`${base}/members`}>Members</NavLink>
               <NavLink to={`${base}/roles`}>Roles</NavLink>
+              <NavLink to={`${base}/schema`}>Schema</NavLink>
               <NavLink to={`${base}/keys`}>API keys</NavLink>
               <NavLink to={`${base}/webhooks`}>Webhooks</NavLink>
             </>

@@ -14,4 +14,6 @@ export interface RequestLogEntry {
   createdAt: number;
   /** An event stream (docs/logs-and-metrics.md "Streams"): counted apart from requests. Absent: a request. */
   stream?: true;
+  /** Made by the admin console (its `Tabula-Client: console` header): a marker to tell its calls apart, not a proof. Absent: any other client. */
+  console?: true;
 }

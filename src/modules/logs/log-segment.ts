@@ -45,9 +45,10 @@ type EntryToStore = RequestLogEntry & { id?: string };
 
 /**
  * One entry as stored, without its project (the segment's); `id` only where it was given (null
- * when only `stream` follows), `stream` 1 for an event stream.
+ * when only `stream` or `console` follows), `stream` 1 for an event stream (0 when only `console`
+ * follows), `console` 1 for a call of the admin console.
  */
-type Row = [string, string, string, number, number, string | null, string | null, string | null, string | null, number, (string | null)?, 1?];
+type Row = [string, string, string, number, number, string | null, string | null, string | null, string | null, number, (string | null)?, (1 | 0)?, 1?];
 
 /** A stored log entry, as listed. */
 export interface StoredLogEntry extends Omit<RequestLogEntry, 'projectId'> {
@@ -129,8 +130,9 @@ async function segmentOf(id: string, projectId: string, entries: EntryToStore[])
     if (e.createdAt < firstAt) firstAt = e.createdAt;
     if (e.createdAt > lastAt) lastAt = e.createdAt;
     const row: Row = [e.requestId, e.method, e.path, e.status, e.durationMs, e.apiKeyId, e.accountId, e.ip, e.userAgent, e.createdAt];
-    if (e.id || e.stream) row.push(e.id ?? null);
-    if (e.stream) row.push(1);
+    if (e.id || e.stream || e.console) row.push(e.id ?? null);
+    if (e.stream || e.console) row.push(e.stream ? 1 : 0);
+    if (e.console) row.push(1);
     return row;
   });
   const z = (await compress(JSON.stringify(rows), ZSTD_FAST)).toString('base64');
@@ -166,10 +168,11 @@ export async function readSegment(segmentId: string, payload: Buffer, keep?: Ent
   const tail = segmentId.slice(19);
   const entries: StoredLogEntry[] = [];
   for (let index = 0; index < rows.length; index++) {
-    const [requestId, method, path, status, durationMs, apiKeyId, accountId, ip, userAgent, createdAt, id, stream] = rows[index];
+    const [requestId, method, path, status, durationMs, apiKeyId, accountId, ip, userAgent, createdAt, id, stream, fromConsole] = rows[index];
     if (keep && !keep(createdAt, status, method, apiKeyId)) continue;
     const entry: StoredLogEntry = { id: id ?? entryId(createdAt, index, tail), requestId, method, path, status, durationMs, apiKeyId, accountId, ip, userAgent, createdAt };
     if (stream === 1) entry.stream = true;
+    if (fromConsole === 1) entry.console = true;
     entries.push(entry);
   }
   return entries;

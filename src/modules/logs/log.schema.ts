@@ -15,6 +15,7 @@ export const requestLogOutput = z.object({
   accountId: z.uuid().nullable(),
   ip: z.string().nullable(),
   userAgent: z.string().nullable(),
+  console: z.boolean().describe('Made by the admin console (it sends `Tabula-Client: console`): a marker to tell its calls apart, which any client could send'),
   stream: z.boolean().describe('An event stream (events/stream, events.subscribe): its status is the one it started with, its duration how long it stayed open'),
   createdAt: isoDate,
 });
@@ -32,6 +33,8 @@ export const listLogsInput = z
     apiKeyId: z.uuid().optional().describe('Only requests made with this API key'),
     from: instant('Only requests made at or after this time'),
     to: instant('Only requests made at or before this time'),
+    path: z.string().min(1).max(2048).optional().describe('Only requests whose path (with its query string) contains this text; the total is not counted then (null)'),
+    console: z.enum(['only', 'exclude']).optional().describe("`only`: the admin console's calls only; `exclude`: every other call. The total is not counted then (null)"),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] });
 export type ListLogsInput = z.infer<typeof listLogsInput>;

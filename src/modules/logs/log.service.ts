@@ -15,6 +15,7 @@ const SEGMENTS_PER_READ = 16;
 const toOutput = (entry: StoredLogEntry): RequestLogOutput => ({
   ...entry,
   stream: entry.stream === true,
+  console: entry.console === true,
   durationMs: Math.round(entry.durationMs * 100) / 100,
   createdAt: new Date(entry.createdAt).toISOString(),
 });
@@ -39,6 +40,11 @@ const matches =
     (q.input.method === undefined || method === q.input.method) &&
     (q.input.apiKeyId === undefined || apiKeyId === q.input.apiKeyId);
 
+/** The filters only a stored entry answers (its path, its console marker). */
+const payloadMatches = (input: ListLogsInput) => (entry: StoredLogEntry) =>
+  (input.path === undefined || entry.path.includes(input.path)) &&
+  (input.console === undefined || (entry.console === true) === (input.console === 'only'));
+
 /** The start of the clock hour after the one holding `t`. */
 const nextHour = (t: number) => Math.floor(t / HOUR_MS) * HOUR_MS + HOUR_MS;
 const ms = (value: number) => (Number.isFinite(value) ? new Date(value).toISOString() : value > 0 ? 'infinity' : '-infinity');
@@ -62,7 +68,9 @@ export async function listLogs(pool: pg.Pool, projectId: string, input: ListLogs
       input,
     };
     const page = await pageOf(sql, q, offset, limit);
-    const total = wantsCount(input) ? await countLogs(sql, q, state.watermark) : null;
+    // The path and the console marker are in the payloads only, not in the facets that count.
+    const countable = input.path === undefined && input.console === undefined;
+    const total = countable && wantsCount(input) ? await countLogs(sql, q, state.watermark) : null;
     return { list: page.slice(0, input.size).map(toOutput), pagination: paginationOf(input, page.length, total) };
   });
 }
@@ -86,7 +94,7 @@ async function pageOf(sql: Sql, q: LogQuery, offset: number, limit: number): Pro
       while (settled < pending.length && pending[settled].createdAt > horizon) settled++;
       if (place(pending.slice(0, settled))) return page;
       pending = pending.slice(settled);
-      pending.push(...(await readSegment(segment.id, segment.payload, keep)));
+      pending.push(...(await readSegment(segment.id, segment.payload, keep)).filter(payloadMatches(q.input)));
       pending.sort(newestFirst);
     }
     if (segments.length < (after ? SEGMENTS_PER_READ : FIRST_READ)) {

@@ -26,7 +26,10 @@ const storedToken = (): string | null => sessionStorage.getItem(STORAGE_KEY) ?? 
 /** Where the API answers, as the console knows it: the origin it is served from. */
 export const apiOrigin = (): string => window.location.origin;
 
-export const clientFor = (token: string): TabulaClient => createTabulaClient({ baseUrl: apiOrigin(), token });
+/** Marks the console's calls in the request logs (docs/logs-and-metrics.md#request-logs). */
+export const CONSOLE_HEADERS = { 'tabula-client': 'console' };
+
+export const clientFor = (token: string): TabulaClient => createTabulaClient({ baseUrl: apiOrigin(), token, headers: CONSOLE_HEADERS });
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [token, setToken] = useState<string | null>(storedToken);

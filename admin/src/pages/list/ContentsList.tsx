@@ -97,6 +97,9 @@ export function ContentsListPage() {
   return (
     <>
       <PageHeader title={name}>
+        <Link className="btn btn-secondary" to={`${base}/io${window.location.search}`}>
+          Import and export
+        </Link>
         <Link className="btn btn-primary" to={`${base}/rows/new`}>
           New row
         </Link>

@@ -34,7 +34,17 @@ export function LogRow({ entry, keyName }: { entry: LogEntry; keyName(id: string
           <span className={`badge ${statusBadge(entry.status)}`}>{entry.status}</span>
         </td>
         <td className="ops-nowrap">{entry.durationMs} ms</td>
-        <td>{entry.apiKeyId ? keyName(entry.apiKeyId) : entry.accountId ? 'Account token' : <span className="muted">None</span>}</td>
+        <td>
+          {entry.apiKeyId ? keyName(entry.apiKeyId) : entry.accountId ? 'Account token' : <span className="muted">None</span>}
+          {entry.console && (
+            <>
+              {' '}
+              <span className="badge badge-draft" title="A call of this console">
+                Console
+              </span>
+            </>
+          )}
+        </td>
       </tr>
       {open && (
         <tr id={detailsId} className="ops-details">
@@ -54,6 +64,8 @@ export function LogRow({ entry, keyName }: { entry: LogEntry; keyName(id: string
               <dd>{entry.apiKeyId ? `${keyName(entry.apiKeyId)} (${entry.apiKeyId})` : '—'}</dd>
               <dt>Account</dt>
               <dd>{entry.accountId ?? '—'}</dd>
+              <dt>Client</dt>
+              <dd>{entry.console ? 'The admin console' : '—'}</dd>
               <dt>IP address</dt>
               <dd>{entry.ip ?? '—'}</dd>
               <dt>User agent</dt>

@@ -22,8 +22,10 @@ interface Filters {
   apiKeyId: string;
   from: string;
   to: string;
+  path: string;
+  console: string;
 }
-const NO_FILTERS: Filters = { method: ANY, status: '', apiKeyId: ANY, from: '', to: '' };
+const NO_FILTERS: Filters = { method: ANY, status: '', apiKeyId: ANY, from: '', to: '', path: '', console: ANY };
 
 /** The filters the API takes (docs/logs-and-metrics.md#request-logs); empty ones are left out. */
 function queryOf(filters: Filters): LogQuery {
@@ -33,6 +35,8 @@ function queryOf(filters: Filters): LogQuery {
     apiKeyId: filters.apiKeyId === ANY ? undefined : filters.apiKeyId,
     from: localToIso(filters.from),
     to: localToIso(filters.to),
+    path: filters.path.trim() || undefined,
+    console: filters.console === ANY ? undefined : (filters.console as LogQuery['console']),
   };
 }
 
@@ -73,6 +77,17 @@ export function LogsPage() {
         {keys.data && (
           <SelectInput label="API key" value={draft.apiKeyId} onChange={set('apiKeyId')} options={[{ id: ANY, label: 'Any' }, ...keys.data.list.map((key) => ({ id: key.id, label: key.name }))]} />
         )}
+        <TextInput label="Path contains" value={draft.path} onChange={set('path')} placeholder="e.g. /contents" error={errors.path} />
+        <SelectInput
+          label="Console calls"
+          value={draft.console}
+          onChange={set('console')}
+          options={[
+            { id: ANY, label: 'Shown' },
+            { id: 'exclude', label: 'Hidden' },
+            { id: 'only', label: 'Only these' },
+          ]}
+        />
         <TextInput label="From" type="datetime-local" value={draft.from} onChange={set('from')} error={errors.from} />
         <TextInput label="To" type="datetime-local" value={draft.to} onChange={set('to')} error={errors.to} />
         <Button type="submit" variant="primary">
@@ -115,7 +130,8 @@ export function LogsPage() {
               ))}
             </tbody>
           </table>
-          <Pager page={page} pages={logs.data.pagination.pages} total={logs.data.pagination.total} onPage={setPage} />
+          {/* Uncounted (a path or console filter): the last page is the one without a next. */}
+          <Pager page={page} pages={logs.data.pagination.pages ?? (logs.data.pagination.hasNext ? null : page)} total={logs.data.pagination.total} onPage={setPage} />
         </>
       )}
     </>
