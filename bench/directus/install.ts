@@ -3,9 +3,10 @@
  * repository (`DIRECTUS_HOME`, default ~/.cache/directus11) from the npm registry only.
  *
  * Directus 11 loads `isolated-vm` 5.0.3 at start-up (its extension sandbox), a native module that
- * builds from source when its prebuilt binary cannot be downloaded, and does not build against
- * Node.js 24's V8. It is therefore built and run with Node.js 22 (Directus's supported line),
- * itself from the npm registry (`node@22` ships the binary and its headers).
+ * builds from source when its prebuilt binary (a GitHub download) cannot be fetched, against
+ * whatever headers npm's `nodedir` names. Directus runs on Node.js 22 (its engines field asks for
+ * >= 22; isolated-vm 5.0.3 was not tried on 24), from the npm registry (`node@22` ships the binary
+ * and its headers), and isolated-vm is built against those headers.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
