@@ -24,6 +24,7 @@ import { soak, type SoakReport } from './soak.js';
 import { benchLogScale, type LogScaleReport } from './log-scale.js';
 import { benchMixed, type MixedResult } from './mixed.js';
 import { coldLatencies, type ColdLatency } from './cold.js';
+import { mcpToolsLatency, type SingleLatency } from './mcp.js';
 import { seedRevisions } from './revisions.js';
 import { seedFiles } from './files.js';
 import { benchRealtime, type RealtimeResult } from './realtime.js';
@@ -81,6 +82,7 @@ const results: { scenario: string; ours: Measurement; bare: Measurement | null; 
 let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 let mixed: MixedResult | null = null;
 let cold: ColdLatency[] = [];
+let single: SingleLatency[] = [];
 let realtime: RealtimeResult | null = null;
 let io: IoResult | null = null;
 let s3: S3Result | null = null;
@@ -144,6 +146,10 @@ try {
     }
     if (!args.soak && (!wanted || wanted.includes('R1-release'))) {
       releases = await benchReleases({ api: `http://127.0.0.1:${apiPort}`, apiEnv, fixture, rounds: Number(args['release-rounds']), log });
+    }
+    if (!args.soak && (!wanted || wanted.includes('M2-mcp-tools'))) {
+      log('M2 one at a time: tools/list, 200 calls in a row');
+      single = [await mcpToolsLatency({ api: `http://127.0.0.1:${apiPort}`, fixture })];
     }
     if (!args.soak && (!wanted || wanted.some((name) => name === 'R2' || name === 'R3' || name === 'cold'))) {
       log('cold: first-time latency of the relational filter and of search, one request at a time');
@@ -241,6 +247,7 @@ for (const r of results) {
       `${pad(num(r.bare?.requestsPerSecond), 12)}${pad(num(r.bare?.p99, 1), 10)}${pad(num(r.ratio, 2), 8)}${r.target}`,
   );
 }
+for (const s of single) console.log(`${s.name}: ${s.requests} calls one at a time, p50 ${num(s.p50, 1)} ms, p99 ${num(s.p99, 1)} ms, max ${num(s.max, 1)} ms (target ${s.target})`);
 for (const c of cold) console.log(`${c.name}: ${c.requests} distinct queries, p50 ${num(c.p50, 1)} ms, p99 ${num(c.p99, 1)} ms, max ${num(c.max, 1)} ms (target p99 < 50 ms)`);
 if (soakReport) {
   console.log(`\nsoak: ${soakReport.windows.length} windows of 30 s, mixed load`);
@@ -384,5 +391,5 @@ if (schema) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, releases, io, copy: copyResult, s3, replicas, schema, cdn: cdn && { lists: cdn.lists, mixed: { ...cdn.mixed, cached: { ...cdn.mixed.cached, reads: undefined, acks: undefined }, direct: { ...cdn.mixed.direct, reads: undefined, acks: undefined } } }, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, single, cold, mixed, realtime, images, releases, io, copy: copyResult, s3, replicas, schema, cdn: cdn && { lists: cdn.lists, mixed: { ...cdn.mixed, cached: { ...cdn.mixed.cached, reads: undefined, acks: undefined }, direct: { ...cdn.mixed.direct, reads: undefined, acks: undefined } } }, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);
