@@ -5,6 +5,8 @@ export interface LoadTarget {
   url: string;
   method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
+  /** The same body for every request (built once by autocannon, as a GET without one is). */
+  body?: string;
   /** A fresh path (and body) per request, e.g. a random id; `context` is the request's own (autocannon clears it before each). */
   next?: (context: Record<string, unknown>) => { path: string; body?: string; headers?: Record<string, string> };
   /** Reads each answer with its request's context, e.g. the version a row is at now. */
@@ -28,6 +30,7 @@ export async function measure(target: LoadTarget, options: { duration: number; c
       url: target.url,
       method: target.method ?? 'GET',
       headers: { 'content-type': 'application/json', ...target.headers },
+      ...(target.body === undefined ? {} : { body: target.body }),
       connections: options.connections,
       duration,
       requests: target.next
