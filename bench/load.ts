@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { machineTicks, TICK_MICROS } from './cpu.js';
+import { machineTicks, TICK_MICROS, treeTicks } from './cpu.js';
 
 export interface LoadTarget {
   url: string;
@@ -21,10 +21,15 @@ export interface Measurement {
   errors: number;
   /** CPU time of the whole machine per request, in µs (null where /proc/stat cannot be read). */
   machineCpuMicros: number | null;
+  /**
+   * CPU time of the server process (`options.pid`, with its children) per request, in µs: what a
+   * request costs the server, less sensitive than req/s to whatever else the machine runs.
+   */
+  serverCpuMicros?: number | null;
 }
 
 /** One autocannon run (after a warm-up, one second by default) against a target. */
-export async function measure(target: LoadTarget, options: { duration: number; connections: number; warmUp?: number }): Promise<Measurement> {
+export async function measure(target: LoadTarget, options: { duration: number; connections: number; warmUp?: number; pid?: number }): Promise<Measurement> {
   const run = (duration: number) =>
     autocannon({
       url: target.url,
@@ -47,7 +52,9 @@ export async function measure(target: LoadTarget, options: { duration: number; c
     });
   if (options.warmUp !== 0) await run(options.warmUp ?? 1);
   const before = await machineTicks();
+  const serverBefore = options.pid === undefined ? null : await treeTicks(options.pid);
   const result = await run(options.duration);
+  const serverAfter = options.pid === undefined ? null : await treeTicks(options.pid);
   const after = await machineTicks();
   return {
     requestsPerSecond: result.requests.average,
@@ -55,5 +62,8 @@ export async function measure(target: LoadTarget, options: { duration: number; c
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     machineCpuMicros: before === null || after === null || result.requests.total === 0 ? null : ((after - before) * TICK_MICROS) / result.requests.total,
+    ...(options.pid === undefined
+      ? {}
+      : { serverCpuMicros: serverBefore === null || serverAfter === null || result.requests.total === 0 ? null : ((serverAfter - serverBefore) * TICK_MICROS) / result.requests.total }),
   };
 }

@@ -1,3 +1,4 @@
+import { treeTicks, TICK_MICROS } from './cpu.js';
 import type { Fixture } from './setup.js';
 import type { LoadTarget } from './load.js';
 import type { Scenario } from './scenarios.js';
@@ -56,11 +57,16 @@ export interface SingleLatency {
   p50: number;
   p99: number;
   max: number;
+  /** The API process's CPU time per call, in ms (null where /proc cannot tell): what the call costs, whatever else the machine runs. */
+  cpu: number | null;
   target: string;
 }
 
-/** M2 one at a time: `tools/list` called 200 times in a row (after 20 unmeasured), each timed from request to the answer's last byte. */
-export async function mcpToolsLatency(env: { api: string; fixture: Fixture }, calls = 200): Promise<SingleLatency> {
+/**
+ * M2 one at a time: `tools/list` called 200 times in a row (after 20 unmeasured), each timed from
+ * request to the answer's last byte, and the CPU time of the API process (`apiPid`) they took.
+ */
+export async function mcpToolsLatency(env: { api: string; fixture: Fixture; apiPid?: number }, calls = 200): Promise<SingleLatency> {
   const headers = { authorization: `Bearer ${env.fixture.writeKey}`, ...HEADERS };
   const call = async (id: number) => {
     const res = await fetch(`${env.api}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }) });
@@ -69,12 +75,15 @@ export async function mcpToolsLatency(env: { api: string; fixture: Fixture }, ca
   };
   for (let i = 0; i < 20; i++) await call(i);
   const times: number[] = [];
+  const before = env.apiPid === undefined ? null : await treeTicks(env.apiPid);
   for (let i = 0; i < calls; i++) {
     const started = performance.now();
     await call(i);
     times.push(performance.now() - started);
   }
+  const after = env.apiPid === undefined ? null : await treeTicks(env.apiPid);
+  const cpu = before === null || after === null ? null : ((after - before) * TICK_MICROS) / calls / 1000;
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
-  return { name: 'M2 one at a time: tools/list', requests: calls, p50: at(0.5), p99: at(0.99), max: times.at(-1)!, target: 'p99 < 20 ms' };
+  return { name: 'M2 one at a time: tools/list', requests: calls, p50: at(0.5), p99: at(0.99), max: times.at(-1)!, cpu, target: 'p99 < 20 ms' };
 }
