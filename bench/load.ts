@@ -1,10 +1,12 @@
 import autocannon from 'autocannon';
-import { machineTicks, TICK_MICROS } from './cpu.js';
+import { machineTicks, TICK_MICROS, treeTicks } from './cpu.js';
 
 export interface LoadTarget {
   url: string;
   method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
+  /** The same body for every request (built once by autocannon, as a GET without one is). */
+  body?: string;
   /** A fresh path (and body) per request, e.g. a random id; `context` is the request's own (autocannon clears it before each). */
   next?: (context: Record<string, unknown>) => { path: string; body?: string; headers?: Record<string, string> };
   /** Reads each answer with its request's context, e.g. the version a row is at now. */
@@ -19,15 +21,21 @@ export interface Measurement {
   errors: number;
   /** CPU time of the whole machine per request, in µs (null where /proc/stat cannot be read). */
   machineCpuMicros: number | null;
+  /**
+   * CPU time of the server process (`options.pid`, with its children) per request, in µs: what a
+   * request costs the server, less sensitive than req/s to whatever else the machine runs.
+   */
+  serverCpuMicros?: number | null;
 }
 
 /** One autocannon run (after a warm-up, one second by default) against a target. */
-export async function measure(target: LoadTarget, options: { duration: number; connections: number; warmUp?: number }): Promise<Measurement> {
+export async function measure(target: LoadTarget, options: { duration: number; connections: number; warmUp?: number; pid?: number }): Promise<Measurement> {
   const run = (duration: number) =>
     autocannon({
       url: target.url,
       method: target.method ?? 'GET',
       headers: { 'content-type': 'application/json', ...target.headers },
+      ...(target.body === undefined ? {} : { body: target.body }),
       connections: options.connections,
       duration,
       requests: target.next
@@ -44,7 +52,9 @@ export async function measure(target: LoadTarget, options: { duration: number; c
     });
   if (options.warmUp !== 0) await run(options.warmUp ?? 1);
   const before = await machineTicks();
+  const serverBefore = options.pid === undefined ? null : await treeTicks(options.pid);
   const result = await run(options.duration);
+  const serverAfter = options.pid === undefined ? null : await treeTicks(options.pid);
   const after = await machineTicks();
   return {
     requestsPerSecond: result.requests.average,
@@ -52,5 +62,8 @@ export async function measure(target: LoadTarget, options: { duration: number; c
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     machineCpuMicros: before === null || after === null || result.requests.total === 0 ? null : ((after - before) * TICK_MICROS) / result.requests.total,
+    ...(options.pid === undefined
+      ? {}
+      : { serverCpuMicros: serverBefore === null || serverAfter === null || result.requests.total === 0 ? null : ((serverAfter - serverBefore) * TICK_MICROS) / result.requests.total }),
   };
 }

@@ -24,6 +24,7 @@ import { soak, type SoakReport } from './soak.js';
 import { benchLogScale, type LogScaleReport } from './log-scale.js';
 import { benchMixed, type MixedResult } from './mixed.js';
 import { coldLatencies, type ColdLatency } from './cold.js';
+import { mcpToolsLatency, type SingleLatency } from './mcp.js';
 import { seedRevisions } from './revisions.js';
 import { seedFiles } from './files.js';
 import { benchRealtime, type RealtimeResult } from './realtime.js';
@@ -81,6 +82,7 @@ const results: { scenario: string; ours: Measurement; bare: Measurement | null; 
 let events: Awaited<ReturnType<typeof benchEvents>> | null = null;
 let mixed: MixedResult | null = null;
 let cold: ColdLatency[] = [];
+let single: SingleLatency[] = [];
 let realtime: RealtimeResult | null = null;
 let io: IoResult | null = null;
 let s3: S3Result | null = null;
@@ -118,8 +120,10 @@ try {
     const selected = await scenarios({ api: `http://127.0.0.1:${apiPort}`, bare: `http://127.0.0.1:${barePort}`, fixture, rows, revisions });
     for (const scenario of selected.filter((s: Scenario) => !wanted || wanted.includes(s.name))) {
       log(`${scenario.name}: ${scenario.description}`);
-      const ours = await measure(scenario.ours, { duration, connections });
-      const bareResult = scenario.bare ? await measure(scenario.bare, { duration, connections }) : null;
+      // The CPU time of the process that answers (the API, or the bare handler) per request.
+      const pidOf = (url: string) => (url.startsWith(`http://127.0.0.1:${apiPort}`) ? api.pid : bare.pid);
+      const ours = await measure(scenario.ours, { duration, connections, pid: pidOf(scenario.ours.url) });
+      const bareResult = scenario.bare ? await measure(scenario.bare, { duration, connections, pid: pidOf(scenario.bare.url) }) : null;
       const ratio = bareResult ? ours.requestsPerSecond / bareResult.requestsPerSecond : null;
       results.push({ scenario: scenario.name, ours, bare: bareResult, ratio, target: scenario.target });
     }
@@ -144,6 +148,10 @@ try {
     }
     if (!args.soak && (!wanted || wanted.includes('R1-release'))) {
       releases = await benchReleases({ api: `http://127.0.0.1:${apiPort}`, apiEnv, fixture, rounds: Number(args['release-rounds']), log });
+    }
+    if (!args.soak && (!wanted || wanted.includes('M2-mcp-tools'))) {
+      log('M2 one at a time: tools/list, 200 calls in a row');
+      single = [await mcpToolsLatency({ api: `http://127.0.0.1:${apiPort}`, fixture, apiPid: api.pid })];
     }
     if (!args.soak && (!wanted || wanted.some((name) => name === 'R2' || name === 'R3' || name === 'cold'))) {
       log('cold: first-time latency of the relational filter and of search, one request at a time');
@@ -234,13 +242,15 @@ async function logBacklogIngested(databaseUrl: string): Promise<void> {
 const pad = (s: string, n: number) => s.padEnd(n);
 const num = (n: number | null | undefined, digits = 0) => (n === null || n === undefined ? '-' : n.toFixed(digits));
 console.log(`\nTabula benchmark: ${rows} rows, ${connections} connections, ${duration} s per run\n`);
-console.log(`${pad('query', 14)}${pad('ours req/s', 12)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('errors', 8)}${pad('bare req/s', 12)}${pad('bare p99', 10)}${pad('ratio', 8)}target`);
+console.log(`${pad('query', 14)}${pad('ours req/s', 12)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('errors', 8)}${pad('bare req/s', 12)}${pad('bare p99', 10)}${pad('ratio', 8)}${pad('cpu µs ours/bare', 18)}target`);
 for (const r of results) {
+  const cpu = `${num(r.ours.serverCpuMicros)}/${num(r.bare?.serverCpuMicros)}`;
   console.log(
     `${pad(r.scenario, 14)}${pad(num(r.ours.requestsPerSecond), 12)}${pad(num(r.ours.p50, 1), 8)}${pad(num(r.ours.p99, 1), 8)}${pad(String(r.ours.errors), 8)}` +
-      `${pad(num(r.bare?.requestsPerSecond), 12)}${pad(num(r.bare?.p99, 1), 10)}${pad(num(r.ratio, 2), 8)}${r.target}`,
+      `${pad(num(r.bare?.requestsPerSecond), 12)}${pad(num(r.bare?.p99, 1), 10)}${pad(num(r.ratio, 2), 8)}${pad(cpu, 18)}${r.target}`,
   );
 }
+for (const s of single) console.log(`${s.name}: ${s.requests} calls one at a time, p50 ${num(s.p50, 1)} ms, p99 ${num(s.p99, 1)} ms, max ${num(s.max, 1)} ms, API CPU ${num(s.cpu, 2)} ms per call (target ${s.target})`);
 for (const c of cold) console.log(`${c.name}: ${c.requests} distinct queries, p50 ${num(c.p50, 1)} ms, p99 ${num(c.p99, 1)} ms, max ${num(c.max, 1)} ms (target p99 < 50 ms)`);
 if (soakReport) {
   console.log(`\nsoak: ${soakReport.windows.length} windows of 30 s, mixed load`);
@@ -384,5 +394,5 @@ if (schema) {
 const outDir = path.join(root, 'bench', 'results');
 await mkdir(outDir, { recursive: true });
 const file = path.join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, cold, mixed, realtime, images, releases, io, copy: copyResult, s3, replicas, schema, cdn: cdn && { lists: cdn.lists, mixed: { ...cdn.mixed, cached: { ...cdn.mixed.cached, reads: undefined, acks: undefined }, direct: { ...cdn.mixed.direct, reads: undefined, acks: undefined } } }, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
+await writeFile(file, JSON.stringify({ rows, duration, connections, at: new Date().toISOString(), results, single, cold, mixed, realtime, images, releases, io, copy: copyResult, s3, replicas, schema, cdn: cdn && { lists: cdn.lists, mixed: { ...cdn.mixed, cached: { ...cdn.mixed.cached, reads: undefined, acks: undefined }, direct: { ...cdn.mixed.direct, reads: undefined, acks: undefined } } }, logging, loggingPipeline, logScale, events, soak: soakReport }, null, 2));
 console.log(`\nresults written to ${path.relative(process.cwd(), file)}`);

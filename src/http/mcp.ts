@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { AnyRouter } from '@trpc/server';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { AppDeps } from '../app-deps.js';
 import type { Principal } from '../auth/principal.js';
 import { methodNotAllowed, noRoute, type AppError } from '../errors/app-error.js';
@@ -9,11 +8,12 @@ import { describeError } from '../errors/describe.js';
 import type { McpRequest } from '../mcp/request.js';
 import { mcpServer } from '../mcp/server.js';
 import { ToolCatalog } from '../mcp/tools.js';
+import { StatelessJsonTransport, type McpAnswer } from '../mcp/transport.js';
 import { createContextFactory } from '../trpc/context.js';
-import { createCallerFactory } from '../trpc/trpc.js';
 import { factsOf, principalOf } from './request-tracking.js';
 import { sendError } from './send-error.js';
 import { jsonBodyReader } from './v1-body.js';
+import { arrivalTick, requestArrival } from '../modules/contents/list-cache/table-sync.js';
 
 /** The server's version as MCP clients see it at `initialize`. */
 const VERSION = '0.3.0';
@@ -24,29 +24,24 @@ const VERSION = '0.3.0';
  */
 const KNOWN_METHODS = new Set(['initialize', 'notifications/initialized', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read']);
 
-/** The request headers the transport reads; the others (the credential first) stay out of it. */
-const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'host', 'origin'];
-
-/**
- * The request as the SDK's web-standard transport reads it: its method, URL and headers (the
- * body is handed over parsed). The SDK's Node transport wraps the same one, converting each
- * request and answer through @hono/node-server, which was a sixth of a tool call's CPU.
- */
-function webRequest(req: Parameters<RequestHandler>[0]): Request {
-  const headers = new Headers();
-  for (const name of TRANSPORT_HEADERS) {
-    const value = req.headers[name];
-    if (typeof value === 'string') headers.set(name, value);
-  }
-  return new Request(`http://${headers.get('host') ?? 'localhost'}${req.originalUrl}`, { method: req.method, headers });
-}
-
-/** The transport's answer, written as it is: status, headers and its (JSON or empty) body, as bytes (not decoded and encoded again). */
-async function send(res: ServerResponse, answer: Response): Promise<void> {
-  const body = Buffer.from(await answer.arrayBuffer());
+/** The transport's answer: JSON (in parts of UTF-8, written as they are), or no body (202). */
+function send(res: ServerResponse, answer: McpAnswer): void {
   res.statusCode = answer.status;
-  answer.headers.forEach((value, name) => res.setHeader(name, value));
-  res.end(body);
+  if (answer.body === null) {
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', 'application/json');
+  if (typeof answer.body === 'string') {
+    res.setHeader('Content-Length', Buffer.byteLength(answer.body));
+    res.end(answer.body);
+    return;
+  }
+  res.setHeader('Content-Length', answer.body.reduce((length, part) => length + part.length, 0));
+  res.cork();
+  for (const part of answer.body.slice(0, -1)) res.write(part);
+  res.end(answer.body.at(-1));
+  res.uncork();
 }
 
 /** JSON-RPC error codes for a body that is no JSON-RPC request at all. */
@@ -77,7 +72,7 @@ function refuse(res: ServerResponse, error: AppError, rpcCode: number): void {
 export function mcpRoute(deps: AppDeps, router: AnyRouter): RequestHandler {
   const catalog = new ToolCatalog(router);
   const createContext = createContextFactory(deps);
-  const createCaller = createCallerFactory(router);
+  const procedures = (router as unknown as { _def: { procedures: Record<string, AnyProcedure> } })._def.procedures;
   const readBody = jsonBodyReader(deps.config.BODY_MAX_BYTES);
 
   const requestOf = (req: Parameters<RequestHandler>[0], res: ServerResponse, principal: Principal): McpRequest => {
@@ -85,9 +80,17 @@ export function mcpRoute(deps: AppDeps, router: AnyRouter): RequestHandler {
     return {
       principal,
       run: (path, input) => {
-        const caller = createCaller(createContext({ req, res, facts })) as Record<string, unknown>;
-        const procedure = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (input: unknown) => Promise<unknown>;
-        return procedure(input);
+        // Straight to the procedure, as `/v1` calls it (http/v1.ts), not through a tRPC caller
+        // (a proxy per call and per path segment).
+        const procedure = procedures[path];
+        if (!procedure) throw new Error(`no procedure ${path}`);
+        const type = procedure._def.type as 'query' | 'mutation';
+        const ctx = createContext({ req, res, facts });
+        const call = () => procedure({ path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 }) as Promise<unknown>;
+        // A read may share a change-log read started after it arrived, as a GET on `/v1` does
+        // (list-cache/table-sync.ts); without it, each waited for a read of its own, one at a
+        // time per table, which queued concurrent tool calls behind one another.
+        return type === 'query' ? requestArrival.run(arrivalTick(), call) : call();
       },
       note: (operation) => {
         facts.mcp = [operation];
@@ -127,10 +130,10 @@ export function mcpRoute(deps: AppDeps, router: AnyRouter): RequestHandler {
     factsOf(res).mcp = [method];
 
     const server = mcpServer(catalog, requestOf(req, res, principal), VERSION);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // Not closed afterwards: the answer is sent once every message of the request is answered, so
+    const transport = new StatelessJsonTransport();
+    // Not closed afterwards: the answer is sent once the request's message is answered, so
     // nothing is left pending, and closing made an error object (with its stack) per request.
     await server.connect(transport);
-    await send(res, await transport.handleRequest(webRequest(req), { parsedBody: message }));
+    send(res, await transport.handle(req.headers, message));
   };
 }

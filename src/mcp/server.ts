@@ -9,8 +9,10 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describeError } from '../errors/describe.js';
+import { jsonStringParts, toJsonBody, withEncoding } from '../shared/encoded-json.js';
 import type { McpRequest } from './request.js';
 import { listTableResources, readTableResource, resourceError, TABLE_TEMPLATE } from './resources.js';
 import { audienceOf, type ToolCatalog, type ToolSpec } from './tools.js';
@@ -27,11 +29,30 @@ const INSTRUCTIONS =
  */
 const validator = new AjvJsonSchemaValidator();
 
-/** A procedure's answer as a tool result: the JSON object as `structuredContent`, and as text for clients that read only text. */
+/**
+ * A procedure's answer as a tool result: the JSON object as `structuredContent`, and as text for
+ * clients that read only text. The result is encoded once, here (the transport writes these
+ * bytes): the text is the JSON of `structuredContent`, so the answer is that JSON twice, once as
+ * it is and once escaped as a string. A cached list page comes with its items encoded already
+ * (shared/encoded-json.ts), and escaped once as well; its text is made only if something reads it.
+ */
 function toolResult(spec: ToolSpec, output: unknown): CallToolResult {
   if (spec.answer === 'none') return { content: [{ type: 'text', text: 'Done: nothing to return.' }] };
   const structured = (spec.answer === 'wrapped' ? { result: output ?? null } : output) as Record<string, unknown>;
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  const json = toJsonBody(structured);
+  if (typeof json === 'string') {
+    const encoded = `{"content":[{"type":"text","text":${JSON.stringify(json)}}],"structuredContent":${json}}`;
+    return withEncoding({ content: [{ type: 'text', text: json }], structuredContent: structured }, () => [Buffer.from(encoded)]);
+  }
+  let text: string | undefined;
+  const content = { type: 'text' as const, get text() { return (text ??= Buffer.concat(json).toString()); } };
+  return withEncoding({ content: [content], structuredContent: structured }, () => [
+    Buffer.from('{"content":[{"type":"text","text":"'),
+    ...jsonStringParts(json),
+    Buffer.from('"}],"structuredContent":'),
+    ...json,
+    Buffer.from('}'),
+  ]);
 }
 
 /**
@@ -53,9 +74,14 @@ function toolError(request: McpRequest, spec: ToolSpec, error: unknown): CallToo
 export function mcpServer(catalog: ToolCatalog, request: McpRequest, version: string): Server {
   const server = new Server({ name: 'tabula', version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalog.listFor(audienceOf(request.principal)) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => catalog.listFor(audienceOf(request.principal)));
 
-  server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+  // Registered as the SDK's Protocol registers any handler (the request parsed once against its
+  // schema), not through Server's override for `tools/call`, which parses the request a second
+  // time and then the result, with zod, copying it: results here are made by toolResult and
+  // toolError only, and a copy would lose the encoding made beforehand. Tasks, which that
+  // override also handles, are no capability of this server.
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async ({ params }) => {
     const spec = catalog.find(params.name);
     // A tool the caller does not see in its list is still called: its procedure answers as
     // `/v1` does (403 for a read key's write). Only names that are no tool at all are refused.

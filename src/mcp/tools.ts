@@ -1,8 +1,9 @@
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Meta, ProcedureAccess } from '../trpc/trpc.js';
+import { withEncoding } from '../shared/encoded-json.js';
 import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
 
 /**
@@ -127,11 +128,16 @@ export function offers(access: ProcedureAccess, audience: ToolAudience): boolean
   }
 }
 
-/** The tools of a router, made once, and each audience's list, made on first use. */
+/**
+ * The tools of a router, made once, and each audience's `tools/list` answer, made and encoded on
+ * first use (about 95 KB of JSON for a `read_write` key: encoding it was most of a `tools/list`).
+ * Nothing to invalidate: an audience's list depends on the router alone, and which audience a
+ * credential is of is read from its principal on each request, after a role's change.
+ */
 export class ToolCatalog {
   private readonly specs: ToolSpec[];
   private readonly byName: Map<string, ToolSpec>;
-  private readonly lists = new Map<ToolAudience, Tool[]>();
+  private readonly lists = new Map<ToolAudience, ListToolsResult>();
 
   constructor(router: AnyRouter) {
     this.specs = toolsOf(router);
@@ -146,10 +152,13 @@ export class ToolCatalog {
     return this.byName.get(name);
   }
 
-  listFor(audience: ToolAudience): Tool[] {
+  /** The `tools/list` result of an audience, with its JSON encoding (shared/encoded-json.ts). */
+  listFor(audience: ToolAudience): ListToolsResult {
     let list = this.lists.get(audience);
     if (!list) {
-      list = this.specs.filter((spec) => offers(spec.access, audience)).map((spec) => spec.tool);
+      const tools = this.specs.filter((spec) => offers(spec.access, audience)).map((spec) => spec.tool);
+      const bytes = [Buffer.from(JSON.stringify({ tools }))];
+      list = withEncoding({ tools }, () => bytes);
       this.lists.set(audience, list);
     }
     return list;

@@ -8,6 +8,8 @@
 
 /** Non-enumerable: JSON.stringify (the `/trpc` face) and equality checks in tests do not see it. */
 const ENCODED = Symbol('encoded field');
+/** The same, for a value encoded whole (an MCP tool result, the tool list). */
+const ENCODED_WHOLE = Symbol('encoded value');
 
 interface EncodedField {
   field: string;
@@ -20,6 +22,15 @@ interface EncodedField {
 /** `value` with `bytes()` as the JSON encoding of `value[field]` (which must be that exact JSON). */
 export function withEncodedField<T extends object>(value: T, field: keyof T & string, bytes: () => Buffer): T {
   Object.defineProperty(value, ENCODED, { value: { field, of: value[field], bytes } satisfies EncodedField, enumerable: false });
+  return value;
+}
+
+/**
+ * `value` with `bytes()` as its whole JSON encoding (which must be that exact JSON): for values
+ * made once and answered as they are, never changed afterwards.
+ */
+export function withEncoding<T extends object>(value: T, bytes: () => Buffer[]): T {
+  Object.defineProperty(value, ENCODED_WHOLE, { value: bytes, enumerable: false });
   return value;
 }
 
@@ -38,6 +49,8 @@ export function encodedArray(items: readonly unknown[]): Buffer {
  * brings V8's full collections sooner. Empty for what JSON.stringify cannot encode (undefined).
  */
 export function toJsonBody(value: unknown): string | Buffer[] {
+  const whole = value !== null && typeof value === 'object' ? (value as { [ENCODED_WHOLE]?: () => Buffer[] })[ENCODED_WHOLE] : undefined;
+  if (whole) return whole();
   const encoded = value !== null && typeof value === 'object' ? (value as { [ENCODED]?: EncodedField })[ENCODED] : undefined;
   if (!encoded || (value as Record<string, unknown>)[encoded.field] !== encoded.of || 'toJSON' in (value as object)) return JSON.stringify(value) ?? '';
   const parts: Buffer[] = [];
@@ -57,4 +70,21 @@ export function toJsonBody(value: unknown): string | Buffer[] {
   }
   parts.push(Buffer.from(`${text}}`));
   return parts;
+}
+
+/** The escaped text of each encoded part, by part: a cached page's items are escaped once. */
+const escapedParts = new WeakMap<Buffer, Buffer>();
+
+/**
+ * The JSON text that `parts` encode (toJsonBody) as the inside of a JSON string, `"` excluded:
+ * what JSON.stringify writes for that text as a string value. JSON escapes character by
+ * character, and each part is whole UTF-8 text, so the parts are escaped one by one, and a part
+ * encoded beforehand (a cached page's items) is escaped once for all its answers.
+ */
+export function jsonStringParts(parts: readonly Buffer[]): Buffer[] {
+  return parts.map((part) => {
+    let escaped = escapedParts.get(part);
+    if (!escaped) escapedParts.set(part, (escaped = Buffer.from(JSON.stringify(part.toString()).slice(1, -1))));
+    return escaped;
+  });
 }

@@ -66,8 +66,40 @@ describe('credentials and the HTTP level', () => {
     expect(broken.status).toBe(400);
     expect(broken.json).toMatchObject({ error: { code: -32700, data: { error: { code: 'INVALID_JSON' } } } });
 
-    // The transport's own rule: a client must accept both JSON and event streams.
-    expect((await post(t, LIST_TOOLS, w.readKey, { accept: 'application/json' })).status).toBe(406);
+    // The transport's own rules, as the SDK's Streamable HTTP transport answers them: a client
+    // accepts both JSON and event streams, sends JSON, a JSON-RPC message, a protocol version it
+    // knows; a notification is answered 202 without a body.
+    const refusal = (status: number, code: number) => ({ status, json: { jsonrpc: '2.0', id: null, error: { code, message: expect.any(String) } } });
+    expect(await post(t, LIST_TOOLS, w.readKey, { accept: 'application/json' })).toMatchObject(refusal(406, -32000));
+    const bodiless = await fetch(`${t.url}/mcp`, { method: 'POST', headers: { accept: ACCEPT, authorization: `Bearer ${w.readKey}` } }).then(toCallResult);
+    expect(bodiless).toMatchObject(refusal(415, -32000));
+    expect(await post(t, { jsonrpc: '2.0', id: 1 }, w.readKey)).toMatchObject(refusal(400, -32700));
+    const version = await post(t, LIST_TOOLS, w.readKey, { 'mcp-protocol-version': '1999-01-01' });
+    expect(version).toMatchObject(refusal(400, -32000));
+    expect(version.json.error.message).toMatch(/^Bad Request: Unsupported protocol version: 1999-01-01/);
+    const notification = await fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { accept: ACCEPT, 'content-type': 'application/json', authorization: `Bearer ${w.readKey}` },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    expect(notification.status).toBe(202);
+    expect(await notification.text()).toBe('');
+  });
+
+  it('answers a list tool call with the /v1 answer as its text and its structured content, cached page or not', async () => {
+    const table = await createTable(w, [{ name: 'title', type: 'text' }]);
+    for (const title of ['a "quoted" title', 'back\\slash', 'line\nbreak', 'é ü 😀']) {
+      expect((await t.call('POST', `/v1/${w.projectId}/tables/${table.id}/contents`, { body: { data: { title } } })).status).toBe(201);
+    }
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'contents.list', arguments: { projectId: w.projectId, tableId: table.id } } };
+    const v1 = await fetch(`${t.url}/v1/${w.projectId}/tables/${table.id}/contents`, { headers: { authorization: `Bearer ${w.readKey}` } }).then((res) => res.text());
+    for (let i = 0; i < 3; i++) {
+      const answer = await post(t, call, w.readKey);
+      expect(answer.status).toBe(200);
+      expect(Number(answer.headers.get('content-length'))).toBe(Buffer.byteLength(answer.text));
+      expect(answer.json.result.structuredContent.list).toHaveLength(4);
+      expect(answer.json).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: v1 }], structuredContent: JSON.parse(v1) } });
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodedArray, toJsonBody, withEncodedField } from '../../src/shared/encoded-json.js';
+import { encodedArray, jsonStringParts, toJsonBody, withEncodedField, withEncoding } from '../../src/shared/encoded-json.js';
 
 const text = (body: string | Buffer[]) => (typeof body === 'string' ? body : Buffer.concat(body).toString('utf8'));
 
@@ -38,5 +38,30 @@ describe('answers with a pre-encoded field', () => {
     expect(encodedArray(items)).toBe(encodedArray(items));
     expect(encodedArray(items).toString()).toBe('[1,2,3]');
     expect(toJsonBody(undefined)).toBe('');
+  });
+});
+
+describe('answers encoded whole, and encoded answers as JSON strings', () => {
+  it('a value encoded whole is answered as its bytes', () => {
+    const bytes = [Buffer.from('{"tools":[]}')];
+    const value = withEncoding({ tools: [] }, () => bytes);
+    expect(toJsonBody(value)).toBe(bytes);
+    expect(Object.keys(value)).toEqual(['tools']);
+  });
+
+  it('escape the parts of an encoded answer into what JSON.stringify writes for its text, byte for byte', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { maxLength: 20 }), fc.jsonValue(), (items, other) => {
+        const value = withEncodedField({ list: items, other }, 'list', () => encodedArray(items));
+        const parts = toJsonBody(value) as Buffer[];
+        const escaped = Buffer.concat(jsonStringParts(parts)).toString('utf8');
+        expect(`"${escaped}"`).toBe(JSON.stringify(JSON.stringify(value)));
+      }),
+    );
+  });
+
+  it('escape a part once', () => {
+    const part = Buffer.from('{"a":"\\"}');
+    expect(jsonStringParts([part])[0]).toBe(jsonStringParts([part])[0]);
   });
 });
