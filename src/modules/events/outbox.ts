@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import { sqlOn } from '../../db/sql.js';
+import { jsonbArray } from '../../db/jsonb-param.js';
+import { mapInSlices } from '../../shared/slices.js';
 import type { OutboxDb } from '../../jobs/outbox.js';
 import { insertOutboxEvents, takeOutboxBatch, tryAdvisoryXactLock } from './outbox.sql.js';
 import type { DomainEvent } from './vocabulary.js';
@@ -11,7 +13,8 @@ import type { DomainEvent } from './vocabulary.js';
  */
 export async function emitEvents(db: OutboxDb, events: DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const query = insertOutboxEvents(events.map((e) => e.id), events.map((e) => JSON.stringify(e)));
+  // Serialized a slice at a time: a release's 2,000 events in one go held the event loop (shared/slices.ts).
+  const query = insertOutboxEvents(jsonbArray(await mapInSlices(events, (e) => JSON.stringify(e))));
   await db.executeSql(query.text, query.values);
 }
 

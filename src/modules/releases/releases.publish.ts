@@ -10,8 +10,8 @@ import { itemsOf, markPublished, type ReleaseItemRow, type ReleaseRow } from './
 /*
  * Publishing a release (docs/releases.md#publishing): every item applied in one transaction, each
  * checked as a single write is (updateMany: updateContents' checks, told for all items at once,
- * and all rows written by one statement), so one failing item leaves every row as it was. A dry
- * run still tries each item alone (updateContents), under its own savepoint.
+ * and the rows written by one statement per slice of them), so one failing item leaves every row
+ * as it was. A dry run still tries each item alone (updateContents), under its own savepoint.
  */
 
 /** The write scope of a table's rows (the caller's rules and actor, or the scheduler's). */

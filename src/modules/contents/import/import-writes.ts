@@ -3,10 +3,9 @@ import { jsonbArray } from '../../../db/jsonb-param.js';
 import type { ErrorDetail } from '../../../errors/app-error.js';
 import type { ContentStatus } from '../../tables/table.entity.js';
 import { randomShard, recordChange } from '../rows/counts.js';
-import { insertContentsJson } from '../rows/rows.sql.js';
+import { insertContentsJson, updateRows } from '../rows/rows.sql.js';
 import { storageLimitField, uniqueViolationField } from '../rows/uniqueness.js';
 import type { WriteScope } from '../rows/write.js';
-import { updateImportedRows } from './import.sql.js';
 import type { BatchContext, PlannedInserts, PlannedUpdate } from './import-batch.js';
 
 /**
@@ -47,7 +46,7 @@ function conflictDetail(scope: WriteScope, line: number, error: unknown): ErrorD
 export async function updatePlanned(scope: WriteScope, sql: Sql, updates: PlannedUpdate[], ctx: BatchContext): Promise<number> {
   if (updates.length === 0) return 0;
   const run = async (batch: PlannedUpdate[]) => {
-    await sql(updateImportedRows(batch.map((p) => p.update), scope.actor));
+    await sql(updateRows(batch.map((p) => ({ ...p.update, clearsDraft: false, actor: scope.actor })), null, true));
     for (const [key, group] of Map.groupBy(batch, (p) => `${p.from} ${p.update.status}`)) {
       const [from, to] = key.split(' ') as [ContentStatus, ContentStatus];
       if (from !== to) await recordChange(sql, scope.table.id, from, to, group.length);

@@ -1,8 +1,6 @@
 import type { SqlQuery } from '../../../db/sql.js';
-import { jsonbArray } from '../../../db/jsonb-param.js';
-import type { Actor, RevisionAction } from '../revisions/actions.js';
 import { CONTENTS_COLUMNS } from '../rows/row.js';
-import type { ContentStatus } from '../../tables/table.entity.js';
+import type { RowUpdate } from '../rows/rows.sql.js';
 
 /* The statements of imports (docs/import-export.md#import) that single writes do not have. */
 
@@ -19,33 +17,5 @@ export const rowsToUpsert = (tableId: string, ids: string[], slugs: string[]): S
   values: [tableId, ids, slugs],
 });
 
-export interface ImportedUpdate {
-  id: string;
-  data: Record<string, unknown>;
-  status: ContentStatus;
-  slug: string | null;
-  publishAt: Date | null;
-  publishes: boolean;
-  action: RevisionAction;
-}
-
-/** Updates a batch of rows (their data, status and slug) and records their revisions, in one statement. */
-export const updateImportedRows = (rows: ImportedUpdate[], actor: Actor | null): SqlQuery => ({
-  text: `with input as (
-           select * from jsonb_to_recordset($1::jsonb) as r(id uuid, data jsonb, status text, slug text, publish_at timestamptz, publishes boolean, action text)
-         ), updated as (
-           update contents c set data = i.data, status = i.status, slug = i.slug, publish_at = i.publish_at,
-                  published_at = case when i.publishes then now() else c.published_at end, updated_at = now(), version = c.version + 1
-             from input i where c.id = i.id
-           returning c.id, c.version, c.status, c.data, c.updated_at, i.action
-         ), revised as (
-           insert into contents_revision (row_id, version, action, status, data, actor_type, actor_id, created_at)
-           select id, version, action, status, data, $2, $3::uuid, updated_at from updated
-         )
-         select id::text from updated`,
-  values: [
-    jsonbArray(rows.map((r) => JSON.stringify({ id: r.id, data: r.data, status: r.status, slug: r.slug, publish_at: r.publishAt, publishes: r.publishes, action: r.action }))),
-    actor?.type ?? null,
-    actor?.id ?? null,
-  ],
-});
+/** A matched row's update (rows.sql.ts updateRows, which writes it): the import's actor for all, no draft to clear. */
+export type ImportedUpdate = Omit<RowUpdate, 'clearsDraft' | 'actor'>;

@@ -140,11 +140,12 @@ export interface RowUpdate {
 const OF_C = CONTENTS_COLUMNS.replace(/(^|, )/g, '$1c.');
 
 /**
- * updateRow for many rows at once (a release): one statement whatever their number, the rows
- * travelling as one JSON array, each revision naming `releaseId`. Returns the rows, in no order.
+ * updateRow for many rows at once (a release's slice, an import's matched rows): one statement
+ * whatever their number, the rows travelling as one JSON array, each revision naming
+ * `releaseId`. Returns the rows, in no order; `idsOnly`: their ids only (an import needs no more).
  */
-export const updateRows = (rows: RowUpdate[], releaseId: string | null): SqlQuery => ({
-  name: 'contents.update.many',
+export const updateRows = (rows: RowUpdate[], releaseId: string | null, idsOnly = false): SqlQuery => ({
+  name: `contents.update.many${idsOnly ? '.ids' : ''}`,
   text: `with input as (
            select * from jsonb_to_recordset($1::jsonb) as r(
              id uuid, data jsonb, status text, slug text, publish_at timestamptz, publishes boolean, clears_draft boolean,
@@ -156,7 +157,7 @@ export const updateRows = (rows: RowUpdate[], releaseId: string | null): SqlQuer
              from input i where c.id = i.id
            returning ${OF_C}, i.action, i.actor_type, i.actor_id
          ), revised as (${reviseRows('updated', 'action', 'actor_type', 'actor_id', '$2::uuid')})
-         select ${ROW_FIELDS} from updated`,
+         select ${idsOnly ? 'id::text as id' : ROW_FIELDS} from updated`,
   values: [
     jsonbArray(
       rows.map((r) =>
