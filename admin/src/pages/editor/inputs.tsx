@@ -26,11 +26,11 @@ export function LineInput({ label, value, onChange, error, description, isRequir
   );
 }
 
-export function AreaInput({ label, value, onChange, error, description, isRequired, rows = 5, className }: InputProps & { rows?: number; className?: string }) {
+export function AreaInput({ label, value, onChange, error, description, isRequired, rows = 5, className, spellCheck }: InputProps & { rows?: number; className?: string; spellCheck?: boolean }) {
   return (
     <TextField className={`field${className ? ` ${className}` : ''}`} value={value} onChange={onChange} isInvalid={!!error} isRequired={isRequired} validationBehavior="aria">
       <Label>{label}</Label>
-      <TextArea rows={rows} />
+      <TextArea rows={rows} spellCheck={spellCheck} />
       {description && <Text slot="description" className="field-description">{description}</Text>}
       <FieldError className="field-error">{error}</FieldError>
     </TextField>
