@@ -151,6 +151,7 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
   }, [busy]);
 
   const save = async () => {
+    if (saving) return;
     setSaving(true);
     try {
       await saveChanges();
@@ -293,8 +294,8 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
             </div>
           )}
           <div className="row editor-actions">
-            {/* Never disabled, so that it keeps the focus after a save; pending while the save is out. */}
-            <AriaButton ref={saveButton} type="submit" className="btn btn-primary" isPending={saving} isDisabled={busy && !saving}>
+            {/* Not disabled by its own save, so that it keeps the focus (a second press meanwhile is ignored). */}
+            <AriaButton ref={saveButton} type="submit" className="btn btn-primary" isDisabled={busy && !saving}>
               {!row ? 'Create row' : toDraft ? 'Save draft' : 'Save'}
             </AriaButton>
             <Button
