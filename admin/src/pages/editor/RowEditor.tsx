@@ -14,7 +14,7 @@ import type { Table } from '../../data/tables/queries.js';
 import { useUnsavedChanges } from '../../layout/LeaveGuard.js';
 import { ConfirmButton } from '../../ui/ConfirmDialog.js';
 import { Button, SelectInput } from '../../ui/controls.js';
-import { Loading, PageHeader } from '../../ui/feedback.js';
+import { ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
 import { ConflictDialog, type Conflict } from './ConflictDialog.js';
 import { DraftPanel, type SaveTarget } from './DraftPanel.js';
 import { ErrorSummary } from './ErrorSummary.js';
@@ -270,7 +270,9 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
           }}
         >
           {toDraft && <p className="banner banner-warn">Changes are saved as a draft; the published version stays live.</p>}
-          {toDraft && !draft.data ? (
+          {toDraft && draft.error ? (
+            <ErrorBanner error={draft.error} />
+          ) : toDraft && !draft.data ? (
             <Loading label="Loading the draft…" />
           ) : (
             columns.map((column) => (
