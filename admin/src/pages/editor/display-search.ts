@@ -1,7 +1,7 @@
 import type { Column } from '../../data/columns/queries.js';
 
 /*
- * The reference picker's search by what names a row (docs/console.md#the-reference-picker): the
+ * The reference picker's search by what names a row (docs/console.md#row-labels): the
  * referenced table's `settings.display` (one column name, or a template of `{{column}}`
  * placeholders). The typed text is looked for in each of the display's columns, any of them
  * (`op=or`): as a part of a text-like value, as the whole value of a select or a number; a typed
