@@ -53,8 +53,14 @@ describe('file library', () => {
       const first = grid.getByRole('button').first();
       // On the page's clock, checked at every frame: when the first file could take the focus
       // (the locator's own waiting retries at growing intervals, up to 500 ms late).
-      const firstCard = await page.waitForFunction('document.querySelector(\'ul[aria-label="Files"] button\') && Math.round(performance.now())', null, { polling: 'raf' });
-      const firstCardMs = (await firstCard.jsonValue()) as number;
+      const firstCardMs = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const page = globalThis as unknown as { document: { querySelector(selector: string): unknown }; requestAnimationFrame(callback: () => void): void; performance: { now(): number } };
+            const check = () => (page.document.querySelector('ul[aria-label="Files"] button') ? resolve(Math.round(page.performance.now())) : page.requestAnimationFrame(check));
+            check();
+          }),
+      );
       await first.focus();
       const interactive = Date.now() - started;
       await page.getByText(`${SEEDED_FILES.toLocaleString('en')} items`).or(page.getByText(`${SEEDED_FILES} items`)).waitFor();

@@ -3,7 +3,7 @@ import { Tab, TabList, TabPanel, Tabs, type Key } from 'react-aria-components';
 import type { Column } from '../../data/columns/queries.js';
 import { SelectInput } from '../../ui/controls.js';
 import { FileField } from './FileField.js';
-import { AreaInput, LineInput, OptionsInput, ToggleInput } from './inputs.js';
+import { AreaInput, GROWING_TEXT, LineInput, longTextClass, OptionsInput, ToggleInput } from './inputs.js';
 import { MarkdownInput } from './MarkdownInput.js';
 import { ReferencePicker } from './ReferencePicker.js';
 import { isLocalized, type FieldValue } from './values.js';
@@ -13,14 +13,6 @@ export type Errors = Record<string, string>;
 
 const NONE = '__none__';
 
-/**
- * Up to this many characters a long text's box grows with its lines (CSS `field-sizing`); a longer
- * one is surely taller than the box's ceiling, and a fixed box spares the browser measuring the
- * whole text again on each keystroke (docs/console.md#long-text). Spell checking a text that long
- * is off for the same reason.
- */
-export const GROWING_TEXT = 20_000;
-export const longTextClass = (text: string) => (text.length > GROWING_TEXT ? 'editor-longtext editor-longtext-full' : 'editor-longtext');
 
 export const columnLabel = (column: Column): string => column.label || column.name;
 

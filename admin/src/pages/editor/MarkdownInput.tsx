@@ -1,6 +1,5 @@
 import { memo, useEffect, useState, type ReactNode } from 'react';
-import { longTextClass, GROWING_TEXT } from './FieldInput.js';
-import { AreaInput } from './inputs.js';
+import { AreaInput, GROWING_TEXT, longTextClass } from './inputs.js';
 import { renderMarkdown } from './markdown.js';
 
 /**

@@ -2,6 +2,15 @@ import type { ReactNode } from 'react';
 import { Checkbox, CheckboxGroup, FieldError, Input, Label, Text, TextArea, TextField } from 'react-aria-components';
 
 /**
+ * Up to this many characters a long text's box grows with its lines (CSS `field-sizing`); a longer
+ * one is surely taller than the box's ceiling, and a fixed box spares the browser measuring the
+ * whole text again on each keystroke (docs/console.md#long-text). Spell checking a text that long
+ * is off for the same reason.
+ */
+export const GROWING_TEXT = 20_000;
+export const longTextClass = (text: string) => (text.length > GROWING_TEXT ? 'editor-longtext editor-longtext-full' : 'editor-longtext');
+
+/**
  * The editor's plain inputs. Unlike the shared controls they take the input's own attributes
  * (type, inputMode) and validate by ARIA only: the API is the judge of a value (its 422 lands at
  * the field), and the browser must not block a save on a field hidden in another locale's tab.
