@@ -120,6 +120,20 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
   const [saving, setSaving] = useState(false);
   const busy = create.isPending || update.isPending || publishDraft.isPending || discardDraft.isPending || remove.isPending;
 
+  // The control that started a write gets the focus back when the write is over, if disabling it
+  // meanwhile dropped the focus to the page; one that is gone (a status panel redrawn for the new
+  // status) leaves it to the notice that says what happened.
+  const used = useRef<HTMLElement | null>(null);
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    const control = used.current;
+    if (busy || !control) return;
+    used.current = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    if (control.isConnected && !control.matches(':disabled')) control.focus();
+    else noticeRef.current?.focus();
+  }, [busy]);
+
   /** Runs a write; its refusal shows at the fields and in the summary, its success as a notice. */
   const attempt = async (write: () => Promise<unknown>, done: string) => {
     setNotice(null);
@@ -135,20 +149,6 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
       return false;
     }
   };
-
-  // The control that started a write gets the focus back when the write is over, if disabling it
-  // meanwhile dropped the focus to the page; one that is gone (a status panel redrawn for the new
-  // status) leaves it to the notice that says what happened.
-  const used = useRef<HTMLElement | null>(null);
-  const noticeRef = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    const control = used.current;
-    if (busy || !control) return;
-    used.current = null;
-    if (document.activeElement && document.activeElement !== document.body) return;
-    if (control.isConnected && !control.matches(':disabled')) control.focus();
-    else noticeRef.current?.focus();
-  }, [busy]);
 
   const save = async () => {
     if (saving) return;
