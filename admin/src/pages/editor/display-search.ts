@@ -1,4 +1,4 @@
-import type { Column } from '../../data/columns/queries.js';
+import type { Column } from './values.js';
 
 /*
  * The reference picker's search by what names a row (docs/console.md#row-labels): the
@@ -12,7 +12,7 @@ const TEXT_LIKE = new Set(['text', 'longtext', 'email', 'url', 'slug']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The columns a display names, in its order (unknown names left out). */
-export function displayColumns(display: string | undefined, columns: Column[]): Column[] {
+export function displayColumns<C extends Column>(display: string | undefined, columns: C[]): C[] {
   if (!display || display.trim() === '') return [];
   const names = display.includes('{{') ? [...display.matchAll(/\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}\}/g)].map((m) => m[1]) : [display.trim()];
   return [...new Set(names)].flatMap((name) => columns.filter((c) => c.name === name));
