@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildData, defaultFields, rowLabel, titleColumn, toField, toFields, type Column } from '../../admin/src/pages/editor/values.js';
+import { buildData, defaultFields, rowLabel, sameValue, titleColumn, toField, toFields, type Column } from '../../admin/src/pages/editor/values.js';
+import { displayColumns, displayFilter } from '../../admin/src/pages/editor/display-search.js';
 
 /** The editor's conversions between stored values (docs/contents.md#tables-and-columns) and what its inputs hold. */
 const column = (name: string, type: string, settings: Record<string, unknown> = {}): Column => ({ name, type, settings });
@@ -51,5 +52,34 @@ describe('editor values', () => {
     expect(rowLabel({ id: '1', slug: 's', data: { name: { de: 'Nur deutsch' } } }, title, 'en')).toBe('Nur deutsch');
     expect(rowLabel({ id: '1', slug: 's', data: {} }, title, 'en')).toBe('s');
     expect(rowLabel({ id: '1', data: {} }, undefined, 'en')).toBe('1');
+  });
+
+  it('compares form values as they are: texts, lists in order, locales whatever their order', () => {
+    const long = 'x'.repeat(1_000_000);
+    expect(sameValue(long, `${'x'.repeat(999_999)}x`)).toBe(true);
+    expect(sameValue(long, `${long}y`)).toBe(false);
+    expect(sameValue(['a', 'b'], ['a', 'b'])).toBe(true);
+    expect(sameValue(['a', 'b'], ['b', 'a'])).toBe(false);
+    expect(sameValue({ en: 'Hi', de: 'Hallo' }, { de: 'Hallo', en: 'Hi' })).toBe(true);
+    expect(sameValue({ en: 'Hi' }, { en: 'Hi', de: '' })).toBe(false);
+    expect(sameValue(null, '')).toBe(false);
+    expect(sameValue(false, null)).toBe(false);
+    expect(sameValue(undefined, null)).toBe(false);
+  });
+
+  it('searches the columns of a row label: parts of texts, whole numbers and options, a slug or a pasted id', () => {
+    const spices = [column('name', 'text', { localized: true }), column('number', 'integer'), column('kind', 'select', { options: ['seed'] }), column('meta', 'json')];
+    const shown = displayColumns('No. {{number}}: {{name}} ({{kind}}) {{missing}}', spices);
+    expect(shown.map((c) => c.name)).toEqual(['number', 'name', 'kind']);
+    expect(JSON.parse(displayFilter(' prik ', shown, 'de')!)).toEqual([
+      { i: 'name', w: 'contains', v: 'prik', l: 'de' },
+      { i: 'kind', w: 'eq', v: 'prik' },
+      { i: 'slug', w: 'contains', v: 'prik' },
+    ]);
+    expect(JSON.parse(displayFilter('42', shown, 'en')!)[0]).toEqual({ i: 'number', w: 'eq', v: '42' });
+    const id = '01A2208B-4CC9-749C-8F84-9E5C7B438082';
+    expect(JSON.parse(displayFilter(id, shown, 'en')!).at(-1)).toEqual({ i: 'id', w: 'eq', v: id.toLowerCase() });
+    expect(displayFilter('  ', shown, 'en')).toBeNull();
+    expect(displayColumns(undefined, spices)).toEqual([]);
   });
 });

@@ -184,3 +184,41 @@ describe('built-in grants keep their access', () => {
     expectCreated(await uploadAs(w.writeKey, bytesOf(5000), 'big.bin', 'application/octet-stream'));
   });
 });
+
+describe('explain of the file library (table=$files)', () => {
+  const explain = (query: string, token?: string) => w.t.call('GET', `/v1/${w.projectId}/access/explain?table=%24files${query}`, token === undefined ? {} : { token });
+  const no = { allowed: false, rules: [] };
+
+  it('says per action what a custom role allows, and for one file which rules hold it; a file outside its read rules is 404', async () => {
+    const rules = [IMAGES, { table: '$files', actions: ['update', 'delete'], where: [{ i: 'name', w: 'startsWith', v: 'photo' }] }];
+    const { key, id, roleId } = await roleKey(w, rules);
+    expect(expectStatus(await explain('', key), 200)).toEqual({
+      actions: { read: { allowed: true, rules: [0] }, create: no, update: { allowed: true, rules: [1] }, delete: { allowed: true, rules: [1] }, publish: no },
+      fields: { read: [], write: [] },
+    });
+    expect(expectStatus(await explain(`&contentsId=${f.image}`, key), 200).actions.update).toEqual({ allowed: true, rules: [1] });
+    expectError(await explain(`&contentsId=${f.loose}`, key), 404, 'NOT_FOUND');
+    // The project's admin asks about the role and the key: the same answer.
+    expect(expectStatus(await explain(`&roleId=${roleId}`), 200).actions.create).toEqual(no);
+    expect(expectStatus(await explain(`&apiKeyId=${id}`), 200).actions.delete).toEqual({ allowed: true, rules: [1] });
+    // Another image, whose name is outside the write rule: read, not replaced or deleted.
+    const other = await newFile('other.png', 'image/png', PNG);
+    const onOther = expectStatus(await explain(`&contentsId=${other}`, key), 200).actions;
+    expect([onOther.read.allowed, onOther.update.allowed, onOther.delete.allowed]).toEqual([true, false, false]);
+  });
+
+  it('gives built-in grants their level: the admin writes every file, a read key reads only; a role with no $files rule may nothing', async () => {
+    const admin = expectStatus(await explain(''), 200).actions;
+    expect([admin.read.allowed, admin.create.allowed, admin.update.allowed, admin.delete.allowed]).toEqual([true, true, true, true]);
+    const reader = expectCreated(await w.t.call('POST', `/v1/${w.projectId}/api-keys`, { body: { name: uniqueName(), permission: 'read' } }));
+    const read = expectStatus(await explain('', reader.key), 200).actions;
+    expect([read.read.allowed, read.create.allowed, read.update.allowed, read.delete.allowed]).toEqual([true, false, false, false]);
+    expect(expectStatus(await explain(`&apiKeyId=${reader.id}`), 200).actions.create).toEqual(no);
+    expect(expectStatus(await explain('&roleId=VIEWER'), 200).actions.update).toEqual(no);
+    const { key } = await roleKey(w, [{ table: table.key, actions: ['read'] }]);
+    expect(Object.values(expectStatus(await explain('', key), 200).actions).every((v) => (v as { allowed: boolean }).allowed === false)).toBe(true);
+  });
+});
+
+let keys = 0;
+const uniqueName = () => `explain-reader-${++keys}`;

@@ -5,8 +5,8 @@ import { RULE_ACTIONS } from './role.schema.js';
 /** `GET /v1/{projectId}/access/explain` (docs/roles.md#explain). */
 export const explainInput = z.object({
   projectId: pathId('Project id'),
-  table: z.string().min(1).max(200).describe('The table, by key or id'),
-  contentsId: z.string().min(1).max(200).optional().describe('A row of the table (id or slug): explain for this row'),
+  table: z.string().min(1).max(200).describe('The table, by key or id, or `$files` for the file library'),
+  contentsId: z.string().min(1).max(200).optional().describe('A row of the table (id or slug): explain for this row; with `$files`, a file id: explain for this file'),
   roleId: z.string().min(1).max(200).optional().describe('Explain for this role (a UUID, or ADMIN, EDITOR, VIEWER), as granted to a member; project ADMIN only'),
   apiKeyId: z.string().min(1).max(200).optional().describe('Explain for this API key; project ADMIN only'),
   accountId: z.string().min(1).max(200).optional().describe('Explain for this account in the project; project ADMIN only'),

@@ -25,12 +25,17 @@ export function useContentDraft(projectId: string, tableId: string, contentId: s
   return useApi(contentsKeys.draft(projectId, tableId, contentId), (client) => client.contents.get.query({ projectId, tableId, contentsId: contentId, version: 'draft' }), options);
 }
 
-/** The reference picker's search: `size` rows matching `search` with only `fields`, in `locale`. */
-export function useContentsSearch(projectId: string, tableId: string, find: { search: string; fields: string; locale: string; size: number }, options: { enabled?: boolean } = {}) {
-  const { search, fields, locale, size } = find;
+/**
+ * The reference picker's search: `size` rows matching `search` with only `fields`, in `locale`;
+ * with `filter`, rows matching any of its conditions instead of the full-text search (the search
+ * by a table's display columns).
+ */
+export function useContentsSearch(projectId: string, tableId: string, find: { search: string; fields: string; locale: string; size: number; filter?: string | null }, options: { enabled?: boolean } = {}) {
+  const { search, fields, locale, size, filter } = find;
+  const query = filter ? { filter, op: 'or' as const } : { search: search || undefined };
   return useApi(
     contentsKeys.search(projectId, tableId, search, fields),
-    (client) => client.contents.list.query({ projectId, tableId, search: search || undefined, size, withCount: 'false', locale, fields }),
+    (client) => client.contents.list.query({ projectId, tableId, ...query, size, withCount: 'false', locale, fields }),
     { enabled: options.enabled, keepPrevious: true },
   );
 }

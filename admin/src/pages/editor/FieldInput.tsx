@@ -1,8 +1,9 @@
-import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
+import { memo, useEffect, useState } from 'react';
+import { Tab, TabList, TabPanel, Tabs, type Key } from 'react-aria-components';
 import type { Column } from '../../data/columns/queries.js';
 import { SelectInput } from '../../ui/controls.js';
 import { FileField } from './FileField.js';
-import { AreaInput, LineInput, OptionsInput, ToggleInput } from './inputs.js';
+import { AreaInput, GROWING_TEXT, LineInput, longTextClass, OptionsInput, ToggleInput } from './inputs.js';
 import { MarkdownInput } from './MarkdownInput.js';
 import { ReferencePicker } from './ReferencePicker.js';
 import { isLocalized, type FieldValue } from './values.js';
@@ -11,6 +12,7 @@ import { isLocalized, type FieldValue } from './values.js';
 export type Errors = Record<string, string>;
 
 const NONE = '__none__';
+
 
 export const columnLabel = (column: Column): string => column.label || column.name;
 
@@ -55,7 +57,7 @@ function ScalarInput({ projectId, column, columns, label, value, onChange, error
   switch (column.type) {
     case 'longtext':
       if (column.settings.format === 'markdown') return <MarkdownInput {...common} value={text} onChange={onChange} />;
-      return <AreaInput {...common} value={text} onChange={onChange} rows={6} />;
+      return <AreaInput {...common} value={text} onChange={onChange} rows={6} className={longTextClass(text)} spellCheck={text.length <= GROWING_TEXT} />;
     case 'json':
       // Tall enough for the value as formatted, within reason.
       return <AreaInput {...common} value={text} onChange={onChange} rows={Math.min(14, Math.max(4, text.split('\n').length + 1))} className="editor-json" />;
@@ -107,42 +109,54 @@ interface FieldProps {
 
 /**
  * A column's field. A localized column (docs/contents.md#contents) gets one tab per project locale, the default
- * first; a tab whose value the API refused is marked, so the error is found without opening each.
+ * first; a tab whose value the API refused is marked, so the error is found without opening each,
+ * and after a refused save the first refused locale's tab is the one shown.
+ * Memoized: a keystroke in one field renders that field only (its props are stable otherwise).
  */
-export function FieldInput({ projectId, column, columns, locales, defaultLocale, value, onChange, errors }: FieldProps) {
+export const FieldInput = memo(function FieldInput({ projectId, column, columns, locales, defaultLocale, value, onChange, errors }: FieldProps) {
   const label = columnLabel(column);
   const field = `data.${column.name}`;
-  if (!isLocalized(column)) {
-    return <ScalarInput projectId={projectId} column={column} columns={columns} label={label} value={value} onChange={onChange} error={errors[field]} />;
-  }
-  const byLocale = (value ?? {}) as Record<string, string>;
   const ordered = [defaultLocale, ...locales.filter((l) => l !== defaultLocale)];
-  return (
-    <div className="editor-localized">
-      <Tabs className="tabs editor-locale-tabs">
-        <TabList aria-label={`${label} by locale`}>
-          {ordered.map((locale) => (
-            <Tab key={locale} id={locale}>
-              {locale}
-              {errors[`${field}.${locale}`] ? <span className="editor-tab-error"> (error)</span> : null}
-            </Tab>
+  const [locale, setLocale] = useState<Key>(defaultLocale);
+  const refused = ordered.find((l) => errors[`${field}.${l}`]);
+  useEffect(() => {
+    if (refused && !errors[`${field}.${String(locale)}`]) setLocale(refused);
+    // Only when the errors change: a person may open another tab afterwards.
+  }, [errors]);
+  let input;
+  if (!isLocalized(column)) {
+    input = <ScalarInput projectId={projectId} column={column} columns={columns} label={label} value={value} onChange={onChange} error={errors[field]} />;
+  } else {
+    const byLocale = (value ?? {}) as Record<string, string>;
+    input = (
+      <div className="editor-localized">
+        <Tabs className="tabs editor-locale-tabs" selectedKey={locale} onSelectionChange={setLocale}>
+          <TabList aria-label={`${label} by locale`}>
+            {ordered.map((l) => (
+              <Tab key={l} id={l}>
+                {l}
+                {errors[`${field}.${l}`] ? <span className="editor-tab-error"> (error)</span> : null}
+              </Tab>
+            ))}
+          </TabList>
+          {ordered.map((l) => (
+            <TabPanel key={l} id={l} className="editor-tab-panel">
+              <ScalarInput
+                projectId={projectId}
+                column={column}
+                columns={columns}
+                label={`${label} (${l})`}
+                value={byLocale[l] ?? ''}
+                required={column.settings.required === true && l === defaultLocale}
+                onChange={(next) => onChange({ ...byLocale, [l]: String(next ?? '') })}
+                error={errors[`${field}.${l}`] ?? (l === defaultLocale ? errors[field] : undefined)}
+              />
+            </TabPanel>
           ))}
-        </TabList>
-        {ordered.map((locale) => (
-          <TabPanel key={locale} id={locale} className="editor-tab-panel">
-            <ScalarInput
-              projectId={projectId}
-              column={column}
-              columns={columns}
-              label={`${label} (${locale})`}
-              value={byLocale[locale] ?? ''}
-              required={column.settings.required === true && locale === defaultLocale}
-              onChange={(next) => onChange({ ...byLocale, [locale]: String(next ?? '') })}
-              error={errors[`${field}.${locale}`] ?? (locale === defaultLocale ? errors[field] : undefined)}
-            />
-          </TabPanel>
-        ))}
-      </Tabs>
-    </div>
-  );
-}
+        </Tabs>
+      </div>
+    );
+  }
+  // The error summary finds a field by its API path (ErrorSummary's links).
+  return <div data-field={field}>{input}</div>;
+});

@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useParams } from 'react-router';
 import { FileTrigger } from 'react-aria-components';
 import { uploadFile, type FileRecord } from 'tabula/client';
 import type { Column } from '../../data/columns/queries.js';
 import { errorText } from '../../data/errors.js';
 import { fileKeys } from '../../data/files/keys.js';
 import { useFile } from '../../data/files/queries.js';
+import { useFileRights } from '../../data/files/rights.js';
 import { useThumbnail } from '../files/thumbnail.js';
 import { useFileTransport } from '../files/transport.js';
 import { Button } from '../../ui/controls.js';
@@ -51,6 +53,9 @@ export function FileField({ projectId, column, label, value, onChange, error }: 
 }) {
   const transport = useFileTransport();
   const queries = useQueryClient();
+  // Uploading stores a new file: offered when the member may (a custom role needs a `$files` create rule).
+  const { workspaceId } = useParams();
+  const rights = useFileRights(workspaceId!, projectId);
   const [uploading, setUploading] = useState(false);
   const [uploadError, setUploadError] = useState<unknown>(null);
   const multiple = column.settings.multiple === true;
@@ -86,11 +91,15 @@ export function FileField({ projectId, column, label, value, onChange, error }: 
           ))}
         </ul>
       )}
-      <div className="row">
-        <FileTrigger allowsMultiple={multiple} onSelect={(files) => void upload(files)}>
-          <Button isDisabled={uploading}>{uploading ? 'Uploading…' : ids.length > 0 && !multiple ? `Replace ${label}` : `Upload ${label}`}</Button>
-        </FileTrigger>
-      </div>
+      {rights.upload ? (
+        <div className="row">
+          <FileTrigger allowsMultiple={multiple} onSelect={(files) => void upload(files)}>
+            <Button isDisabled={uploading}>{uploading ? 'Uploading…' : ids.length > 0 && !multiple ? `Replace ${label}` : `Upload ${label}`}</Button>
+          </FileTrigger>
+        </div>
+      ) : (
+        ids.length === 0 && <span className="muted">No file.</span>
+      )}
       {shown && (
         <span className="field-error" id={`file-${column.id}-error`} role="alert">
           {shown}

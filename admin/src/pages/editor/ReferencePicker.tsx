@@ -5,6 +5,8 @@ import { useChosenRows, useContentsSearch } from '../../data/contents/queries.js
 import { useProject } from '../../data/projects/context.js';
 import { useTable } from '../../data/tables/queries.js';
 import { Button } from '../../ui/controls.js';
+import { displayLabel } from '../list/cells.js';
+import { displayColumns, displayFilter } from './display-search.js';
 import { rowLabel, titleColumn } from './values.js';
 
 interface Choice {
@@ -49,9 +51,10 @@ interface PickerProps {
 }
 
 /**
- * A reference column's value (docs/contents.md#references): rows of the target table found by full-text search
- * (`contents.list` with `search`), shown by their title-like column in the project's default
- * locale, never by id. A `multiple` column keeps a list in the chosen order.
+ * A reference column's value (docs/contents.md#references): rows of the target table found by
+ * what names them: the table's display columns (`settings.display`, display-search.ts) when it has
+ * one, else full-text search (`contents.list` with `search`); shown by the display, else by their
+ * title-like column, in the project's default locale, never by id. A `multiple` column keeps a list in the chosen order.
  */
 export function ReferencePicker({ projectId, column, label, value, onChange, error }: PickerProps) {
   const project = useProject();
@@ -59,7 +62,12 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
   const target = useTable(projectId, targetId);
   const targetColumns = useColumns(projectId, targetId);
   const title = targetColumns.data ? titleColumn(targetColumns.data) : undefined;
-  const fields = [...new Set([title?.name, 'slug'].filter((f): f is string => !!f))].join(',');
+  // The table's display (settings.display) names its rows, and the search looks in its columns.
+  const display = target.data?.settings.display ?? undefined;
+  const shown = displayColumns(display, targetColumns.data ?? []);
+  const fields = [...new Set([...shown.map((c) => c.name), title?.name, 'slug'].filter((f): f is string => !!f))].join(',');
+  const nameOf = (row: Parameters<typeof rowLabel>[0]) =>
+    (display && shown.length > 0 ? displayLabel(display, targetColumns.data ?? [], row, project.defaultLocale) : '') || rowLabel(row, title, project.defaultLocale);
   const multiple = Array.isArray(value);
   const tableName = target.data?.name ?? 'the table';
   const ids = multiple ? value : value ? [value] : [];
@@ -74,20 +82,20 @@ export function ReferencePicker({ projectId, column, label, value, onChange, err
   }, [round]);
   const typed = input.trim();
   const search = useDebounced(typed);
-  const ready = targetColumns.data !== undefined;
+  const ready = targetColumns.data !== undefined && target.data !== undefined;
   // Each text's answer is kept under its own key, so a late answer to older text never shows for
   // newer text; the previous answer stays listed, not selectable, while the next one is out.
-  const results = useContentsSearch(projectId, targetId, { search, fields, locale: project.defaultLocale, size: RESULTS }, { enabled: ready });
+  const results = useContentsSearch(projectId, targetId, { search, fields, locale: project.defaultLocale, size: RESULTS, filter: shown.length > 0 ? displayFilter(search, shown, project.defaultLocale) : null }, { enabled: ready });
   const chosen = useChosenRows(projectId, targetId, ids, { fields, locale: project.defaultLocale }, { enabled: ready && ids.length > 0 });
   const labelOf = (id: string) => {
     const row = chosen.data?.list.find((r) => r.id === id);
-    return row ? rowLabel(row, title, project.defaultLocale) : chosen.isFetching ? 'Loading…' : 'Missing row';
+    return row ? nameOf(row) : chosen.isFetching ? 'Loading…' : 'Missing row';
   };
   // Options can be picked only from the answer for the text as typed (docs/console.md, "The
   // reference picker"): while the typing settles or its search is out, the list shown is the last
   // answer, dimmed, and none of its options can be picked.
   const current = search === typed && results.data !== undefined && !results.isPlaceholderData;
-  const items = (results.data?.list ?? []).filter((row) => !ids.includes(row.id)).map((row): Choice => ({ id: row.id, label: rowLabel(row, title, project.defaultLocale) }));
+  const items = (results.data?.list ?? []).filter((row) => !ids.includes(row.id)).map((row): Choice => ({ id: row.id, label: nameOf(row) }));
   const searching = !current && !results.error;
   // What Enter without a highlighted option did, said under the field until the text changes.
   const [hint, setHint] = useState<string | null>(null);

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { TabulaError } from 'tabula/client';
+import { Button as AriaButton } from 'react-aria-components';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useApiMutation } from '../../data/api.js';
 import type { Column } from '../../data/columns/queries.js';
@@ -13,7 +14,7 @@ import type { Table } from '../../data/tables/queries.js';
 import { useUnsavedChanges } from '../../layout/LeaveGuard.js';
 import { ConfirmButton } from '../../ui/ConfirmDialog.js';
 import { Button, SelectInput } from '../../ui/controls.js';
-import { Loading, PageHeader } from '../../ui/feedback.js';
+import { ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
 import { ConflictDialog, type Conflict } from './ConflictDialog.js';
 import { DraftPanel, type SaveTarget } from './DraftPanel.js';
 import { ErrorSummary } from './ErrorSummary.js';
@@ -58,7 +59,7 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
     [row, columns, baseData, project.locales, project.defaultLocale],
   );
   const [edits, setEdits] = useState<FormValues>({});
-  const values = { ...base, ...edits };
+  const values = useMemo(() => ({ ...base, ...edits }), [base, edits]);
   const edited = Object.keys(edits);
   const isDirty = edited.length > 0;
   // The version the edits were made over: sent as `ifVersion` with the save, so a row changed by
@@ -67,13 +68,19 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
   const editVersion = useRef<number | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const client = useClient();
-  const setField = (name: string, value: FieldValue) => {
-    if (editVersion.current === null && row) editVersion.current = row.version ?? null;
+  // A keystroke renders the edited field only: the fields' change handlers stay the same
+  // functions (they read the row and the loaded values through refs), and FieldInput is memoized.
+  const current = useRef({ row, base });
+  current.current = { row, base };
+  const setField = useCallback((name: string, value: FieldValue) => {
+    const { row: now, base: loaded } = current.current;
+    if (editVersion.current === null && now) editVersion.current = now.version ?? null;
     setEdits((previous) => {
       const { [name]: _dropped, ...rest } = previous;
-      return sameValue(value, base[name]) ? rest : { ...rest, [name]: value };
+      return sameValue(value, loaded[name]) ? rest : { ...rest, [name]: value };
     });
-  };
+  }, []);
+  const handlers = useMemo(() => Object.fromEntries(columns.map((c) => [c.name, (value: FieldValue) => setField(c.name, value)])), [columns, setField]);
   const clearEdits = () => {
     setEdits({});
     editVersion.current = null;
@@ -84,14 +91,22 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
 
   const [error, setError] = useState<unknown>(null);
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
-  const [notice, setNotice] = useState<string | null>(() => (location.state as { notice?: string } | null)?.notice ?? null);
+  const arrival = useRef(location.state as { notice?: string; focusSave?: boolean } | null);
+  const [notice, setNotice] = useState<string | null>(() => arrival.current?.notice ?? null);
+  // Focus after a write (docs/console.md#focus): a created row's page starts on its Save button,
+  // where the Create button was; a refused save moves it to the error summary.
+  const saveButton = useRef<HTMLButtonElement>(null);
+  const [summaryFocus, setSummaryFocus] = useState(0);
+  useEffect(() => {
+    if (arrival.current?.focusSave) saveButton.current?.focus();
+  }, []);
   // The notice came with the address (a created row); dropped from history so a reload does not repeat it.
   useEffect(() => {
     if (location.state) navigate(location.pathname, { replace: true, state: null });
   }, [location.state, location.pathname, navigate]);
   const [newStatus, setNewStatus] = useState<Status>(table.defaultStatus === 'ARCHIVED' ? 'DRAFT' : table.defaultStatus);
   const [newPublishAt, setNewPublishAt] = useState('');
-  const errors = { ...fieldErrors(error), ...localErrors };
+  const errors = useMemo(() => ({ ...fieldErrors(error), ...localErrors }), [error, localErrors]);
 
   const create = useApiMutation((client, input: { data: Record<string, unknown> }) =>
     client.contents.create.mutate({ projectId, tableId, data: input.data, status: newStatus, publishAt: newStatus === 'SCHEDULED' ? (fromLocalInput(newPublishAt) ?? undefined) : undefined }),
@@ -102,11 +117,27 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
   const publishDraft = useApiMutation((client) => client.drafts.publish.mutate({ projectId, tableId, contentsId: row!.id }), invalidates);
   const discardDraft = useApiMutation((client) => client.drafts.discard.mutate({ projectId, tableId, contentsId: row!.id }), invalidates);
   const remove = useApiMutation((client) => client.contents.delete.mutate({ projectId, tableId, contentsId: row!.id, ifVersion: row!.version }));
+  const [saving, setSaving] = useState(false);
   const busy = create.isPending || update.isPending || publishDraft.isPending || discardDraft.isPending || remove.isPending;
+
+  // The control that started a write gets the focus back when the write is over, if disabling it
+  // meanwhile dropped the focus to the page; one that is gone (a status panel redrawn for the new
+  // status) leaves it to the notice that says what happened.
+  const used = useRef<HTMLElement | null>(null);
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    const control = used.current;
+    if (busy || !control) return;
+    used.current = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    if (control.isConnected && !control.matches(':disabled')) control.focus();
+    else noticeRef.current?.focus();
+  }, [busy]);
 
   /** Runs a write; its refusal shows at the fields and in the summary, its success as a notice. */
   const attempt = async (write: () => Promise<unknown>, done: string) => {
     setNotice(null);
+    used.current = document.activeElement as HTMLElement | null;
     try {
       await write();
       setError(null);
@@ -120,21 +151,37 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
   };
 
   const save = async () => {
+    if (saving) return;
+    setSaving(true);
+    try {
+      await saveChanges();
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const saveChanges = async () => {
     const { data, errors: local } = buildData(columns, values, edited);
     setLocalErrors(local);
     if (Object.keys(local).length > 0) {
       setError(null);
       setNotice(null);
+      setSummaryFocus((n) => n + 1);
+      return;
+    }
+    if (row && !isDirty) {
+      setNotice('Nothing to save: no value was changed.');
       return;
     }
     if (!row) {
-      await attempt(async () => {
+      const created = await attempt(async () => {
         const created = await create.mutateAsync({ data });
         queries.setQueryData(contentsKeys.row(projectId, tableId, created.id), created);
         // Saved: the editor of the new row opens with nothing unsaved.
         releaseEdits();
-        navigate(`${listAddress}/rows/${created.id}`, { replace: true, state: { notice: 'Row created.' } });
+        navigate(`${listAddress}/rows/${created.id}`, { replace: true, state: { notice: 'Row created.', focusSave: true } });
       }, 'Row created.');
+      if (!created) setSummaryFocus((n) => n + 1);
       return;
     }
     await saveOver(data, editVersion.current ?? row.version);
@@ -154,6 +201,7 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
         return;
       }
       setError(failure);
+      setSummaryFocus((n) => n + 1);
       return;
     }
     setError(null);
@@ -207,10 +255,10 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
       <PageHeader title={title}>
         <Link to={listAddress}>All rows of {table.name}</Link>
       </PageHeader>
-      <p role="status" className={notice ? 'banner banner-ok' : 'editor-status-empty'}>
+      <p role="status" className={notice ? 'banner banner-ok' : 'editor-status-empty'} ref={noticeRef} tabIndex={-1}>
         {notice}
       </p>
-      <ErrorSummary error={error} errors={errors} columns={columns} />
+      <ErrorSummary error={error} errors={errors} columns={columns} focusKey={summaryFocus} />
       <div className="columns-2">
         <form
           className="card editor-form"
@@ -222,7 +270,9 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
           }}
         >
           {toDraft && <p className="banner banner-warn">Changes are saved as a draft; the published version stays live.</p>}
-          {toDraft && !draft.data ? (
+          {toDraft && draft.error ? (
+            <ErrorBanner error={draft.error} />
+          ) : toDraft && !draft.data ? (
             <Loading label="Loading the draft…" />
           ) : (
             columns.map((column) => (
@@ -234,7 +284,7 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
                 locales={project.locales}
                 defaultLocale={project.defaultLocale}
                 value={values[column.name] ?? null}
-                onChange={(value) => setField(column.name, value)}
+                onChange={handlers[column.name]}
                 errors={errors}
               />
             ))
@@ -246,10 +296,20 @@ export function RowEditor({ projectId, tableId, listAddress, table, columns, row
             </div>
           )}
           <div className="row editor-actions">
-            <Button type="submit" variant="primary" isDisabled={busy || (!!row && !isDirty)}>
+            {/* Not disabled by its own save, so that it keeps the focus (a second press meanwhile is ignored). */}
+            <AriaButton ref={saveButton} type="submit" className="btn btn-primary" isDisabled={busy && !saving}>
               {!row ? 'Create row' : toDraft ? 'Save draft' : 'Save'}
-            </Button>
-            <Button isDisabled={!isDirty || busy} onPress={() => { clearEdits(); setLocalErrors({}); setError(null); }}>
+            </AriaButton>
+            <Button
+              isDisabled={!isDirty || busy}
+              onPress={() => {
+                clearEdits();
+                setLocalErrors({});
+                setError(null);
+                // The button is disabled with nothing left to reset: the focus goes to its neighbour.
+                saveButton.current?.focus();
+              }}
+            >
               Reset changes
             </Button>
             {row && isDirty && <span className="muted">Unsaved changes</span>}

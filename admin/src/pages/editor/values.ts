@@ -125,7 +125,17 @@ export function toData(column: Column, value: FieldValue): unknown {
   return Object.fromEntries(byLocale.map(([locale, v]) => [locale, fieldToScalar(column, v)]));
 }
 
-export const sameValue = (a: FieldValue | undefined, b: FieldValue | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Whether two form values are equal. Asked on every keystroke (is the field still edited?): texts
+ * are compared as they are, never serialized, so a 1 MB body costs a comparison, not two copies.
+ */
+export function sameValue(a: FieldValue | undefined, b: FieldValue | undefined): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => v === b[i]);
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
 
 /**
  * The `data` of a save: every edited column (an update merges them, docs/contents.md#contents), or for a new row

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import type { FileRecord } from 'tabula/client';
 import { useApiMutation } from '../../data/api.js';
 import { fileKeys } from '../../data/files/keys.js';
+import { useFileRights } from '../../data/files/rights.js';
 import { useFileUsedBy } from '../../data/files/queries.js';
 import { useTables } from '../../data/tables/queries.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
@@ -12,9 +13,13 @@ import { ErrorBanner, Loading, ModalDialog } from '../../ui/feedback.js';
 import { bytes, when } from '../../ui/format.js';
 import { FileThumb } from './FileThumb.js';
 
-/** One file: its facts, the rows that use it (those the person reads), replace and delete. */
-export function FileDetails({ projectId, file, canWrite, onReplace, onClose }: { projectId: string; file: FileRecord; canWrite: boolean; onReplace(file: File): Promise<void>; onClose(): void }) {
+/**
+ * One file: its facts, the rows that use it (those the person reads), replace and delete, each
+ * offered when the member may do it to this file (a custom role's `$files` rules may allow some files only).
+ */
+export function FileDetails({ projectId, file, onReplace, onClose }: { projectId: string; file: FileRecord; onReplace(file: File): Promise<void>; onClose(): void }) {
   const { workspaceId } = useParams();
+  const rights = useFileRights(workspaceId!, projectId, file.id);
   const usedBy = useFileUsedBy(projectId, file.id);
   const tables = useTables(projectId);
   const [confirming, setConfirming] = useState(false);
@@ -61,15 +66,15 @@ export function FileDetails({ projectId, file, canWrite, onReplace, onClose }: {
       )}
       <ErrorBanner error={remove.error} />
       <div className="dialog-actions">
-        {canWrite && (
-          <>
-            <FileTrigger onSelect={(chosen) => chosen?.[0] && void onReplace(chosen[0])}>
-              <Button>Replace…</Button>
-            </FileTrigger>
-            <Button variant="danger" onPress={() => (remove.reset(), setConfirming(true))}>
-              Delete
-            </Button>
-          </>
+        {rights.replace && (
+          <FileTrigger onSelect={(chosen) => chosen?.[0] && void onReplace(chosen[0])}>
+            <Button>Replace…</Button>
+          </FileTrigger>
+        )}
+        {rights.delete && (
+          <Button variant="danger" onPress={() => (remove.reset(), setConfirming(true))}>
+            Delete
+          </Button>
         )}
         <Button variant="primary" onPress={onClose}>
           Close

@@ -3,7 +3,7 @@ import { FileTrigger } from 'react-aria-components';
 import { useParams, useSearchParams } from 'react-router';
 import type { FileRecord } from 'tabula/client';
 import { useFilePage } from '../../data/files/queries.js';
-import { useMyAccess } from '../../data/projects/access.js';
+import { useFileRights } from '../../data/files/rights.js';
 import { Button, TextInput } from '../../ui/controls.js';
 import { Empty, ErrorBanner, Loading, PageHeader, Pager } from '../../ui/feedback.js';
 import { bytes, when } from '../../ui/format.js';
@@ -24,9 +24,8 @@ const PAUSE_MS = 300;
 export function FileLibraryPage() {
   const { workspaceId, projectId } = useParams();
   const pid = projectId!;
-  const access = useMyAccess(workspaceId!, pid);
-  // Built-in viewers read only; a custom role's `$files` rules are the API's to apply.
-  const canWrite = access.canWrite || access.customRoleId !== null;
+  // Upload is offered only to who may upload: a built-in role that writes, or a custom role whose `$files` rules allow it.
+  const rights = useFileRights(workspaceId!, pid);
   const [params, setParams] = useSearchParams();
   const view = params.get('view') === 'list' ? 'list' : 'grid';
   const search = params.get('search') ?? '';
@@ -57,7 +56,7 @@ export function FileLibraryPage() {
   return (
     <>
       <PageHeader title="File library">
-        {canWrite && (
+        {rights.upload && (
           <FileTrigger allowsMultiple onSelect={(chosen) => chosen && void upload([...chosen])}>
             <Button variant="primary">Upload files</Button>
           </FileTrigger>
@@ -123,7 +122,7 @@ export function FileLibraryPage() {
       {files.data && (files.data.pagination.pages ?? 0) > 1 && (
         <Pager page={page} pages={files.data.pagination.pages} total={files.data.pagination.total} onPage={(p) => set({ page: String(p) })} />
       )}
-      {opened && <FileDetails projectId={pid} file={opened as FileRecord} canWrite={canWrite} onReplace={(file) => replace(opened.id, file)} onClose={() => setOpenId(null)} />}
+      {opened && <FileDetails projectId={pid} file={opened as FileRecord} onReplace={(file) => replace(opened.id, file)} onClose={() => setOpenId(null)} />}
     </>
   );
 }
