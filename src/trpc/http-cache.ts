@@ -164,13 +164,16 @@ export async function conditionalRead({ ctx, kind, principal, access, input, tab
   const identity = `${viewKey(principal, access)}\u0000${ctx.req.url ?? ''}`;
 
   const headers = ctx.response.headers;
-  if (sharedCacheable(principal, ctx.req.headers.origin)) {
+  const shared = sharedCacheable(principal, ctx.req.headers.origin);
+  if (shared) {
     headers['cache-control'] = publicCacheControl(ctx.deps.config.CDN_MAX_AGE);
     headers.vary = 'Authorization, Origin';
   } else {
     headers['cache-control'] = 'private, no-cache';
   }
+  // Surrogate keys only on what a shared cache may keep: nothing purges a private answer.
   const surrogate = (rowId?: string) => {
+    if (!shared) return;
     const value = rowId ? `${keys.join(' ')} r:${rowId}` : keys.join(' ');
     headers['surrogate-key'] = headers['cache-tag'] = value;
   };
