@@ -9,7 +9,7 @@ import { WAL_POSITION_SQL } from './wal-position.js';
  *
  * A write may only use a read that started after it asked (its commit is then behind the
  * position read). While a read runs, the writes that ask wait for the next one, shared by all of
- * them and started once the running one is done; so a pool has at most two reads at a time.
+ * them and started once the running one is done: one read at a time per pool.
  */
 
 interface NodeReads {
@@ -33,8 +33,9 @@ export function readWalPositionAfter(pool: pg.Pool): Promise<string | undefined>
   let node = nodes.get(pool);
   if (!node) nodes.set(pool, (node = { running: null, next: null }));
   const n = node;
+  if (n.next) return n.next;
   if (!n.running) return start(pool, n);
-  n.next ??= n.running
+  n.next = n.running
     .catch(() => undefined)
     .then(() => {
       n.next = null;
