@@ -18,14 +18,14 @@ let mostAtOnce = 0;
 beforeAll(async () => {
   db = await createTestDatabase();
   pool = new pg.Pool({ connectionString: db.url, max: 4 });
-  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  const query = pool.query.bind(pool);
   // Counts the position reads the pool is asked for (the statement still runs on the real server).
-  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
-    if (args[0] !== WAL_POSITION_SQL) return query(...args);
+  pool.query = ((text: string, values?: unknown[]) => {
+    if (text !== WAL_POSITION_SQL) return query(text, values);
     positionReads++;
     mostAtOnce = Math.max(mostAtOnce, ++running);
-    return query(...args).finally(() => running--);
-  };
+    return query(text, values).finally(() => running--);
+  }) as typeof pool.query;
   await pool.query('create table wal_probe (n int)');
 });
 
