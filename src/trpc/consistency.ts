@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../app-deps.js';
 import type { ProjectAccessLevel } from '../auth/project-access.js';
-import { formatLsn, parseLsn, WAL_POSITION_SQL, writePositions, type WritePosition } from '../db/wal-position.js';
+import { formatLsn, parseLsn, writePositions, type WritePosition } from '../db/wal-position.js';
+import { readWalPositionAfter } from '../db/wal-position-reads.js';
 import type { Context } from './context.js';
 
 /*
@@ -40,15 +41,15 @@ export function depsForRead(deps: AppDeps, req: IncomingMessage, res: ServerResp
 /**
  * Answers, on `res`, the WAL position after a write's commits. Transactions of the contents path
  * note theirs in `store` in the round trip of their COMMIT (db/sql.ts); for anything else (the
- * entity manager's writes) the position is asked once now, which is after those commits too.
+ * entity manager's writes, batched creates) the position is read now, after those commits, by a
+ * read shared with the writes that ask meanwhile (db/wal-position-reads.ts).
  */
 export async function answerWritePosition(deps: AppDeps, res: ServerResponse, store: WritePosition): Promise<void> {
   if (res.headersSent) return;
   let lsn = store.lsn;
   if (lsn === null) {
     try {
-      const [row] = (await deps.pool.query<{ lsn: string }>(WAL_POSITION_SQL)).rows;
-      lsn = parseLsn(row?.lsn);
+      lsn = parseLsn(await readWalPositionAfter(deps.pool));
     } catch (error) {
       // The write has committed: it is answered, without a token.
       deps.logger.warn({ err: error }, 'could not read the WAL position after a write');

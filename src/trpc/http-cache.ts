@@ -29,20 +29,48 @@ export class NotModified extends Error {
   }
 }
 
-/** Read-one answers remembered per process (view, URL, tag → counters). */
-const ISSUED_MAX = 50_000;
-const issued = new Map<string, string>();
+/**
+ * Read-one answers remembered per process (node, view, URL, tag → counters), in two generations:
+ * a stamp is written only when it is new or changed (reading the same rows again at the same
+ * counters allocates and rewrites nothing, which kept the garbage collector busy with entries
+ * that lived long enough to be promoted), and when the newer generation is full the older one
+ * is dropped whole. A stamp found only in the older generation moves to the newer one.
+ */
+const GENERATION_MAX = 25_000;
+let issued = new Map<string, string>();
+let issuedBefore = new Map<string, string>();
+
+function issuedStamp(key: string): string | undefined {
+  const stamp = issued.get(key);
+  if (stamp !== undefined) return stamp;
+  const older = issuedBefore.get(key);
+  if (older !== undefined) remember(key, older);
+  return older;
+}
 
 function remember(key: string, stamp: string): void {
-  issued.delete(key);
+  if (issued.get(key) === stamp) return;
+  if (issued.size >= GENERATION_MAX) {
+    issuedBefore = issued;
+    issued = new Map();
+  }
   issued.set(key, stamp);
-  if (issued.size > ISSUED_MAX) issued.delete(issued.keys().next().value!);
 }
+
+/** The view keys of API keys without a role, built once (the request names one per call). */
+const KEY_VIEWS: Record<string, string> = { read: 'key:read', read_write: 'key:read_write', admin: 'key:admin' };
 
 /** What the caller sees of the project, as far as answers differ by it. */
 function viewKey(principal: Principal, access: ProjectAccess): string {
   if (access.role) return `role:${access.role.id}:${access.role.version}`;
-  return principal.kind === 'apiKey' ? `key:${principal.permission}` : 'account';
+  return principal.kind === 'apiKey' ? ((principal.permission && KEY_VIEWS[principal.permission]) ?? `key:${principal.permission}`) : 'account';
+}
+
+/** `Cache-Control` of shared-cacheable answers, per CDN_MAX_AGE (one value per process). */
+let publicControl = { maxAge: -1, value: '' };
+function publicCacheControl(maxAge: number): string {
+  if (publicControl.maxAge !== maxAge) publicControl = { maxAge, value: `public, max-age=0, s-maxage=${maxAge}` };
+  return publicControl.value;
 }
 
 /**
@@ -87,14 +115,25 @@ async function relatedTables(access: ProjectAccess, table: TableDef): Promise<st
  * uses too, and which concurrent requests share): no statement of their own. Other reads share
  * a counters read with the requests of the node that ask meanwhile (counter-reads.ts).
  */
-async function countersOf(deps: AppDeps, kind: CacheKind, table: TableDef | undefined, related: string[], scopes: string[]): Promise<ReadonlyMap<string, string>> {
-  if (!table || !deps.results || (kind !== 'contents' && kind !== 'contentsItem')) return readCounters(deps.pool, scopes);
+async function countersOf(deps: AppDeps, kind: CacheKind, table: TableDef | undefined, related: string[], scopes: string[]): Promise<CounterLookup> {
+  if (!table || !deps.results || (kind !== 'contents' && kind !== 'contentsItem')) {
+    const versions = await readCounters(deps.pool, scopes);
+    return (scope) => versions.get(scope);
+  }
   const results = deps.results;
+  // One table (reads by id, plain lists): its change-log read's counters as they are.
+  if (related.length === 0) {
+    const { counters } = await results.syncTable(deps.pool, table.id);
+    return (scope) => counters[scope];
+  }
   const synced = await Promise.all([table.id, ...related.filter((id) => id !== table.id)].map((id) => results.syncTable(deps.pool, id)));
   const versions = new Map<string, string>();
   for (const state of synced) for (const [scope, version] of Object.entries(state.counters)) versions.set(scope, version);
-  return versions;
+  return (scope) => versions.get(scope);
 }
+
+/** A scope's counter (undefined: never changed). */
+type CounterLookup = (scope: string) => string | undefined;
 
 export interface ConditionalRead {
   ctx: Context;
@@ -119,44 +158,54 @@ export async function conditionalRead({ ctx, kind, principal, access, input, tab
   const projectId = access.project.id;
   const related = table && (kind === 'contents' || kind === 'contentsItem') && readsRelated(input, access) ? await relatedTables(access, table) : [];
   const { scopes, keys } = dependenciesOf({ kind, projectId, tableId: table?.id, related });
-  const versions = await countersOf(deps, kind, table, related, scopes);
-  const stamp = scopes.map((scope) => `${scope}=${versions.get(scope) ?? 0}`).join(' ');
+  const counterOf = await countersOf(deps, kind, table, related, scopes);
+  let stamp = '';
+  for (const scope of scopes) stamp += `${stamp ? ' ' : ''}${scope}=${counterOf(scope) ?? 0}`;
   const identity = `${viewKey(principal, access)}\u0000${ctx.req.url ?? ''}`;
-  // Read-one stamps are kept per node: a lagging replica's counters may equal an older state's.
-  const remembered = `${nodeName(deps.pool)}\u0000${identity}`;
 
   const headers = ctx.response.headers;
-  const maxAge = ctx.deps.config.CDN_MAX_AGE;
-  if (sharedCacheable(principal, ctx.req.headers.origin)) {
-    headers['cache-control'] = `public, max-age=0, s-maxage=${maxAge}`;
+  const shared = sharedCacheable(principal, ctx.req.headers.origin);
+  if (shared) {
+    headers['cache-control'] = publicCacheControl(ctx.deps.config.CDN_MAX_AGE);
     headers.vary = 'Authorization, Origin';
   } else {
     headers['cache-control'] = 'private, no-cache';
   }
-  const surrogate = () => (headers['surrogate-key'] = headers['cache-tag'] = keys.join(' '));
-  surrogate();
+  // Surrogate keys only on what a shared cache may keep: nothing purges a private answer.
+  const surrogate = (rowId?: string) => {
+    if (!shared) return;
+    const value = rowId ? `${keys.join(' ')} r:${rowId}` : keys.join(' ');
+    headers['surrogate-key'] = headers['cache-tag'] = value;
+  };
   const asked = parseIfNoneMatch(ctx.req.headers['if-none-match']);
 
   if (kind === 'contentsItem') {
     const draft = (input as { version?: string } | undefined)?.version === 'draft';
-    if (asked && !draft && asked.some((tag) => issued.get(`${remembered}\u0000${tag}`) === stamp)) {
-      headers.etag = asked.find((tag) => issued.get(`${remembered}\u0000${tag}`) === stamp)!;
-      const id = /^"([0-9a-f-]{36}):/.exec(headers.etag)?.[1];
-      if (id) keys.push(`r:${id}`);
-      surrogate();
+    // Read-one stamps are kept per node: a lagging replica's counters may equal an older state's.
+    const remembered = `${nodeName(deps.pool)}\u0000${identity}\u0000`;
+    const current = asked && !draft ? asked.find((tag) => issuedStamp(remembered + tag) === stamp) : undefined;
+    if (current) {
+      headers.etag = current;
+      surrogate(rowIdOf(current));
       throw new NotModified();
     }
     // The tag is the procedure's (the row's id and version): remembered once it is known.
     ctx.beforeSend = () => {
-      const id = /^"([0-9a-f-]{36}):/.exec(headers.etag ?? '')?.[1];
-      if (!id) return;
-      keys.push(`r:${id}`);
-      surrogate();
-      if (!draft) remember(`${remembered}\u0000${headers.etag}`, stamp);
+      const etag = headers.etag;
+      const id = etag ? rowIdOf(etag) : undefined;
+      if (!id) return surrogate();
+      surrogate(id);
+      if (!draft) remember(remembered + etag, stamp);
     };
     return;
   }
+  surrogate();
   const tag = `"${createHash('sha256').update(`${identity}\u0000${stamp}`).digest('base64url').slice(0, 32)}"`;
   headers.etag = tag;
   if (asked && (asked.includes(tag) || asked.includes('*'))) throw new NotModified();
+}
+
+/** The row id of a read-one tag (`"<id>:<version>"`). */
+function rowIdOf(etag: string): string | undefined {
+  return /^"([0-9a-f-]{36}):/.exec(etag)?.[1];
 }

@@ -13,7 +13,7 @@ import type { TableDef } from '../modules/tables/table-def.js';
 import type { Context } from './context.js';
 import { raiseInputErrors } from './input-errors.js';
 import { conditionalRead } from './http-cache.js';
-import { depsForRequest } from './consistency.js';
+import { depsForRequest, withWritePosition } from './consistency.js';
 import { noteProject } from './request-facts.js';
 import type { ProjectRole } from '../modules/projects/project.entity.js';
 import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
@@ -29,6 +29,16 @@ import type { WorkspaceRole } from '../modules/workspaces/workspace.entity.js';
 
 /** The base of a builder: the procedure declares who may call it (ProcedureAccess). */
 const declared = (access: ProcedureAccess) => publicProcedure.meta({ access });
+
+/**
+ * Hands the call on to the procedure, once its access is checked. A mutation's answer carries
+ * the WAL position of its commits (docs/scaling-out.md#read-replicas), taken here rather than by
+ * a middleware of its own: each middleware is one more round of tRPC's calling machinery on every
+ * request, reads included.
+ */
+function passOn<R extends { ok: boolean }>(opts: { ctx: Context; type: string }, next: () => Promise<R>): Promise<R> {
+  return opts.type === 'mutation' ? withWritePosition(opts.ctx, next) : next();
+}
 const ACCOUNT_ONLY = declared({ scope: 'account' });
 
 interface Arrival {
@@ -82,7 +92,7 @@ export const projectProcedure = (level: ProjectAccessLevel, byRules = false) =>
     if (!byRules) refuseCustomRoleWrite(access, level);
     if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input, deps });
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, access, deps } });
+    return passOn(opts, () => opts.next({ ctx: { principal, access, deps } }));
   });
 
 /** What an item loader sees: the request context with its project access. */
@@ -106,7 +116,7 @@ export const projectItemProcedure = <T>(level: ProjectAccessLevel, load: (ctx: P
     if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input, deps });
     const item = await load({ em: opts.ctx.em, deps, access }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, access, item, deps } });
+    return passOn(opts, () => opts.next({ ctx: { principal, access, item, deps } }));
   });
 
 /**
@@ -120,7 +130,7 @@ export const tableProcedure = (level: ProjectAccessLevel) =>
     const tableAccess = await access.table(rawPathParam(input, 'tableId'), level);
     if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input, table: tableAccess.table, deps });
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table, deps } });
+    return passOn(opts, () => opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table, deps } }));
   });
 
 /** What an item check sees: the request context with its project access and table. */
@@ -145,7 +155,7 @@ export const tableItemProcedure = (level: ProjectAccessLevel, exists: (ctx: Tabl
     if (opts.meta?.httpCache) await conditionalRead({ ctx: opts.ctx, kind: opts.meta.httpCache, principal, access, input, table: tableAccess.table, deps });
     await exists({ em: opts.ctx.em, deps, access, table: tableAccess.table, tableAccess }, input);
     raiseInputErrors(opts.ctx.inputError, input, opts.type);
-    return opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table, deps } });
+    return passOn(opts, () => opts.next({ ctx: { principal, access, tableAccess, table: tableAccess.table, deps } }));
   });
 
 /** `/accounts/**` and `/workspaces/**` take account tokens only; API keys get 403 (docs/concepts.md#credentials-and-roles). */
@@ -160,7 +170,7 @@ export const accountProcedure = ACCOUNT_ONLY.use(async ({ ctx, path, next, getRa
   ctx.facts.procedures.push(path);
   const principal = await accountOnly(ctx);
   raiseInputErrors(ctx.inputError, await getRawInput(), type);
-  return next({ ctx: { principal } });
+  return passOn({ ctx, type }, () => next({ ctx: { principal } }));
 });
 
 /** Throws 404 when the item a path names (under the given workspace or project) does not exist. */
@@ -181,7 +191,7 @@ export const workspaceProcedure = (minRole: WorkspaceRole, exists?: ItemCheck) =
     if (exists) await exists(ctx.em, access.workspace.id, input);
     raiseInputErrors(ctx.inputError, input, type);
     // requireWorkspaceRole guarantees a role from here on.
-    return next({ ctx: { principal, workspace: access.workspace, workspaceRole: access.role as WorkspaceRole } });
+    return passOn({ ctx, type }, () => next({ ctx: { principal, workspace: access.workspace, workspaceRole: access.role as WorkspaceRole } }));
   });
 
 /**
@@ -201,14 +211,16 @@ export const workspaceProjectProcedure = (minRole: ProjectRole, exists?: ItemChe
     requireProjectRole(access, minRole);
     if (exists) await exists(ctx.em, access.project.id, input);
     raiseInputErrors(ctx.inputError, input, type);
-    return next({
-      ctx: {
-        principal,
-        workspace: workspace.workspace,
-        workspaceRole: workspace.role as WorkspaceRole,
-        project: access.project,
-        // Null for a member holding a custom role (which passes VIEWER here).
-        projectRole: access.role,
-      },
-    });
+    return passOn({ ctx, type }, () =>
+      next({
+        ctx: {
+          principal,
+          workspace: workspace.workspace,
+          workspaceRole: workspace.role as WorkspaceRole,
+          project: access.project,
+          // Null for a member holding a custom role (which passes VIEWER here).
+          projectRole: access.role,
+        },
+      }),
+    );
   });

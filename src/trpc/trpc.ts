@@ -4,7 +4,6 @@ import type { ProjectAccessLevel } from '../auth/project-access.js';
 import { describeError } from '../errors/describe.js';
 import type { Context } from './context.js';
 import type { CacheKind } from '../modules/delivery/surrogate-keys.js';
-import { withWritePosition } from './consistency.js';
 
 /**
  * Who may call a procedure, as its authorization builder (procedures.ts) declares it: the
@@ -47,11 +46,8 @@ export const router = t.router;
 export const middleware = t.middleware;
 /**
  * The base of every procedure. The authorization builders (procedures.ts) build on it; each
- * records the procedure on the request (operator metrics label requests by procedure). Its one
- * middleware gives mutations their consistency token.
+ * records the procedure on the request (operator metrics label requests by procedure) and gives
+ * mutations their consistency token.
  */
-export const publicProcedure = t.procedure.use((opts) =>
-  // Every write answers the WAL position of its commit (docs/scaling-out.md#read-replicas); reads pass straight through.
-  opts.type === 'mutation' ? withWritePosition(opts.ctx, () => opts.next()) : opts.next(),
-);
+export const publicProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;

@@ -85,6 +85,9 @@ describe('ETags and 304', () => {
     for (const token of [w.writeKey, t.adminToken]) {
       const res = await expectConditional(contentsPath(w, posts.id), token);
       expect(res.headers.get('cache-control')).toBe('private, no-cache');
+      // Nothing purges what no shared cache keeps.
+      expect(res.headers.get('surrogate-key')).toBeNull();
+      expect(res.headers.get('cache-tag')).toBeNull();
     }
   });
 
