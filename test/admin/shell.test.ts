@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CSP } from '../../src/http/admin-console.js';
-import { BROWSER_TEST_MS, expectAccessible, openConsole, screenshot, signIn, type ConsoleRun } from './console.js';
+import { BROWSER_TEST_MS, expectAccessible, openConsole, screenshot, seedProject, signIn, type ConsoleRun } from './console.js';
 
 let run: ConsoleRun;
 beforeAll(async () => {
@@ -88,4 +88,46 @@ describe('signing in and the workspace and project pages', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Sign in to Tabula' }).waitFor();
   });
+});
+
+describe('a page that cannot be drawn', () => {
+  it(
+    'says so in its place, keeps the navigation, and the next page draws again',
+    async () => {
+      const { page } = run;
+      const { base } = await seedProject(run.t);
+      await signIn(run);
+      // An answer of a shape the page does not expect (variables without their list): its render
+      // fails. The console batches its calls: only that call's answer in the batch is changed.
+      const broken = '**/trpc/**';
+      await page.route(broken, async (route) => {
+        const procedures = new URL(route.request().url()).pathname.split('/trpc/')[1].split(',');
+        const at = procedures.indexOf('variables.list');
+        if (at < 0) return route.continue();
+        const response = await route.fetch();
+        const answers = (await response.json()) as unknown[];
+        answers[at] = { result: { data: { list: null } } };
+        await route.fulfill({ response, body: JSON.stringify(answers) });
+      });
+      await page.goto(`${base}/variables`);
+      const alert = page.getByRole('alert').filter({ hasText: 'This page could not be shown' });
+      await alert.waitFor();
+      await page.getByRole('navigation', { name: 'Project' }).waitFor();
+      await expectAccessible(page, 'page-error');
+      await screenshot(page, 'page-error');
+
+      // Another page draws; the same page draws again, reloaded, once its answers are whole.
+      await page.getByRole('link', { name: 'File library' }).click();
+      await page.getByRole('heading', { name: 'File library', level: 1 }).waitFor();
+      expect(await alert.count()).toBe(0);
+      await page.getByRole('link', { name: 'Variables' }).click();
+      await alert.waitFor();
+      await page.unroute(broken);
+      await page.getByRole('button', { name: 'Reload the page' }).click();
+      await page.getByRole('heading', { name: 'Variables', level: 1 }).waitFor();
+      expect(await alert.count()).toBe(0);
+      expect(run.problems).toEqual([]);
+    },
+    BROWSER_TEST_MS,
+  );
 });

@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
+import { PageErrorBoundary } from './PageErrorBoundary.js';
 import { useApi } from '../data/api.js';
 import { fileKeys } from '../data/files/keys.js';
 import { useMyAccess } from '../data/projects/access.js';
@@ -118,9 +119,11 @@ export function ProjectShell() {
           {builtIn && <NavLink to={`${base}/metrics`}>Usage</NavLink>}
         </nav>
         <main id="main" className="content">
-          <Suspense fallback={<Loading />}>
-            <Outlet />
-          </Suspense>
+          <PageErrorBoundary>
+            <Suspense fallback={<Loading />}>
+              <Outlet />
+            </Suspense>
+          </PageErrorBoundary>
         </main>
       </div>
     </ProjectProvider>
@@ -131,9 +134,11 @@ export function ProjectShell() {
 export function WorkspaceMain() {
   return (
     <main id="main" className="content content-wide">
-      <Suspense fallback={<Loading />}>
-        <Outlet />
-      </Suspense>
+      <PageErrorBoundary>
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </PageErrorBoundary>
     </main>
   );
 }
