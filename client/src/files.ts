@@ -35,18 +35,32 @@ export class FileCallError extends Error {
 
 const base = (transport: FileTransport, path: string) => `${transport.baseUrl.replace(/\/+$/, '')}/v1/${path}`;
 
-async function send(transport: FileTransport, url: string, init: RequestInit): Promise<Response> {
-  const headers = { ...transport.headers, ...(init.headers as Record<string, string>), authorization: `Bearer ${transport.token}` };
-  let response: Response;
+/** An error answer as a FileCallError: its `{ error }` body, or (not one) its status alone. */
+type ErrorBody = { error?: { code: ErrorCode; message: string; details: ErrorDetail[] | null } } | null;
+
+function callError(status: number, text: string): FileCallError {
+  let body: ErrorBody = null;
   try {
-    response = await (transport.fetch ?? globalThis.fetch)(url, { ...init, headers });
-  } catch (error) {
-    throw new FileCallError(0, 'NETWORK_ERROR', error instanceof Error ? error.message : String(error), null);
+    body = JSON.parse(text) as ErrorBody;
+  } catch {
+    // Not JSON: said by the status alone.
   }
+  if (!body?.error) return new FileCallError(status, 'NETWORK_ERROR', `HTTP ${status}`, null);
+  return new FileCallError(status, body.error.code, body.error.message, body.error.details);
+}
+
+function networkError(error: unknown): FileCallError {
+  return new FileCallError(0, 'NETWORK_ERROR', error instanceof Error ? error.message : String(error), null);
+}
+
+/** A request with the transport's credential and headers; an error answer throws. */
+export async function send(transport: FileTransport, url: string, init: RequestInit): Promise<Response> {
+  const headers = { ...transport.headers, ...(init.headers as Record<string, string>), authorization: `Bearer ${transport.token}` };
+  const response = await (transport.fetch ?? globalThis.fetch)(url, { ...init, headers }).catch((error: unknown) => {
+    throw networkError(error);
+  });
   if (response.ok) return response;
-  const body = (await response.json().catch(() => null)) as { error?: { code: ErrorCode; message: string; details: ErrorDetail[] | null } } | null;
-  if (!body?.error) throw new FileCallError(response.status, 'NETWORK_ERROR', `HTTP ${response.status}`, null);
-  throw new FileCallError(response.status, body.error.code, body.error.message, body.error.details);
+  throw callError(response.status, await response.text());
 }
 
 /** How far an upload's bytes have gone: `loaded` of `total` bytes of the request body sent. */
@@ -60,42 +74,39 @@ interface XhrLike {
   responseText: string;
   open(method: string, url: string): void;
   setRequestHeader(name: string, value: string): void;
-  send(body: FormData): void;
+  send(body: Blob | FormData): void;
 }
 
 /**
- * A multipart request whose progress is reported: fetch tells nothing of an upload's progress, so
- * where the platform has XMLHttpRequest (browsers) the form goes through it; elsewhere through
- * fetch, with one report at the end.
+ * A request body whose progress is reported, answered with the parsed success body (an error
+ * answer throws): fetch tells nothing of an upload's progress, so where the platform has
+ * XMLHttpRequest (browsers) the body goes through it; elsewhere through fetch, with one report
+ * of `size` bytes at the end.
  */
-async function sendForm(transport: FileTransport, method: 'POST' | 'PUT', url: string, form: FormData, onProgress?: UploadProgress): Promise<FileRecord> {
+export async function sendWithProgress<T>(
+  transport: FileTransport,
+  request: { method: 'POST' | 'PUT'; url: string; body: Blob | FormData; headers?: Record<string, string> },
+  size: (answer: T) => number,
+  onProgress?: UploadProgress,
+): Promise<T> {
+  const headers = { ...transport.headers, ...request.headers, authorization: `Bearer ${transport.token}` };
   const Xhr = (globalThis as { XMLHttpRequest?: new () => XhrLike }).XMLHttpRequest;
   if (!onProgress || !Xhr || transport.fetch) {
-    const response = await send(transport, url, { method, body: form });
-    const record = (await response.json()) as FileRecord;
-    onProgress?.(record.size, record.size);
-    return record;
+    const answer = (await (await send(transport, request.url, { method: request.method, headers: request.headers, body: request.body })).json()) as T;
+    onProgress?.(size(answer), size(answer));
+    return answer;
   }
   const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const xhr = new Xhr();
-    xhr.open(method, url);
-    for (const [name, value] of Object.entries(transport.headers ?? {})) xhr.setRequestHeader(name, value);
-    xhr.setRequestHeader('authorization', `Bearer ${transport.token}`);
+    xhr.open(request.method, request.url);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => onProgress(event.loaded, event.total);
     xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
     xhr.onerror = () => reject(new FileCallError(0, 'NETWORK_ERROR', 'The upload failed (network error)', null));
-    xhr.send(form);
+    xhr.send(request.body);
   });
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: said below by the status alone.
-  }
-  if (status >= 200 && status < 300) return body as FileRecord;
-  const error = (body as { error?: { code: ErrorCode; message: string; details: ErrorDetail[] | null } } | null)?.error;
-  if (!error) throw new FileCallError(status, 'NETWORK_ERROR', `HTTP ${status}`, null);
-  throw new FileCallError(status, error.code, error.message, error.details);
+  if (status >= 200 && status < 300) return JSON.parse(text) as T;
+  throw callError(status, text);
 }
 
 /**
@@ -105,7 +116,7 @@ async function sendForm(transport: FileTransport, method: 'POST' | 'PUT', url: s
 export async function uploadFile(transport: FileTransport, projectId: string, file: Blob, name?: string, onProgress?: UploadProgress): Promise<FileRecord> {
   const form = new FormData();
   form.append('file', file, name ?? (file as File).name ?? 'file');
-  return sendForm(transport, 'POST', base(transport, `${encodeURIComponent(projectId)}/files`), form, onProgress);
+  return sendWithProgress<FileRecord>(transport, { method: 'POST', url: base(transport, `${encodeURIComponent(projectId)}/files`), body: form }, (record) => record.size, onProgress);
 }
 
 /** Replaces a file's bytes (same id; `name` renames it too), with progress as for uploadFile. */
@@ -113,7 +124,7 @@ export async function replaceFile(transport: FileTransport, projectId: string, f
   const form = new FormData();
   form.append('file', file, (file as File).name ?? 'file');
   if (name !== undefined) form.append('name', name);
-  return sendForm(transport, 'PUT', base(transport, `${encodeURIComponent(projectId)}/files/${encodeURIComponent(fileId)}`), form, onProgress);
+  return sendWithProgress<FileRecord>(transport, { method: 'PUT', url: base(transport, `${encodeURIComponent(projectId)}/files/${encodeURIComponent(fileId)}`), body: form }, (record) => record.size, onProgress);
 }
 
 /** A file's bytes, or an image derived from it when `image` is given. */
