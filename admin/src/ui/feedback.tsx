@@ -34,9 +34,26 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
 
-export function Pager({ page, pages, onPage, total }: { page: number; pages: number | null; total?: number | null; onPage(page: number): void }) {
+interface PagerProps {
+  page: number;
+  pages: number | null;
+  total?: number | null;
+  onPage(page: number): void;
+  /** First and (when the number of pages is known) Last besides Previous and Next. */
+  withEnds?: boolean;
+  className?: string;
+  /** More controls at the end (the contents list's jump to a page). */
+  children?: ReactNode;
+}
+
+export function Pager({ page, pages, onPage, total, withEnds = false, className, children }: PagerProps) {
   return (
-    <nav className="pager" aria-label="Pages">
+    <nav className={className ? `pager ${className}` : 'pager'} aria-label="Pages">
+      {withEnds && (
+        <Button variant="ghost" isDisabled={page <= 1} onPress={() => onPage(1)}>
+          First
+        </Button>
+      )}
       <Button variant="ghost" isDisabled={page <= 1} onPress={() => onPage(page - 1)}>
         Previous
       </Button>
@@ -48,6 +65,12 @@ export function Pager({ page, pages, onPage, total }: { page: number; pages: num
       <Button variant="ghost" isDisabled={pages !== null && page >= pages} onPress={() => onPage(page + 1)}>
         Next
       </Button>
+      {withEnds && pages !== null && (
+        <Button variant="ghost" isDisabled={page >= pages} onPress={() => onPage(pages)}>
+          Last
+        </Button>
+      )}
+      {children}
     </nav>
   );
 }

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/controls.js';
+import { Pager } from '../../ui/feedback.js';
 
 /**
  * The list's pages: previous and next, the first and the last page when their number is known,
@@ -23,26 +24,7 @@ export function ListPager({ page, pages, total, onPage }: { page: number; pages:
     if (n !== page) onPage(n);
   };
   return (
-    <nav className="pager list-pager" aria-label="Pages">
-      <Button variant="ghost" isDisabled={page <= 1} onPress={() => onPage(1)}>
-        First
-      </Button>
-      <Button variant="ghost" isDisabled={page <= 1} onPress={() => onPage(page - 1)}>
-        Previous
-      </Button>
-      <span aria-live="polite">
-        Page {page}
-        {pages ? ` of ${pages}` : ''}
-        {total !== undefined && total !== null ? ` · ${total} items` : ''}
-      </span>
-      <Button variant="ghost" isDisabled={pages !== null && page >= pages} onPress={() => onPage(page + 1)}>
-        Next
-      </Button>
-      {pages !== null && (
-        <Button variant="ghost" isDisabled={page >= pages} onPress={() => onPage(pages)}>
-          Last
-        </Button>
-      )}
+    <Pager page={page} pages={pages} total={total} onPage={onPage} withEnds className="list-pager">
       <form className="list-jump" onSubmit={jump} noValidate>
         <label htmlFor={inputId}>Go to page</label>
         <input
@@ -62,6 +44,6 @@ export function ListPager({ page, pages, total, onPage }: { page: number; pages:
           </span>
         )}
       </form>
-    </nav>
+    </Pager>
   );
 }
