@@ -215,7 +215,7 @@ try {
   }
   // Last: its copies add the bench table's rows again to the shared contents table.
   if (!args.soak && (!args.only || args.only.split(',').includes('E1-copy'))) {
-    copyResult = await benchCopy({ api: `http://127.0.0.1:${apiPort}`, fixture, log });
+    copyResult = await benchCopy({ api: `http://127.0.0.1:${apiPort}`, databaseUrl: db.url, fixture, log });
   }
 } finally {
   await stopChild(api);
