@@ -72,7 +72,7 @@ export async function signIn(run: ConsoleRun, token = run.t.adminToken): Promise
  * axe-core on the page as it is: no serious or critical violation. It runs through the DevTools
  * protocol (page.evaluate), which the page's CSP does not govern, so the policy stays as served.
  */
-export async function expectAccessible(page: Page, label: string): Promise<void> {
+async function axeClean(page: Page, label: string): Promise<void> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     // In the page: axe-core's global, and the page's document (the test's tsconfig has no DOM types).
@@ -97,15 +97,17 @@ export async function seedProject(t: TestApi, locales = ['en', 'de']): Promise<{
 }
 
 /**
- * axe-core in the light and the dark theme (the console follows the system's setting,
- * prefers-color-scheme): the page as it is, in each. Ends in the light theme. With `name`, a
- * screenshot of each theme too (`name.png`, `name-dark.png`).
+ * axe-core (above) in the dark and the light theme: the console follows the system's setting
+ * (prefers-color-scheme), and every check covers both. Ends in the light theme. With `name`, a
+ * screenshot of each theme too (`name-dark.png`, `name.png`).
  */
-export async function expectAccessibleInBothThemes(page: Page, label: string, name?: string): Promise<void> {
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expectAccessible(page, `${label} (dark theme)`);
-  if (name) await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: 'light' });
-  await expectAccessible(page, `${label} (light theme)`);
-  if (name) await screenshot(page, name);
+export async function expectAccessible(page: Page, label: string, name?: string): Promise<void> {
+  for (const theme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await axeClean(page, `${label} (${theme} theme)`);
+    if (name) await screenshot(page, theme === 'dark' ? `${name}-dark` : name);
+  }
 }
+
+/** The same check, by the name the pages checked in both themes from the start use. */
+export const expectAccessibleInBothThemes = expectAccessible;
