@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --only images` (SPEC §16 targets): 12-megapixel JPEGs uploaded through the
+ * `npm run bench -- --only images` (targets: docs/performance.md#image-transformations): 12-megapixel JPEGs uploaded through the
  * API, then
  * 1. the first request of a 400-pixel-wide WebP thumbnail of each (computed, stored), one at a
  *    time: target < 500 ms;

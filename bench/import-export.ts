@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --only io` (SPEC §15 targets):
+ * `npm run bench -- --only io` (targets: docs/performance.md#import-and-export):
  * - import of 100,000 NDJSON rows into a table with a unique and a reference column, streamed to
  *   the API: rows/s (target >= 20,000) and the API's RSS growth (target < 100 MB);
  * - export of the bench table (every row, NDJSON): rows/s (target >= 100,000 at 1,000,000 rows,

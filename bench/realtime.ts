@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --only realtime` (SPEC §14 targets):
+ * `npm run bench -- --only realtime` (targets: docs/performance.md#realtime):
  * 1. 1,000 SSE subscribers on one API process and 100 writes/s: every subscriber receives every
  *    event; time from the event's creation (before its commit) to receipt, p99 < 250 ms; the
  *    API's RSS per idle subscriber < 50 KB.

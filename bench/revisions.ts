@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Fixture } from './setup.js';
 
-/** Rows for the revision scenarios (SPEC §13): some with none, some with 100, one with 10,000. */
+/** Rows for the revision scenarios (docs/performance.md#revisions): some with none, some with 100, one with 10,000. */
 export interface RevisionFixture {
   bare: string[];
   hundred: string[];

@@ -1,5 +1,5 @@
 /**
- * The `s3` scenario (SPEC §16): one file of 1 GiB uploaded through the API to STORAGE_DRIVER=s3
+ * The `s3` scenario (docs/performance.md#s3-storage): one file of 1 GiB uploaded through the API to STORAGE_DRIVER=s3
  * (s3rver in a child process), generated as it is sent (never on disk, never whole in memory),
  * then downloaded back. The API's resident memory is read from its own /metrics every 250 ms
  * throughout. Target: the API's RSS grows by less than 100 MB.

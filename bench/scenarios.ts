@@ -93,7 +93,7 @@ export async function scenarios(env: { api: string; bare: string; fixture: Fixtu
   ];
 }
 
-/** SPEC §13: updates of rows with and without revisions, and the revisions of a long-lived row. */
+/** docs/performance.md#revisions: updates of rows with and without revisions, and the revisions of a long-lived row. */
 function revisionScenarios(contents: string, ours: (path: string, extra?: Partial<LoadTarget>) => LoadTarget, fixture?: RevisionFixture): Scenario[] {
   if (!fixture) return [];
   let n = 0;

@@ -131,7 +131,7 @@ export interface Fixture {
   authorsTableId: string;
 }
 
-/** Authors the articles reference (SPEC §12 scenarios); article i references author i % AUTHORS. */
+/** Authors the articles reference (docs/performance.md#relations-and-search); article i references author i % AUTHORS. */
 export const AUTHORS = 1000;
 /** Article i's body holds the word `topic<i % TOPICS, two digits>`: each word is in 1 % of the rows. */
 export const TOPICS = 100;

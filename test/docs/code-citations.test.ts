@@ -12,7 +12,7 @@ import { anchors } from './markdown.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** Where code lives. test/docs is left out: its tests hold made-up links as data. */
-const ROOTS = ['src', 'workers', 'admin/src', 'client', 'test'];
+const ROOTS = ['src', 'workers', 'admin/src', 'client', 'test', 'bench'];
 const SKIPPED = new Set(['node_modules', 'dist', 'test/docs']);
 const SOURCE = /\.(?:[cm]?[jt]s|tsx|css|html)$/;
 /** A section sign after the word SPEC: a citation of the outside specification. */
