@@ -11,6 +11,7 @@ import { ToolCatalog } from '../mcp/tools.js';
 import { StatelessJsonTransport, type McpAnswer } from '../mcp/transport.js';
 import { createContextFactory } from '../trpc/context.js';
 import { factsOf, principalOf } from './request-tracking.js';
+import { endWithJson } from './json-body.js';
 import { sendError } from './send-error.js';
 import { jsonBodyReader } from './v1-body.js';
 import { arrivalTick, requestArrival } from '../modules/contents/list-cache/table-sync.js';
@@ -31,17 +32,7 @@ function send(res: ServerResponse, answer: McpAnswer): void {
     res.end();
     return;
   }
-  res.setHeader('Content-Type', 'application/json');
-  if (typeof answer.body === 'string') {
-    res.setHeader('Content-Length', Buffer.byteLength(answer.body));
-    res.end(answer.body);
-    return;
-  }
-  res.setHeader('Content-Length', answer.body.reduce((length, part) => length + part.length, 0));
-  res.cork();
-  for (const part of answer.body.slice(0, -1)) res.write(part);
-  res.end(answer.body.at(-1));
-  res.uncork();
+  endWithJson(res, answer.body);
 }
 
 /** JSON-RPC error codes for a body that is no JSON-RPC request at all. */

@@ -13,6 +13,7 @@ import { sendError } from './send-error.js';
 import { jsonBodyReader } from './v1-body.js';
 import { readQuery } from './v1-query.js';
 import { toJsonBody } from '../shared/encoded-json.js';
+import { endWithJson } from './json-body.js';
 import type { V1Route, V1RouteTable } from './v1-routes.js';
 import { arrivalTick, requestArrival } from '../modules/contents/list-cache/table-sync.js';
 
@@ -25,19 +26,7 @@ function sendData(res: ServerResponse, ctx: Context, data: unknown): void {
     res.end();
     return;
   }
-  const body = toJsonBody(data);
-  res.setHeader('Content-Type', 'application/json');
-  if (typeof body === 'string') {
-    res.setHeader('Content-Length', Buffer.byteLength(body));
-    res.end(body);
-    return;
-  }
-  // Parts of UTF-8 (shared/encoded-json.ts), sent together.
-  res.setHeader('Content-Length', body.reduce((length, part) => length + part.length, 0));
-  res.cork();
-  for (const part of body.slice(0, -1)) res.write(part);
-  res.end(body.at(-1));
-  res.uncork();
+  endWithJson(res, toJsonBody(data));
 }
 
 /** 304 to a conditional GET whose tag is current: the headers of a 200, no body (docs/scaling-out.md#http-caches-and-purging). */
