@@ -4,9 +4,9 @@ import { forbidden, notFound } from '../errors/app-error.js';
 import { findFile, listFiles, listFilesInScope, type FileCheck, type FileFields } from '../modules/files/file.service.js';
 import type { FileRecord } from '../modules/files/file.entity.js';
 import type { ListFilesInput } from '../modules/files/file.schema.js';
-import { fileFieldsInside, fileReferencedByRows, fileReferrerRows, tablesWithFileColumns, type FileReferenceSource } from '../modules/files/file.sql.js';
+import { fileReferencedByRows, fileReferrerRows, tablesWithFileColumns, type FileReferenceSource } from '../modules/files/file.sql.js';
 import { isMultiple } from '../modules/tables/table-def.js';
-import type { FileAction, FileRule, FileScope, FilesPolicy } from '../modules/roles/files-policy.js';
+import { fileInside, type FileAction, type FileRule, type FileScope, type FilesPolicy } from '../modules/roles/files-policy.js';
 import type { ProjectAccess } from './project-access.js';
 
 /*
@@ -116,12 +116,8 @@ export class FileRules {
     return false;
   }
 
-  /** Whether `file` is inside `scope`: told in JavaScript, or by the database where it cannot be. */
-  private async inside(scope: FileScope, file: FileFields): Promise<boolean> {
-    const verdict = scope.matches(file);
-    if (verdict !== null) return verdict;
-    const [row] = await runSql<{ c0: boolean }>(this.em, fileFieldsInside(file, [scope.sql]));
-    return row?.c0 === true;
+  private inside(scope: FileScope, file: FileFields): Promise<boolean> {
+    return fileInside(this.em, scope, file);
   }
 
   /** Whether a readable file column of a row the caller reads holds `fileId`. */

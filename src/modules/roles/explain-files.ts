@@ -1,10 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { runSql } from '../../db/sql.js';
 import { notFound } from '../../errors/app-error.js';
 import type { FileRecord } from '../files/file.entity.js';
-import { fileFieldsInside } from '../files/file.sql.js';
 import type { Explanation } from './explain.js';
-import { FILE_ACTIONS, type FileRule, type FileScope, type FilesPolicy } from './files-policy.js';
+import { FILE_ACTIONS, fileInside, type FileRule, type FilesPolicy } from './files-policy.js';
 
 /*
  * `GET .../access/explain?table=$files` (docs/roles.md#explain): what a caller may do with the
@@ -19,13 +17,6 @@ type Verdict = Explanation['actions']['read'];
 
 export type FilesSubject = { policy: FilesPolicy } | { builtIn: { writes: boolean } };
 
-async function inside(em: EntityManager, scope: FileScope, file: FileRecord): Promise<boolean> {
-  const verdict = scope.matches(file);
-  if (verdict !== null) return verdict;
-  const [row] = await runSql<{ c0: boolean }>(em, fileFieldsInside(file, [scope.sql]));
-  return row?.c0 === true;
-}
-
 export async function explainFiles(em: EntityManager, subject: FilesSubject, file: FileRecord | null): Promise<Explanation> {
   const none: Verdict = { allowed: false, rules: [] };
   if ('builtIn' in subject) {
@@ -34,10 +25,10 @@ export async function explainFiles(em: EntityManager, subject: FilesSubject, fil
   }
   const { grants, readable } = subject.policy;
   // As on a read: a file outside the role's read rules is not there for it.
-  if (file && grants.read.length > 0 && readable && !(await inside(em, readable, file))) throw notFound('File');
+  if (file && grants.read.length > 0 && readable && !(await fileInside(em, readable, file))) throw notFound('File');
   const holding = async (rules: FileRule[]): Promise<Verdict> => {
     const held: number[] = [];
-    for (const rule of rules) if (!file || !rule.where || (await inside(em, rule.where, file))) held.push(rule.index);
+    for (const rule of rules) if (!file || !rule.where || (await fileInside(em, rule.where, file))) held.push(rule.index);
     return { allowed: held.length > 0, rules: held };
   };
   // One after the other: the checks that need the database share the request's connection.

@@ -1,3 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { runSql } from '../../db/sql.js';
+import { fileFieldsInside } from '../files/file.sql.js';
 import { filtersClause, filtersMatch, Params, parseFilters, type Filter, type RowValues } from '../query/index.js';
 import { hash, placeholders, type Caller } from './policy.js';
 import { FILE_FIELDS, FILES, pseudoTable } from './role-rules.js';
@@ -70,6 +73,14 @@ function anyOf(scopes: (FileScope | null)[]): FileScope | null {
     return hits.includes(true) ? true : hits.includes(null) ? null : false;
   };
   return { sql, matches, key: hash(sql) };
+}
+
+/** Whether `file` is inside `scope`: told in JavaScript, or by the database where it cannot be. */
+export async function fileInside(em: EntityManager, scope: FileScope, file: FileFields): Promise<boolean> {
+  const verdict = scope.matches(file);
+  if (verdict !== null) return verdict;
+  const [row] = await runSql<{ c0: boolean }>(em, fileFieldsInside(file, [scope.sql]));
+  return row?.c0 === true;
 }
 
 /** Compiles the `$files` rules among `rules` for `caller` at `now` (`$me` may stand for a name). */
