@@ -14,7 +14,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { adminToken, benchDatabase, freePort, root, seed, startChild, startLoggingPair, stopChild } from './setup.js';
+import { benchApiEnv, benchDatabase, freePort, root, seed, startChild, startLoggingPair, stopChild } from './setup.js';
 import { measure, type Measurement } from './load.js';
 import { benchEvents } from './events.js';
 import { scenarios, type Scenario } from './scenarios.js';
@@ -60,14 +60,7 @@ const db = await benchDatabase();
 const apiPort = await freePort();
 const barePort = await freePort();
 const apiEnv = {
-  DATABASE_URL: db.url,
-  HOST: '127.0.0.1',
-  NODE_ENV: 'production',
-  LOG_LEVEL: 'warn',
-  ADMIN_EMAIL: 'bench@example.com',
-  ADMIN_TOKEN: adminToken,
-  RATE_LIMIT_PER_SECOND: '10000000',
-  RATE_LIMIT_BURST: '10000000',
+  ...benchApiEnv(db.url),
   WEBHOOKS_ALLOW_PRIVATE: 'true',
   // The realtime scenario opens 1,000 streams with one key.
   REALTIME_MAX_STREAMS: '5000',

@@ -107,6 +107,18 @@ export function stopChild(child: ChildProcess): Promise<void> {
 
 export const adminToken = generateSecret(ACCOUNT_TOKEN_PREFIX);
 
+/** The environment of a benchmarked API process on `databaseUrl`: production mode, rate limits out of reach. */
+export const benchApiEnv = (databaseUrl: string): Record<string, string> => ({
+  DATABASE_URL: databaseUrl,
+  HOST: '127.0.0.1',
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  ADMIN_EMAIL: 'bench@example.com',
+  ADMIN_TOKEN: adminToken,
+  RATE_LIMIT_PER_SECOND: '10000000',
+  RATE_LIMIT_BURST: '10000000',
+});
+
 /** The API process's memory in bytes, from its own Prometheus endpoint (`/metrics`). */
 export async function apiMemory(api: string): Promise<{ rss: number; heapUsed: number; heapTotal: number }> {
   const text = await (await fetch(`${api}/metrics`)).text();

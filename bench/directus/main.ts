@@ -12,7 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateSecret } from '../../src/shared/secrets.js';
-import { adminToken, benchDatabase, freePort, root, seed, startChild, stopChild } from '../setup.js';
+import { benchApiEnv, benchDatabase, freePort, root, seed, startChild, stopChild } from '../setup.js';
 import { measure, type Measurement } from '../load.js';
 import { ensureDirectus } from './install.js';
 import { bootstrapDirectus, copyRows, createProducts, directusDatabase, directusEnv, directusWorkDir, startDirectus, type DirectusProcess } from './server.js';
@@ -42,17 +42,7 @@ const work = await directusWorkDir();
 const apiPort = await freePort();
 const api = await startChild(
   'src/api.ts',
-  {
-    DATABASE_URL: db.url,
-    PORT: String(apiPort),
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    ADMIN_EMAIL: 'bench@example.com',
-    ADMIN_TOKEN: adminToken,
-    RATE_LIMIT_PER_SECOND: '10000000',
-    RATE_LIMIT_BURST: '10000000',
-  },
+  { ...benchApiEnv(db.url), PORT: String(apiPort) },
   `http://127.0.0.1:${apiPort}/healthz`,
 );
 const directusToken = generateSecret('directus_');
