@@ -145,8 +145,9 @@ export async function updateMany(
   await checkRulesOfMany(sql, updates, planned);
   const failures = new Map(planned.flatMap((p, i) => (p.failure === undefined ? [] : [[i, p.failure] as const])));
   if (failures.size > 0 && !options.partial) {
-    const failed = planned.findIndex((p) => p.failure !== undefined);
-    throw new UpdateFailure(failed, planned[failed].failure);
+    // The first failing update (the map holds them in index order).
+    const [failed, failure] = failures.entries().next().value!;
+    throw new UpdateFailure(failed, failure);
   }
   // The updates that pass, by their index in `updates`.
   const passing = updates.flatMap((_, i) => (failures.has(i) ? [] : [i]));
