@@ -28,6 +28,7 @@ import { Migration20261202040000_http_cache } from './Migration20261202040000_ht
 import { Migration20261202041500_http_cache_writes } from './Migration20261202041500_http_cache_writes.js';
 import { Migration20261202070000_table_settings } from './Migration20261202070000_table_settings.js';
 import { Migration20261203010000_cache_in_change_log } from './Migration20261203010000_cache_in_change_log.js';
+import { Migration20261204000000_counters_without_waits } from './Migration20261204000000_counters_without_waits.js';
 import { Migration20261130000000_version_image } from './Migration20261130000000_version_image.js';
 
 /**
@@ -66,4 +67,5 @@ export const migrations = [
   { name: 'Migration20261202041500_http_cache_writes', class: Migration20261202041500_http_cache_writes },
   { name: 'Migration20261202070000_table_settings', class: Migration20261202070000_table_settings },
   { name: 'Migration20261203010000_cache_in_change_log', class: Migration20261203010000_cache_in_change_log },
+  { name: 'Migration20261204000000_counters_without_waits', class: Migration20261204000000_counters_without_waits },
 ];
