@@ -14,6 +14,9 @@ import { Migration } from '@mikro-orm/migrations';
  * mostly reuse one row), and adds a row only when none is free: a scope has as many rows as it
  * had concurrent writers at most. Readers sum a scope's rows, so which row counts a write does
  * not matter.
+ *
+ * The change log's trigger, which calls it, also stops joining an update's old and new rows
+ * with a nested loop (docs/performance.md#publishing-a-release).
  */
 export class Migration20261204000000_counters_without_waits extends Migration {
   override name = 'Migration20261204000000_counters_without_waits';
@@ -52,7 +55,9 @@ export class Migration20261204000000_counters_without_waits extends Migration {
       end $$;
 
       -- The change log's trigger (same rows logged and purged as before), counting up the tables it logged without waiting.
-      create or replace function contents_log_change() returns trigger language plpgsql as $$
+      -- Without nested loops: the planner takes a transition table for one row, and joined
+      -- old_rows to new_rows by comparing every pair (250 rows: 62,500 pairs, 17 ms).
+      create or replace function contents_log_change() returns trigger language plpgsql set enable_nestloop = off as $$
       declare
         written uuid[];
         tables uuid[];
