@@ -354,10 +354,12 @@ if (releases) {
     `\nreleases (R1-release): publish of ${r.rows} rows (publish, publishDraft, unpublish) under the reads below: ${r.publishMs.map((ms) => ms.toFixed(0)).join(', ')} ms; ` +
       `${r.rows} rows back, nothing else running: ${r.publishQuietMs.map((ms) => ms.toFixed(0)).join(', ')} ms (target < 2000 ms)`,
   );
-  console.log(
-    `  list reads of another table, 8 at a time: p99 ${num(r.readP99Alone, 1)} ms alone (${r.readsAlone} reads), ` +
-      `${num(r.readP99During, 1)} ms while a release publishes (${r.readsDuring} reads); errors ${r.readErrors}`,
-  );
+  for (const mode of ['saturated', 'paced'] as const) {
+    const reads = r.reads[mode];
+    const how = mode === 'saturated' ? '8 at a time back to back' : `paced at ${r.pacedReadsPerSecond}/s`;
+    console.log(`  list reads of another table, ${how}: p99 ${num(reads.p99Alone, 1)} ms alone (${reads.alone} reads), ${num(reads.p99During, 1)} ms while a release publishes (${reads.during} reads)`);
+  }
+  console.log(`  read errors ${r.readErrors}`);
   console.log(`  scheduled (publishAt = now + 2 s): publishedAt - publishAt ${late((l) => l.publishedAtMs)} ms; seen published by a client polling every 20 ms ${late((l) => l.seenMs)} ms after publishAt (bound 1000 ms)`);
 }
 if (cdn) {

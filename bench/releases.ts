@@ -4,8 +4,11 @@
  *   rows to publish, 300 live rows to unpublish) in a table of its own: its answer time (target
  *   < 2 s), over `rounds` releases, while the reads below run; then a release of the same rows
  *   back (1,000 status changes) published with nothing else running;
- * - list reads of the bench table (another table), 8 at a time, while each publish runs, against
- *   the same reads just before it with no release running: p99 of both;
+ * - list reads of the bench table (another table) while each publish runs, against the same reads
+ *   just before it with no release running: p99 of both, `rounds` releases under 8 reads at a
+ *   time back to back (all the machine answers: the publish can only take its share from them),
+ *   then `rounds` under reads paced at PACED_READS a second (a site's traffic with room to spare:
+ *   does the publish get in their way?);
  * - scheduled releases (publishAt = now + 2 s, 10 rows) with one publisher worker running:
  *   publishedAt - publishAt, and when a client polling every 20 ms first saw it published
  *   (the documented bound: 1 s).
@@ -13,16 +16,18 @@
 import { randomUUID } from 'node:crypto';
 import { adminToken, startChild, stopChild, type Fixture } from './setup.js';
 
+/** Paced reads a second: about a third of what this machine answers to 8 back-to-back readers. */
+const PACED_READS = 400;
+
 export interface ReleaseResult {
   rows: number;
   /** Each publish while the reads run. */
   publishMs: number[];
   /** A release of the same 1,000 rows back the other way (unpublish, publish), with no reads running. */
   publishQuietMs: number[];
-  readP99Alone: number;
-  readP99During: number;
-  readsAlone: number;
-  readsDuring: number;
+  /** p99 (ms) and count of the reads of another table with no release running and while one publishes. */
+  reads: Record<'saturated' | 'paced', { p99Alone: number; p99During: number; alone: number; during: number }>;
+  pacedReadsPerSecond: number;
   readErrors: number;
   lateness: { publishedAtMs: number; seenMs: number }[];
 }
@@ -82,24 +87,42 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
     q({ filter: [{ i: 'price', w: 'lt', v: 100 }], sort: [{ i: 'price', o: 'desc' }], page: 2 }),
   ].map((query) => `${api}/v1/${fixture.projectId}/tables/${fixture.tableId}/contents${query}`);
   let readErrors = 0;
-  const readWhile = async (work: () => Promise<unknown>) => {
+  let n = 0;
+  /** One read; its latency from `start` (a paced read's scheduled time, so a late start counts). */
+  const read = async (start: number, samples: { start: number; ms: number }[]) => {
+    try {
+      const res = await fetch(reads[n++ % reads.length], { headers: { authorization: `Bearer ${fixture.writeKey}` } });
+      await res.arrayBuffer();
+      if (!res.ok) readErrors++;
+      samples.push({ start, ms: performance.now() - start });
+    } catch (error) {
+      readErrors++;
+      log(`R1-release: a read failed: ${(error as Error).message} (${String(((error as Error).cause as Error | undefined)?.message)})`);
+    }
+  };
+  /**
+   * Runs `work` under reads: 8 at a time back to back (`saturated`: as many as the machine
+   * answers), or `paced` at PACED_READS per second whatever the answers take (a site's traffic).
+   */
+  const readWhile = async (mode: 'saturated' | 'paced', work: () => Promise<unknown>) => {
     const samples: { start: number; ms: number }[] = [];
     let stop = false;
-    let n = 0;
-    const loops = Array.from({ length: 8 }, async () => {
-      while (!stop) {
-        const start = performance.now();
-        try {
-          const res = await fetch(reads[n++ % reads.length], { headers: { authorization: `Bearer ${fixture.writeKey}` } });
-          await res.arrayBuffer();
-          if (!res.ok) readErrors++;
-          samples.push({ start, ms: performance.now() - start });
-        } catch (error) {
-          readErrors++;
-          log(`R1-release: a read failed: ${(error as Error).message} (${String(((error as Error).cause as Error | undefined)?.message)})`);
-        }
+    const pending: Promise<void>[] = [];
+    const began = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    if (mode === 'saturated') {
+      for (let loop = 0; loop < 8; loop++) {
+        pending.push((async () => {
+          while (!stop) await read(performance.now(), samples);
+        })());
       }
-    });
+    } else {
+      let sent = 0;
+      timer = setInterval(() => {
+        const due = Math.floor(((performance.now() - began) * PACED_READS) / 1000);
+        for (; sent < due; sent++) pending.push(read(began + (sent * 1000) / PACED_READS, samples));
+      }, 2);
+    }
     const from = performance.now();
     let to: number;
     try {
@@ -107,7 +130,8 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
     } finally {
       to = performance.now();
       stop = true;
-      await Promise.all(loops);
+      clearInterval(timer);
+      await Promise.all(pending);
     }
     return { ms: to - from, latencies: samples.filter((s) => s.start >= from && s.start < to).map((s) => s.ms) };
   };
@@ -115,37 +139,39 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
 
   const publishMs: number[] = [];
   const publishQuietMs: number[] = [];
-  const alone: number[] = [];
-  const during: number[] = [];
-  for (let round = 0; round < env.rounds; round++) {
-    log(`R1-release: round ${round + 1}: 1,000 rows and their release`);
-    const drafts = await importRows(400, 'DRAFT', `draft ${round}`);
-    const revised = await importRows(300, 'PUBLISHED', `revised ${round}`);
-    const live = await importRows(300, 'PUBLISHED', `live ${round}`);
-    await eachParallel(revised, 16, async (id) => {
-      await call('PUT', `${contents}/${id}`, { data: { title: `revised ${round} ${id}` }, draft: true });
-    });
-    const items = [
-      ...drafts.map((row) => ({ id: row, action: 'publish' })),
-      ...revised.map((row) => ({ id: row, action: 'publishDraft' })),
-      ...live.map((row) => ({ id: row, action: 'unpublish' })),
-    ];
-    const id = await release(`launch ${round}`, items);
-    // The same reads with no release running, as long as the last publish took (at least 2 s).
-    alone.push(...(await readWhile(() => sleep(Math.max(2000, publishMs.at(-1) ?? 0)))).latencies);
-    const timed = await readWhile(() => call('POST', `${project}/releases/${id}/publish`));
-    publishMs.push(timed.ms);
-    during.push(...timed.latencies);
-    // Its rows back the other way, published with no reads running.
-    const back = await release(`back ${round}`, [
-      ...drafts.map((row) => ({ id: row, action: 'unpublish' })),
-      ...live.map((row) => ({ id: row, action: 'publish' })),
-      ...revised.map((row) => ({ id: row, action: 'unpublish' })),
-    ]);
-    const quiet = performance.now();
-    await call('POST', `${project}/releases/${back}/publish`);
-    publishQuietMs.push(performance.now() - quiet);
-    log(`R1-release: round ${round + 1}: publish ${timed.ms.toFixed(0)} ms under reads (${timed.latencies.length} reads meanwhile), ${publishQuietMs.at(-1)!.toFixed(0)} ms alone`);
+  const latencies = { saturated: { alone: [] as number[], during: [] as number[] }, paced: { alone: [] as number[], during: [] as number[] } };
+  let round = 0;
+  for (const mode of ['saturated', 'paced'] as const) {
+    for (let r = 0; r < env.rounds; r++, round++) {
+      log(`R1-release: round ${round + 1} (${mode} reads): 1,000 rows and their release`);
+      const drafts = await importRows(400, 'DRAFT', `draft ${round}`);
+      const revised = await importRows(300, 'PUBLISHED', `revised ${round}`);
+      const live = await importRows(300, 'PUBLISHED', `live ${round}`);
+      await eachParallel(revised, 16, async (id) => {
+        await call('PUT', `${contents}/${id}`, { data: { title: `revised ${round} ${id}` }, draft: true });
+      });
+      const items = [
+        ...drafts.map((row) => ({ id: row, action: 'publish' })),
+        ...revised.map((row) => ({ id: row, action: 'publishDraft' })),
+        ...live.map((row) => ({ id: row, action: 'unpublish' })),
+      ];
+      const id = await release(`launch ${round}`, items);
+      // The same reads with no release running, as long as the last publish took (at least 2 s).
+      latencies[mode].alone.push(...(await readWhile(mode, () => sleep(Math.max(2000, publishMs.at(-1) ?? 0)))).latencies);
+      const timed = await readWhile(mode, () => call('POST', `${project}/releases/${id}/publish`));
+      publishMs.push(timed.ms);
+      latencies[mode].during.push(...timed.latencies);
+      // Its rows back the other way, published with no reads running.
+      const back = await release(`back ${round}`, [
+        ...drafts.map((row) => ({ id: row, action: 'unpublish' })),
+        ...live.map((row) => ({ id: row, action: 'publish' })),
+        ...revised.map((row) => ({ id: row, action: 'unpublish' })),
+      ]);
+      const quiet = performance.now();
+      await call('POST', `${project}/releases/${back}/publish`);
+      publishQuietMs.push(performance.now() - quiet);
+      log(`R1-release: round ${round + 1}: publish ${timed.ms.toFixed(0)} ms under ${mode} reads (${timed.latencies.length} reads meanwhile), ${publishQuietMs.at(-1)!.toFixed(0)} ms alone`);
+    }
   }
 
   log('R1-release: scheduled releases (publishAt = now + 2 s) with a publisher worker');
@@ -174,10 +200,13 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
     rows: 1000,
     publishMs,
     publishQuietMs,
-    readP99Alone: p99(alone),
-    readP99During: p99(during),
-    readsAlone: alone.length,
-    readsDuring: during.length,
+    reads: Object.fromEntries(
+      (['saturated', 'paced'] as const).map((mode) => {
+        const { alone, during } = latencies[mode];
+        return [mode, { p99Alone: p99(alone), p99During: p99(during), alone: alone.length, during: during.length }];
+      }),
+    ) as ReleaseResult['reads'],
+    pacedReadsPerSecond: PACED_READS,
     readErrors,
     lateness,
   };
