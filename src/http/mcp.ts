@@ -1,14 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
+import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { Principal } from '../auth/principal.js';
 import { methodNotAllowed, noRoute, type AppError } from '../errors/app-error.js';
 import { describeError } from '../errors/describe.js';
 import type { McpRequest } from '../mcp/request.js';
-import { mcpServer } from '../mcp/server.js';
+import { directToolCall, mcpServer } from '../mcp/server.js';
 import { ToolCatalog } from '../mcp/tools.js';
-import { StatelessJsonTransport, type McpAnswer } from '../mcp/transport.js';
+import { JsonRequestTransport, type McpAnswer } from '../mcp/transport.js';
 import { createContextFactory } from '../trpc/context.js';
 import { factsOf, principalOf } from './request-tracking.js';
 import { endWithJson } from './json-body.js';
@@ -65,6 +66,10 @@ export function mcpRoute(deps: AppDeps, router: AnyRouter): RequestHandler {
   const createContext = createContextFactory(deps);
   const procedures = (router as unknown as { _def: { procedures: Record<string, AnyProcedure> } })._def.procedures;
   const readBody = jsonBodyReader(deps.config.BODY_MAX_BYTES);
+  const transport = new JsonRequestTransport<McpRequest>();
+  // Connected once: connect() only starts the transport and wires its callbacks.
+  void mcpServer(catalog, (id) => transport.contextOf(id), VERSION).connect(transport);
+  const direct = (request: JSONRPCRequest, context: McpRequest) => directToolCall(catalog, request, context);
 
   const requestOf = (req: Parameters<RequestHandler>[0], res: ServerResponse, principal: Principal): McpRequest => {
     const facts = factsOf(res);
@@ -120,11 +125,6 @@ export function mcpRoute(deps: AppDeps, router: AnyRouter): RequestHandler {
     const method = typeof message.method === 'string' && KNOWN_METHODS.has(message.method) ? message.method : 'other';
     factsOf(res).mcp = [method];
 
-    const server = mcpServer(catalog, requestOf(req, res, principal), VERSION);
-    const transport = new StatelessJsonTransport();
-    // Not closed afterwards: the answer is sent once the request's message is answered, so
-    // nothing is left pending, and closing made an error object (with its stack) per request.
-    await server.connect(transport);
-    send(res, await transport.handle(req.headers, message));
+    send(res, await transport.handle(req.headers, message, requestOf(req, res, principal), direct));
   };
 }

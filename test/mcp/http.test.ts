@@ -100,6 +100,42 @@ describe('credentials and the HTTP level', () => {
       expect(answer.json.result.structuredContent.list).toHaveLength(4);
       expect(answer.json).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: v1 }], structuredContent: JSON.parse(v1) } });
     }
+    // A plain call is answered without the SDK's server, one with `_meta` through it: byte for byte the same.
+    const plain = await post(t, call, w.readKey);
+    const throughServer = await post(t, { ...call, params: { ...call.params, _meta: { progressToken: 'p' } } }, w.readKey);
+    expect(throughServer.text).toBe(plain.text);
+  });
+
+  it('answers concurrent requests that share a JSON-RPC id each as its own caller, under its own id', async () => {
+    // One server answers every request: stateless clients all number from 1, and nothing of one
+    // request may reach another's answer.
+    const tables = [await createTable(w, [{ name: 'title', type: 'text' }]), await createTable(w, [{ name: 'title', type: 'text' }])];
+    for (const [n, table] of tables.entries()) {
+      for (let i = 0; i <= n; i++) expect((await t.call('POST', `/v1/${w.projectId}/tables/${table.id}/contents`, { body: { data: { title: `t${n}` } } })).status).toBe(201);
+    }
+    const listCall = (n: number, id: string | number, meta: boolean) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'contents.list', arguments: { projectId: w.projectId, tableId: tables[n]!.id }, ...(meta ? { _meta: { progressToken: `p${n}` } } : {}) },
+    });
+    const readTools = (await post(t, LIST_TOOLS, w.readKey)).json.result.tools.length as number;
+    const adminTools = (await post(t, LIST_TOOLS, t.adminToken)).json.result.tools.length as number;
+    expect(adminTools).toBeGreaterThan(readTools);
+    const asked = Array.from({ length: 24 }, (_, i) => {
+      const id = i % 3 === 0 ? 1 : i % 3 === 1 ? '1' : 2;
+      return i % 2 === 0
+        ? { kind: 'tools' as const, id, token: i % 4 === 0 ? w.readKey : t.adminToken, body: { ...LIST_TOOLS, id } }
+        : { kind: 'list' as const, id, n: i % 4 === 1 ? 0 : 1, body: listCall(i % 4 === 1 ? 0 : 1, id, i % 5 === 0) };
+    });
+    const answers = await Promise.all(asked.map((a) => post(t, a.body, a.kind === 'tools' ? a.token : w.readKey)));
+    for (const [i, a] of asked.entries()) {
+      const answer = answers[i]!;
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.json.id).toBe(a.id);
+      if (a.kind === 'tools') expect(answer.json.result.tools).toHaveLength(a.token === w.readKey ? readTools : adminTools);
+      else expect(answer.json.result.structuredContent.list.map((row: { data: { title: string } }) => row.data.title)).toEqual(Array(a.n + 1).fill(`t${a.n}`));
+    }
   });
 });
 
