@@ -17,9 +17,10 @@ const hasBody = (req: IncomingMessage) =>
  */
 const NOT_UTF8 = 'tabula.body.not-utf8';
 const EMPTY = 'tabula.body.empty';
+const problemOfBytes = (body: Buffer) => (body.length === 0 ? EMPTY : isUtf8(body) ? null : NOT_UTF8);
 const checkBytes = (_req: IncomingMessage, _res: ServerResponse, body: Buffer) => {
-  if (body.length === 0) throw Object.assign(new Error('body is empty'), { reason: EMPTY });
-  if (!isUtf8(body)) throw Object.assign(new Error('body is not UTF-8'), { reason: NOT_UTF8 });
+  const reason = problemOfBytes(body);
+  if (reason) throw Object.assign(new Error(reason), { reason });
 };
 
 const EMPTY_JSON_MESSAGE = 'Request body is empty, which is not JSON; send {} for no fields, or no Content-Type and no body';
@@ -39,6 +40,55 @@ function judge(value: unknown): BodyRead {
   const problem = findJsonProblem(value);
   if (problem) return { error: badRequest(`Invalid request: ${describeJsonProblem(problem)}`) };
   return { body: value as Record<string, unknown> };
+}
+
+/**
+ * What body-parser does (limit, length, UTF-8, JSON, the same errors) for a body sent as it is,
+ * the usual one, without its stream plumbing and charset decoder: a tenth of the CPU of a small
+ * write's request. Compressed bodies (Content-Encoding) still go through body-parser, which
+ * inflates them.
+ */
+function readPlain(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
+  if (declared !== null && declared > limit) {
+    req.resume();
+    return Promise.resolve({ error: parseFailure({ type: 'entity.too.large' }, limit) });
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const done = (read: BodyRead) => {
+      req.off('data', onData).off('end', onEnd).off('error', onFailure).off('aborted', onFailure).off('close', onFailure);
+      resolve(read);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) {
+        // The rest is read and dropped, so that the answer arrives.
+        done({ error: parseFailure({ type: 'entity.too.large' }, limit) });
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      if (declared !== null && received !== declared) return done({ error: parseFailure({ type: 'request.size.invalid' }, limit) });
+      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
+      const reason = problemOfBytes(bytes);
+      if (reason) return done({ error: parseFailure({ reason }, limit) });
+      let value: unknown;
+      try {
+        // Without a byte order mark, as body-parser's decoder reads it.
+        value = JSON.parse(bytes.toString('utf8', bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0));
+      } catch {
+        return done({ error: parseFailure({}, limit) });
+      }
+      done(judge(value));
+    };
+    // Gone before its end (a client that hung up): nobody reads the answer, but the request ends.
+    const onFailure = () => done({ error: parseFailure({ type: 'request.aborted' }, limit) });
+    req.on('data', onData).on('end', onEnd).on('error', onFailure).on('aborted', onFailure).on('close', onFailure);
+  });
 }
 
 /**
@@ -63,6 +113,8 @@ export function jsonBodyReader(limit: number): (req: Request, res: Response) => 
       return Promise.resolve({ error: unsupportedMediaType(message) });
     }
     if (!hasBody(req)) return Promise.resolve({ error: invalidJson(EMPTY_JSON_MESSAGE) });
+    const encoding = req.headers['content-encoding'];
+    if (encoding === undefined || encoding === 'identity') return readPlain(req, limit);
     return new Promise((resolve) => {
       parse(req, res, (error?: unknown) => {
         if (!error) return resolve(judge(req.body));

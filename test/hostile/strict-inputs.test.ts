@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectStatus } from '../helpers/expect.js';
 import { startTestApi, type CallResult, type TestApi } from '../helpers/api.js';
@@ -187,7 +188,7 @@ describe('contents list parameters', () => {
 });
 
 /** A write with exactly these headers and body bytes (fetch would add its own Content-Type). */
-function rawWrite(method: string, path: string, headers: Record<string, string>, body?: string): Promise<CallResult> {
+function rawWrite(method: string, path: string, headers: Record<string, string>, body?: string | Buffer | Buffer[]): Promise<CallResult> {
   return new Promise((resolve, reject) => {
     const req = request(`${t.url}/v1${path}`, { method, headers: { authorization: `Bearer ${owner()}`, ...headers } }, (res) => {
       let text = '';
@@ -206,7 +207,13 @@ function rawWrite(method: string, path: string, headers: Record<string, string>,
       });
     });
     req.on('error', reject);
-    req.end(body);
+    if (Array.isArray(body)) {
+      // Parts written one by one (chunked), each flushed before the next.
+      (async () => {
+        for (const part of body) await new Promise<void>((done) => req.write(part, () => setTimeout(done, 5)));
+        req.end();
+      })().catch(reject);
+    } else req.end(body);
   });
 }
 
@@ -239,6 +246,21 @@ describe('empty JSON bodies', () => {
         }
       }
     }
+  });
+
+  it('are read byte for byte as JSON in UTF-8: a byte order mark skipped, other bytes refused, gzip inflated, parts joined', async () => {
+    const { projectId, tableId } = world.ids;
+    const path = `/${projectId}/tables/${tableId}`;
+    const json = { 'content-type': 'application/json' };
+    const named = async (res: CallResult, name: string) => expect([res.status, res.json?.name], res.text).toEqual([200, name]);
+    await named(await rawWrite('PUT', path, json, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"BOM"}')])), 'BOM');
+    const latin1 = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    expect(expectError(await rawWrite('PUT', path, json, latin1), 400, 'INVALID_JSON').message).toBe('Request body is not valid UTF-8');
+    expect(expectError(await rawWrite('PUT', path, json, '{"name":'), 400, 'INVALID_JSON').message).toBe('Request body is not valid JSON');
+    await named(await rawWrite('PUT', path, { ...json, 'content-encoding': 'gzip' }, gzipSync('{"name":"zipped"}')), 'zipped');
+    // A character split between two parts.
+    const body = Buffer.from('{"name":"é ü 😀 parts"}');
+    await named(await rawWrite('PUT', path, json, [body.subarray(0, 11), body.subarray(11, 18), body.subarray(18)]), 'é ü 😀 parts');
   });
 
   it('the operations that took an empty body as {} (account, contents update, actions) included', async () => {
