@@ -28,6 +28,27 @@ export interface Measurement {
   serverCpuMicros?: number | null;
 }
 
+/**
+ * Runs of one target as one measurement: the mean of their rates and CPU times (each run is as
+ * long), the errors summed, and the latencies of the median run by rate.
+ */
+export function combined(runs: Measurement[]): Measurement {
+  if (runs.length === 1) return runs[0]!;
+  const mean = (pick: (m: Measurement) => number | null | undefined) => {
+    const values = runs.map(pick);
+    return values.some((v) => v === null || v === undefined) ? null : values.reduce<number>((sum, v) => sum + v!, 0) / values.length;
+  };
+  const median = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(runs.length / 2)]!;
+  return {
+    requestsPerSecond: mean((m) => m.requestsPerSecond)!,
+    p50: median.p50,
+    p99: median.p99,
+    errors: runs.reduce((sum, m) => sum + m.errors, 0),
+    machineCpuMicros: mean((m) => m.machineCpuMicros),
+    serverCpuMicros: mean((m) => m.serverCpuMicros),
+  };
+}
+
 /** One autocannon run (after a warm-up, one second by default) against a target. */
 export async function measure(target: LoadTarget, options: { duration: number; connections: number; warmUp?: number; pid?: number }): Promise<Measurement> {
   const run = (duration: number) =>

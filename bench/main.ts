@@ -3,6 +3,7 @@
  * `npm run bench -- --soak [--soak-minutes 10]`: mixed load over time instead (see bench/soak.ts).
  * `--log-entries N` (default 10,000,000; 0 skips): the log list over that many stored entries.
  * `--logging-pairs N` (default 120): paired 2 s runs of Q1 with request logging on and off.
+ * `--pairs N` (default 1): each scenario and its bare counterpart run alternately N times, averaged.
  * `--release-rounds N` (default 3): releases of 1,000 rows published by R1-release (bench/releases.ts).
  * `--only replicas`: Q1 and Q3 with a streaming replica against the primary alone (bench/replicas.ts).
  *
@@ -15,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { benchApiEnv, benchDatabase, freePort, root, seed, startChild, startLoggingPair, stopChild } from './setup.js';
-import { measure, type Measurement } from './load.js';
+import { combined, measure, type Measurement } from './load.js';
 import { benchEvents } from './events.js';
 import { scenarios, type Scenario } from './scenarios.js';
 import { measureLoggingCost, type LoggingCost } from './logging.js';
@@ -49,6 +50,7 @@ const { values: args } = parseArgs({
     'log-entries': { type: 'string', default: '10000000' },
     'logging-pairs': { type: 'string', default: '120' },
     'release-rounds': { type: 'string', default: '3' },
+    pairs: { type: 'string', default: '1' },
   },
 });
 const rows = Number(args.rows);
@@ -115,8 +117,16 @@ try {
       log(`${scenario.name}: ${scenario.description}`);
       // The CPU time of the process that answers (the API, or the bare handler) per request.
       const pidOf = (url: string) => (url.startsWith(`http://127.0.0.1:${apiPort}`) ? api.pid : bare.pid);
-      const ours = await measure(scenario.ours, { duration, connections, pid: pidOf(scenario.ours.url) });
-      const bareResult = scenario.bare ? await measure(scenario.bare, { duration, connections, pid: pidOf(scenario.bare.url) }) : null;
+      // Ours and bare alternately, `--pairs` times: what either run meets first (a collection, a
+      // cold cache) then falls on both sides alike.
+      const oursRuns: Measurement[] = [];
+      const bareRuns: Measurement[] = [];
+      for (let pair = 0; pair < Math.max(1, Number(args.pairs)); pair++) {
+        oursRuns.push(await measure(scenario.ours, { duration, connections, pid: pidOf(scenario.ours.url) }));
+        if (scenario.bare) bareRuns.push(await measure(scenario.bare, { duration, connections, pid: pidOf(scenario.bare.url) }));
+      }
+      const ours = combined(oursRuns);
+      const bareResult = scenario.bare ? combined(bareRuns) : null;
       const ratio = bareResult ? ours.requestsPerSecond / bareResult.requestsPerSecond : null;
       results.push({ scenario: scenario.name, ours, bare: bareResult, ratio, target: scenario.target });
     }
