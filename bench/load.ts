@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import { machineTicks, TICK_MICROS, treeTicks } from './cpu.js';
 
@@ -88,3 +89,46 @@ export async function measure(target: LoadTarget, options: { duration: number; c
       : { serverCpuMicros: serverBefore === null || serverAfter === null || result.requests.total === 0 ? null : ((serverAfter - serverBefore) * TICK_MICROS) / result.requests.total }),
   };
 }
+
+/** Whether wrk (Debian's `wrk`) is on this machine: a load generator in C, for what answers faster than autocannon can ask. */
+export function hasWrk(): boolean {
+  return spawnSync('wrk', ['--version']).error === undefined;
+}
+
+/**
+ * One wrk run (after a warm-up of one second) against a GET target: what a cache
+ * answers is measured by the generator's own speed, and autocannon (one Node thread) tops out
+ * near what Varnish answers on a core. One thread: the other core is the server's. Latencies from
+ * wrk's distribution.
+ */
+export async function measureWithWrk(target: LoadTarget, options: { duration: number; connections: number }): Promise<Measurement> {
+  if (target.method && target.method !== 'GET') throw new Error('measureWithWrk: GET targets only');
+  const run = (duration: number) =>
+    new Promise<string>((resolve, reject) => {
+      const headers = Object.entries(target.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+      const child = spawn('wrk', ['-t1', `-c${options.connections}`, `-d${duration}s`, '--latency', ...headers, target.url]);
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`wrk exited with ${code}: ${out}`))));
+    });
+  await run(1);
+  const before = await machineTicks();
+  const out = await run(options.duration);
+  const after = await machineTicks();
+  const ms = (label: string) => {
+    const match = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)$`, 'm').exec(out);
+    if (!match) return NaN;
+    return Number(match[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[match[2] as 'us' | 'ms' | 's'];
+  };
+  const total = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + [...out.matchAll(/(connect|read|write|timeout) (\d+)/g)].reduce((sum, m) => sum + Number(m[2]), 0);
+  return {
+    requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    p50: ms('50'),
+    p99: ms('99'),
+    errors,
+    machineCpuMicros: before === null || after === null || total === 0 ? null : ((after - before) * TICK_MICROS) / total,
+  };
+}
+

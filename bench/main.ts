@@ -377,7 +377,7 @@ if (cdn) {
   for (const l of cdn.lists) {
     console.log(
       `  ${pad(l.name, 8)}Varnish ${num(l.cached.requestsPerSecond)} req/s p99 ${num(l.cached.p99, 1)} ms, Tabula ${num(l.direct.requestsPerSecond)} req/s p99 ${num(l.direct.p99, 1)} ms: ` +
-        `${l.ratio.toFixed(1)}x (target >= 10x); errors ${l.cached.errors + l.direct.errors}`,
+        `${l.ratio.toFixed(1)}x (target >= 10x); errors ${l.cached.errors + l.direct.errors}; load from ${l.generator}`,
     );
   }
   const m = cdn.mixed;
