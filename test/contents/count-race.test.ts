@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { buildWorld, createRow, createTable, list, putRow, type World } from './fixture.js';
@@ -41,5 +42,24 @@ describe('status counters under racing status changes', () => {
     const published = [...statuses.values()].filter((s) => s === 'PUBLISHED').length;
     expect((await list(w, table.id, w.readKey)).pagination.total).toBe(published);
     expect((await list(w, table.id, w.writeKey)).pagination.total).toBe(20);
+  });
+
+  it('an update that keeps its status leaves the counter rows alone: it does not wait for a transaction holding them', async () => {
+    const table = await createTable(w, [{ name: 'title', type: 'text' }]);
+    const row = await createRow(w, table.id, { title: 'before' }, { status: 'PUBLISHED' });
+    const holder = new pg.Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      const held = await holder.query('select 1 from contents_count where table_id = $1 for update', [table.id]);
+      expect(held.rowCount).toBeGreaterThan(0);
+      // Before, the update added 0 to a counter row, and so waited here until the holder ended.
+      const res = await Promise.race([putRow(w, table.id, row.id as string, { data: { title: 'after' } }), new Promise<null>((r) => setTimeout(() => r(null), 5_000))]);
+      expect(res?.status).toBe(200);
+      await holder.query('rollback');
+    } finally {
+      await holder.end();
+    }
+    expect((await list(w, table.id, w.readKey)).pagination.total).toBe(1);
   });
 });

@@ -21,6 +21,10 @@ export const randomShard = () => Math.floor(Math.random() * SHARDS);
  * other waited for: a deadlock, answered as a 500 (seen once in CI).
  */
 export async function recordChange(sql: Sql, tableId: string, from: ContentStatus | null, to: ContentStatus | null, rows = 1): Promise<void> {
+  // Nothing moved (an update that keeps its status): no statement. Adding 0 still updated a
+  // counter row, which then stayed locked until the commit, so concurrent updates of a table
+  // queued on its counter rows.
+  if (from === to) return;
   const deltas = new Map<ContentStatus, number>();
   if (from !== null) deltas.set(from, -rows);
   if (to !== null) deltas.set(to, (deltas.get(to) ?? 0) + rows);
