@@ -96,12 +96,12 @@ export function hasWrk(): boolean {
 }
 
 /**
- * One wrk run (after a warm-up of one second) against a GET target: what a cache
+ * One wrk run (after a warm-up, one second by default) against a GET target: what a cache
  * answers is measured by the generator's own speed, and autocannon (one Node thread) tops out
  * near what Varnish answers on a core. One thread: the other core is the server's. Latencies from
  * wrk's distribution.
  */
-export async function measureWithWrk(target: LoadTarget, options: { duration: number; connections: number }): Promise<Measurement> {
+export async function measureWithWrk(target: LoadTarget, options: { duration: number; connections: number; warmUp?: number }): Promise<Measurement> {
   if (target.method && target.method !== 'GET') throw new Error('measureWithWrk: GET targets only');
   const run = (duration: number) =>
     new Promise<string>((resolve, reject) => {
@@ -112,7 +112,7 @@ export async function measureWithWrk(target: LoadTarget, options: { duration: nu
       child.on('error', reject);
       child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`wrk exited with ${code}: ${out}`))));
     });
-  await run(1);
+  if (options.warmUp !== 0) await run(options.warmUp ?? 1);
   const before = await machineTicks();
   const out = await run(options.duration);
   const after = await machineTicks();

@@ -3,8 +3,9 @@
 # Caches the GETs Tabula marks `Cache-Control: public` (answers to read keys), per URL,
 # Authorization and Origin, for their `s-maxage` (CDN_MAX_AGE); passes everything else. The
 # `cdn-purge` worker (CDN_PURGE_URL=http://<this varnish>/, CDN_PURGE_KIND=varnish) sends
-# `PURGE` with `xkey-purge: <keys>` after each commit: objects tagged with any of the keys
-# (their `Surrogate-Key`) are removed at once. Needs varnish-modules (the xkey vmod).
+# `PURGE` with `xkey-purge: <keys>` after each commit: objects tagged with a project key (`p:`)
+# are removed at once, the others served for half a second more while fetched again (see
+# vcl_recv). Needs varnish-modules (the xkey vmod).
 vcl 4.1;
 
 import directors;
@@ -37,7 +38,13 @@ sub vcl_recv {
     if (!req.http.xkey-purge) {
       return (synth(400, "xkey-purge is missing"));
     }
-    return (synth(200, "Purged " + xkey.purge(req.http.xkey-purge)));
+    # Project-wide keys (`p:`: API keys, schema, the project itself) are purged at once: a
+    # deactivated key's answers must never be served again. The others (rows, lists, tables,
+    # resources) are purged softly: the object stays for its grace (below), and the first
+    # request after the purge gets it while a fresh one is fetched in the background, so a
+    # busy list is not fetched by every request that arrives meanwhile.
+    set req.http.xkey-hard = regsuball(req.http.xkey-purge, "(^|\s)[^p\s]\S*", "");
+    return (synth(200, "Purged " + xkey.purge(req.http.xkey-hard) + ", softly " + xkey.softpurge(req.http.xkey-purge)));
   }
   # Writes, streams and the rest go straight through.
   if ((req.method != "GET" && req.method != "HEAD") || req.url !~ "^/v1/" || req.url ~ "/events/" || req.http.Accept ~ "text/event-stream") {
@@ -70,10 +77,10 @@ sub vcl_backend_response {
     set beresp.ttl = 1s;
     return (deliver);
   }
-  # The TTL is the answer's s-maxage (Varnish prefers it to max-age). No grace: a purged or
-  # expired answer is fetched again, never served stale.
+  # The TTL is the answer's s-maxage (Varnish prefers it to max-age). Half a second of grace: a
+  # softly purged or expired answer is served at most that long after, while it is fetched again.
   set beresp.http.xkey = beresp.http.Surrogate-Key;
-  set beresp.grace = 0s;
+  set beresp.grace = 500ms;
   return (deliver);
 }
 
