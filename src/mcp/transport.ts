@@ -83,8 +83,11 @@ export class JsonRequestTransport<C> implements Transport {
     }
     // The schema is strict: a request is the only message with both a method and an id.
     if (!('method' in message && 'id' in message)) {
-      // A notification (or a response): nothing to answer.
-      this.onmessage?.(message);
+      // A notification (or a response): nothing to answer, and nothing for the server either.
+      // Each request stands alone, so a notification refers to nothing (a cancellation or a
+      // progress report names a request of the same session, and there is none); and through
+      // the one server, a `notifications/cancelled` naming an id of the transport's would stop
+      // another caller's request from being answered.
       return Promise.resolve({ status: 202, body: null });
     }
     const request = message as JSONRPCRequest;
