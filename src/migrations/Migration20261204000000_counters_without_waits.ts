@@ -16,7 +16,7 @@ import { Migration } from '@mikro-orm/migrations';
  * not matter.
  *
  * The change log's trigger, which calls it, also stops joining an update's old and new rows
- * with a nested loop (docs/performance.md#publishing-a-release).
+ * with a nested loop (docs/performance.md#releases).
  */
 export class Migration20261204000000_counters_without_waits extends Migration {
   override name = 'Migration20261204000000_counters_without_waits';
