@@ -156,8 +156,11 @@ describe('expand', () => {
       }
       return count;
     };
-    const small = await statements(2);
-    const large = await statements(30);
+    // The fewest of three requests each: the pool also serves background reads (the event
+    // feed's, a cache's refresh), which may fall inside one request's window and only add.
+    const fewest = async (size: number) => Math.min(await statements(size), await statements(size), await statements(size));
+    const small = await fewest(2);
+    const large = await fewest(30);
     expect(large).toBe(small);
     expect(large).toBeLessThanOrEqual(6);
   });
