@@ -29,6 +29,10 @@ export interface Measurement {
   serverCpuMicros?: number | null;
 }
 
+/** CPU time per request in µs, from clock ticks read before and after (null where they could not be read). */
+const microsPerRequest = (before: number | null, after: number | null, requests: number) =>
+  before === null || after === null || requests === 0 ? null : ((after - before) * TICK_MICROS) / requests;
+
 /**
  * Runs of one target as one measurement: the mean of their rates and CPU times (each run is as
  * long), the errors summed, and the latencies of the median run by rate.
@@ -83,10 +87,8 @@ export async function measure(target: LoadTarget, options: { duration: number; c
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
-    machineCpuMicros: before === null || after === null || result.requests.total === 0 ? null : ((after - before) * TICK_MICROS) / result.requests.total,
-    ...(options.pid === undefined
-      ? {}
-      : { serverCpuMicros: serverBefore === null || serverAfter === null || result.requests.total === 0 ? null : ((serverAfter - serverBefore) * TICK_MICROS) / result.requests.total }),
+    machineCpuMicros: microsPerRequest(before, after, result.requests.total),
+    ...(options.pid === undefined ? {} : { serverCpuMicros: microsPerRequest(serverBefore, serverAfter, result.requests.total) }),
   };
 }
 
@@ -128,7 +130,7 @@ export async function measureWithWrk(target: LoadTarget, options: { duration: nu
     p50: ms('50'),
     p99: ms('99'),
     errors,
-    machineCpuMicros: before === null || after === null || total === 0 ? null : ((after - before) * TICK_MICROS) / total,
+    machineCpuMicros: microsPerRequest(before, after, total),
   };
 }
 

@@ -40,6 +40,9 @@ const p99 = (values: number[]) => {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
 };
 
+/** The p99 and count of reads with no release running and while one publishes. */
+const summary = ({ alone, during }: { alone: number[]; during: number[] }) => ({ p99Alone: p99(alone), p99During: p99(during), alone: alone.length, during: during.length });
+
 async function eachParallel<T>(items: T[], parallel: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: parallel }, async () => {
@@ -200,12 +203,7 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
     rows: 1000,
     publishMs,
     publishQuietMs,
-    reads: Object.fromEntries(
-      (['saturated', 'paced'] as const).map((mode) => {
-        const { alone, during } = latencies[mode];
-        return [mode, { p99Alone: p99(alone), p99During: p99(during), alone: alone.length, during: during.length }];
-      }),
-    ) as ReleaseResult['reads'],
+    reads: { saturated: summary(latencies.saturated), paced: summary(latencies.paced) },
     pacedReadsPerSecond: PACED_READS,
     readErrors,
     lateness,

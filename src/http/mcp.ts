@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
-import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../app-deps.js';
 import type { Principal } from '../auth/principal.js';
 import { methodNotAllowed, noRoute, type AppError } from '../errors/app-error.js';
@@ -66,10 +65,9 @@ export function mcpRoute(deps: AppDeps, router: AnyRouter): RequestHandler {
   const createContext = createContextFactory(deps);
   const procedures = (router as unknown as { _def: { procedures: Record<string, AnyProcedure> } })._def.procedures;
   const readBody = jsonBodyReader(deps.config.BODY_MAX_BYTES);
-  const transport = new JsonRequestTransport<McpRequest>();
+  const transport = new JsonRequestTransport<McpRequest>((request, context) => directToolCall(catalog, request, context));
   // Connected once: connect() only starts the transport and wires its callbacks.
   void mcpServer(catalog, (id) => transport.contextOf(id), VERSION).connect(transport);
-  const direct = (request: JSONRPCRequest, context: McpRequest) => directToolCall(catalog, request, context);
 
   const requestOf = (req: Parameters<RequestHandler>[0], res: ServerResponse, principal: Principal): McpRequest => {
     const facts = factsOf(res);
@@ -125,6 +123,6 @@ export function mcpRoute(deps: AppDeps, router: AnyRouter): RequestHandler {
     const method = typeof message.method === 'string' && KNOWN_METHODS.has(message.method) ? message.method : 'other';
     factsOf(res).mcp = [method];
 
-    send(res, await transport.handle(req.headers, message, requestOf(req, res, principal), direct));
+    send(res, await transport.handle(req.headers, message, requestOf(req, res, principal)));
   };
 }

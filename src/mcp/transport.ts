@@ -34,6 +34,9 @@ export class JsonRequestTransport<C> implements Transport {
   private readonly awaiting = new Map<number, { id: RequestId; context: C; answer: (message: JSONRPCMessage) => void }>();
   private lastId = 0;
 
+  /** `direct`: answers the requests it can without the server (a promise of their result), or undefined. */
+  constructor(private readonly direct?: (request: JSONRPCRequest, context: C) => Promise<Result> | undefined) {}
+
   async start(): Promise<void> {}
 
   async close(): Promise<void> {
@@ -62,9 +65,9 @@ export class JsonRequestTransport<C> implements Transport {
 
   /**
    * Hands the request's message (already parsed from JSON) to the server, and answers with what
-   * it sends back; or, when `direct` answers the request (a promise of its result), with that.
+   * it sends back; or, when `direct` answers the request, with that.
    */
-  handle(headers: IncomingHttpHeaders, body: unknown, context: C, direct?: (request: JSONRPCRequest, context: C) => Promise<Result> | undefined): Promise<McpAnswer> {
+  handle(headers: IncomingHttpHeaders, body: unknown, context: C): Promise<McpAnswer> {
     const accept = headers.accept;
     // Accept is a list: a substring test is what the SDK's transport (and the specification) means.
     if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
@@ -91,7 +94,7 @@ export class JsonRequestTransport<C> implements Transport {
       return Promise.resolve({ status: 202, body: null });
     }
     const request = message as JSONRPCRequest;
-    const answered = direct?.(request, context);
+    const answered = this.direct?.(request, context);
     if (answered) return answered.then((result) => ({ status: 200, body: encodeMessage({ jsonrpc: '2.0', id: request.id, result }) }));
     return new Promise((resolve) => {
       const id = ++this.lastId;

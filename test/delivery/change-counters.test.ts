@@ -70,39 +70,35 @@ async function release(...clients: pg.PoolClient[]): Promise<void> {
 const bump = (c: pg.PoolClient, id: string) => c.query(`update contents set data = jsonb_set(data, '{n}', to_jsonb((data->>'n')::int + 1)) where id = $1`, [id]);
 
 describe('change counters under concurrent writers', () => {
-  it('two transactions on one shard writing two tables in opposite orders both commit, and each write is counted', async () => {
-    const scopes = tables.slice(0, 2).map((table) => `t:${table.id}`);
+  /**
+   * Two transactions on one shard: `a` writes its first scope (`write(a, 0)`), `b` its second,
+   * then each the other's at once; both must commit, and each scope count both writes.
+   */
+  async function oppositeOrders(scopes: string[], write: (client: pg.PoolClient, scope: 0 | 1, writer: 0 | 1) => Promise<unknown>) {
     const before = await counters(scopes);
     const [a, b] = await sameShardPair();
     try {
       for (const c of [a, b]) await c.query(`set local lock_timeout = '3s'`);
-      await bump(a, rows[0]![0]!);
-      await bump(b, rows[1]![1]!);
-      // Each now writes the table the other holds a counter row of.
-      await Promise.all([bump(a, rows[1]![0]!), bump(b, rows[0]![1]!)]);
+      await write(a, 0, 0);
+      await write(b, 1, 1);
+      // Each now writes the scope the other holds a counter row of.
+      await Promise.all([write(a, 1, 0), write(b, 0, 1)]);
       await Promise.all([a.query('commit'), b.query('commit')]);
     } finally {
       await release(a, b);
     }
     const after = await counters(scopes);
     for (const scope of scopes) expect(after[scope]! - before[scope]!, scope).toBe(2);
+  }
+
+  it('two transactions on one shard writing two tables in opposite orders both commit, and each write is counted', async () => {
+    // Each writer its own row of each table: they wait for nothing but counter rows.
+    await oppositeOrders(tables.slice(0, 2).map((table) => `t:${table.id}`), (client, table, writer) => bump(client, rows[table]![writer]!));
   });
 
   it('the same holds for the project scopes counted by cache_touch (categories, variables, ...)', async () => {
     const scopes = [`c:${w.projectId}`, `v:${w.projectId}`];
-    const before = await counters(scopes);
-    const [a, b] = await sameShardPair();
-    try {
-      for (const c of [a, b]) await c.query(`set local lock_timeout = '3s'`);
-      await a.query(`select cache_touch($1::text[], '{}')`, [[scopes[0]]]);
-      await b.query(`select cache_touch($1::text[], '{}')`, [[scopes[1]]]);
-      await Promise.all([a.query(`select cache_touch($1::text[], '{}')`, [[scopes[1]]]), b.query(`select cache_touch($1::text[], '{}')`, [[scopes[0]]])]);
-      await Promise.all([a.query('commit'), b.query('commit')]);
-    } finally {
-      await release(a, b);
-    }
-    const after = await counters(scopes);
-    for (const scope of scopes) expect(after[scope]! - before[scope]!, scope).toBe(2);
+    await oppositeOrders(scopes, (client, scope) => client.query(`select cache_touch($1::text[], '{}')`, [[scopes[scope]]]));
   });
 
   it('writers in random table orders all commit, and every scope counts exactly its committed and none of its rolled-back writes', async () => {
