@@ -367,7 +367,10 @@ if (releases) {
   for (const mode of ['saturated', 'paced'] as const) {
     const reads = r.reads[mode];
     const how = mode === 'saturated' ? '8 at a time back to back' : `paced at ${r.pacedReadsPerSecond}/s`;
-    console.log(`  list reads of another table, ${how}: p99 ${num(reads.p99Alone, 1)} ms alone (${reads.alone} reads), ${num(reads.p99During, 1)} ms while a release publishes (${reads.during} reads)`);
+    console.log(
+      `  list reads of another table, ${how}: p99 ${num(reads.p99Alone, 1)} ms alone (${reads.alone} reads), ${num(reads.p99During, 1)} ms while a release publishes (${reads.during} reads), ` +
+        `${num(reads.p99Busy, 1)} ms while another process keeps one core busy as long (${reads.busy} reads)`,
+    );
   }
   console.log(`  read errors ${r.readErrors}`);
   console.log(`  scheduled (publishAt = now + 2 s): publishedAt - publishAt ${late((l) => l.publishedAtMs)} ms; seen published by a client polling every 20 ms ${late((l) => l.seenMs)} ms after publishAt (bound 1000 ms)`);

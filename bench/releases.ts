@@ -14,7 +14,9 @@
  *   (the documented bound: 1 s).
  */
 import { randomUUID } from 'node:crypto';
-import { adminToken, startChild, stopChild, type Fixture } from './setup.js';
+import { fork, type Serializable } from 'node:child_process';
+import path from 'node:path';
+import { adminToken, root, startChild, stopChild, type Fixture } from './setup.js';
 
 /** Paced reads a second: about a third of what this machine answers to 8 back-to-back readers. */
 const PACED_READS = 400;
@@ -26,7 +28,11 @@ export interface ReleaseResult {
   /** A release of the same 1,000 rows back the other way (unpublish, publish), with no reads running. */
   publishQuietMs: number[];
   /** p99 (ms) and count of the reads of another table with no release running and while one publishes. */
-  reads: Record<'saturated' | 'paced', { p99Alone: number; p99During: number; alone: number; during: number }>;
+  /**
+   * p99 (ms) and count of the reads of another table with no release running, while one
+   * publishes, and while a process of its own keeps one core busy for as long (the control).
+   */
+  reads: Record<'saturated' | 'paced', { p99Alone: number; p99During: number; p99Busy: number; alone: number; during: number; busy: number }>;
   pacedReadsPerSecond: number;
   readErrors: number;
   lateness: { publishedAtMs: number; seenMs: number }[];
@@ -41,7 +47,29 @@ const p99 = (values: number[]) => {
 };
 
 /** The p99 and count of reads with no release running and while one publishes. */
-const summary = ({ alone, during }: { alone: number[]; during: number[] }) => ({ p99Alone: p99(alone), p99During: p99(during), alone: alone.length, during: during.length });
+const summary = ({ alone, during, busy }: Record<'alone' | 'during' | 'busy', number[]>) => ({
+  p99Alone: p99(alone),
+  p99During: p99(during),
+  p99Busy: p99(busy),
+  alone: alone.length,
+  during: during.length,
+  busy: busy.length,
+});
+
+/** A bench process of its own (`bench/<script>`), asked over IPC one message at a time. */
+function helper(script: string, env: Record<string, string>) {
+  const child = fork(path.join(root, 'bench', script), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = <T>(message: Serializable) =>
+    new Promise<T>((resolve) => {
+      child.once('message', (answer) => resolve(answer as T));
+      child.send(message);
+    });
+  return { child, ask };
+}
 
 async function eachParallel<T>(items: T[], parallel: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -83,98 +111,79 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
     return created.id as string;
   };
 
-  // Reads of the bench table, 8 at a time, each sample stamped with when it started.
+  // Reads of the bench table, from a process of their own (bench/read-probe.ts).
   const reads = [
     q({}),
     q({ filter: [{ i: 'category', w: 'eq', v: 'b' }] }),
     q({ filter: [{ i: 'price', w: 'lt', v: 100 }], sort: [{ i: 'price', o: 'desc' }], page: 2 }),
   ].map((query) => `${api}/v1/${fixture.projectId}/tables/${fixture.tableId}/contents${query}`);
+  const probe = helper('read-probe.ts', { URLS: JSON.stringify(reads), TOKEN: fixture.writeKey });
+  const busy = helper('busy-loop.ts', {});
+  const spin = (busyMs: number) => busy.ask({ busyMs });
+  const now = () => performance.timeOrigin + performance.now();
   let readErrors = 0;
-  let n = 0;
-  /** One read; its latency from `start` (a paced read's scheduled time, so a late start counts). */
-  const read = async (start: number, samples: { start: number; ms: number }[]) => {
-    try {
-      const res = await fetch(reads[n++ % reads.length], { headers: { authorization: `Bearer ${fixture.writeKey}` } });
-      await res.arrayBuffer();
-      if (!res.ok) readErrors++;
-      samples.push({ start, ms: performance.now() - start });
-    } catch (error) {
-      readErrors++;
-      log(`R1-release: a read failed: ${(error as Error).message} (${String(((error as Error).cause as Error | undefined)?.message)})`);
-    }
-  };
   /**
    * Runs `work` under reads: 8 at a time back to back (`saturated`: as many as the machine
-   * answers), or `paced` at PACED_READS per second whatever the answers take (a site's traffic).
+   * answers), or `paced` at PACED_READS per second whatever the answers take (a site's traffic);
+   * the latencies of the reads due while it ran.
    */
   const readWhile = async (mode: 'saturated' | 'paced', work: () => Promise<unknown>) => {
-    const samples: { start: number; ms: number }[] = [];
-    let stop = false;
-    const pending: Promise<void>[] = [];
-    const began = performance.now();
-    let timer: NodeJS.Timeout | undefined;
-    if (mode === 'saturated') {
-      for (let loop = 0; loop < 8; loop++) {
-        pending.push((async () => {
-          while (!stop) await read(performance.now(), samples);
-        })());
-      }
-    } else {
-      let sent = 0;
-      timer = setInterval(() => {
-        const due = Math.floor(((performance.now() - began) * PACED_READS) / 1000);
-        for (; sent < due; sent++) pending.push(read(began + (sent * 1000) / PACED_READS, samples));
-      }, 2);
-    }
-    const from = performance.now();
+    await probe.ask({ start: mode, perSecond: PACED_READS });
+    const from = now();
     let to: number;
     try {
       await work();
     } finally {
-      to = performance.now();
-      stop = true;
-      clearInterval(timer);
-      await Promise.all(pending);
+      to = now();
     }
-    return { ms: to - from, latencies: samples.filter((s) => s.start >= from && s.start < to).map((s) => s.ms) };
+    const { samples, errors } = await probe.ask<{ samples: [number, number][]; errors: number }>('stop');
+    readErrors += errors;
+    return { ms: to - from, latencies: samples.filter(([start]) => start >= from && start < to).map(([, ms]) => ms) };
   };
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   const publishMs: number[] = [];
   const publishQuietMs: number[] = [];
-  const latencies = { saturated: { alone: [] as number[], during: [] as number[] }, paced: { alone: [] as number[], during: [] as number[] } };
+  const latencies = { saturated: { alone: [] as number[], during: [] as number[], busy: [] as number[] }, paced: { alone: [] as number[], during: [] as number[], busy: [] as number[] } };
   let round = 0;
-  for (const mode of ['saturated', 'paced'] as const) {
-    for (let r = 0; r < env.rounds; r++, round++) {
-      log(`R1-release: round ${round + 1} (${mode} reads): 1,000 rows and their release`);
-      const drafts = await importRows(400, 'DRAFT', `draft ${round}`);
-      const revised = await importRows(300, 'PUBLISHED', `revised ${round}`);
-      const live = await importRows(300, 'PUBLISHED', `live ${round}`);
-      await eachParallel(revised, 16, async (id) => {
-        await call('PUT', `${contents}/${id}`, { data: { title: `revised ${round} ${id}` }, draft: true });
-      });
-      const items = [
-        ...drafts.map((row) => ({ id: row, action: 'publish' })),
-        ...revised.map((row) => ({ id: row, action: 'publishDraft' })),
-        ...live.map((row) => ({ id: row, action: 'unpublish' })),
-      ];
-      const id = await release(`launch ${round}`, items);
-      // The same reads with no release running, as long as the last publish took (at least 2 s).
-      latencies[mode].alone.push(...(await readWhile(mode, () => sleep(Math.max(2000, publishMs.at(-1) ?? 0)))).latencies);
-      const timed = await readWhile(mode, () => call('POST', `${project}/releases/${id}/publish`));
-      publishMs.push(timed.ms);
-      latencies[mode].during.push(...timed.latencies);
-      // Its rows back the other way, published with no reads running.
-      const back = await release(`back ${round}`, [
-        ...drafts.map((row) => ({ id: row, action: 'unpublish' })),
-        ...live.map((row) => ({ id: row, action: 'publish' })),
-        ...revised.map((row) => ({ id: row, action: 'unpublish' })),
-      ]);
-      const quiet = performance.now();
-      await call('POST', `${project}/releases/${back}/publish`);
-      publishQuietMs.push(performance.now() - quiet);
-      log(`R1-release: round ${round + 1}: publish ${timed.ms.toFixed(0)} ms under ${mode} reads (${timed.latencies.length} reads meanwhile), ${publishQuietMs.at(-1)!.toFixed(0)} ms alone`);
+  try {
+    for (const mode of ['saturated', 'paced'] as const) {
+      for (let r = 0; r < env.rounds; r++, round++) {
+        log(`R1-release: round ${round + 1} (${mode} reads): 1,000 rows and their release`);
+        const drafts = await importRows(400, 'DRAFT', `draft ${round}`);
+        const revised = await importRows(300, 'PUBLISHED', `revised ${round}`);
+        const live = await importRows(300, 'PUBLISHED', `live ${round}`);
+        await eachParallel(revised, 16, async (id) => {
+          await call('PUT', `${contents}/${id}`, { data: { title: `revised ${round} ${id}` }, draft: true });
+        });
+        const items = [
+          ...drafts.map((row) => ({ id: row, action: 'publish' })),
+          ...revised.map((row) => ({ id: row, action: 'publishDraft' })),
+          ...live.map((row) => ({ id: row, action: 'unpublish' })),
+        ];
+        const id = await release(`launch ${round}`, items);
+        // The same reads with no release running, as long as the last publish took (at least 2 s).
+        latencies[mode].alone.push(...(await readWhile(mode, () => sleep(Math.max(2000, publishMs.at(-1) ?? 0)))).latencies);
+        const timed = await readWhile(mode, () => call('POST', `${project}/releases/${id}/publish`));
+        publishMs.push(timed.ms);
+        latencies[mode].during.push(...timed.latencies);
+        // The control: one core kept busy by a process of its own for as long as the publish took.
+        latencies[mode].busy.push(...(await readWhile(mode, () => spin(timed.ms))).latencies);
+        // Its rows back the other way, published with no reads running.
+        const back = await release(`back ${round}`, [
+          ...drafts.map((row) => ({ id: row, action: 'unpublish' })),
+          ...live.map((row) => ({ id: row, action: 'publish' })),
+          ...revised.map((row) => ({ id: row, action: 'unpublish' })),
+        ]);
+        const quiet = performance.now();
+        await call('POST', `${project}/releases/${back}/publish`);
+        publishQuietMs.push(performance.now() - quiet);
+        log(`R1-release: round ${round + 1}: publish ${timed.ms.toFixed(0)} ms under ${mode} reads (${timed.latencies.length} reads meanwhile), ${publishQuietMs.at(-1)!.toFixed(0)} ms alone`);
+      }
     }
+  } finally {
+    probe.child.kill('SIGTERM');
+    busy.child.kill('SIGTERM');
   }
 
   log('R1-release: scheduled releases (publishAt = now + 2 s) with a publisher worker');
