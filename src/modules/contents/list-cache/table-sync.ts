@@ -81,8 +81,11 @@ export class TableSync {
     const f = feed;
     const arrived = requestArrival.getStore();
     if (arrived !== undefined) {
-      if (f.running && f.runningTick > arrived) return f.running;
+      // A done read is taken before a running one: both started after the request arrived, and
+      // the done one is there now (a list's second call, after its ETag's, waited for another
+      // request's read under load, up to one read longer).
       if (f.done && f.done.tick > arrived) return Promise.resolve(f.done.state);
+      if (f.running && f.runningTick > arrived) return f.running;
     }
     if (!f.running) return this.start(sql, tableId, f);
     if (!f.next) {
