@@ -13,6 +13,11 @@ export const SLICE = 250;
 /** Lets the event loop run the I/O callbacks that are ready before continuing. */
 export const letOthersRun = (): Promise<void> => nextTurn();
 
+/** Between slices of a loop over many items: lets others run before item `index` when a slice ends there. */
+export const betweenSlices = async (index: number, size = SLICE): Promise<void> => {
+  if (index > 0 && index % size === 0) await letOthersRun();
+};
+
 /** `items.map(work)`, `size` items per turn of the event loop (no pause for a single slice). */
 export async function mapInSlices<T, R>(items: readonly T[], work: (item: T, index: number) => R, size = SLICE): Promise<R[]> {
   const out: R[] = [];

@@ -16,7 +16,7 @@ import { rowEvents, updateContents, type PlannedChange, type WriteScope } from '
 import { updateAction } from '../revisions/actions.js';
 import { draftsOf } from '../drafts/drafts.sql.js';
 import { draftFromStored } from '../drafts/draft-data.js';
-import { letOthersRun, mapInSlices } from '../../../shared/slices.js';
+import { betweenSlices, letOthersRun, mapInSlices } from '../../../shared/slices.js';
 
 /*
  * Many rows updated at once in one transaction (a release, docs/releases.md#publishing), each
@@ -98,7 +98,8 @@ export async function updateMany(
   const wanted = updates.filter((u) => u.source === 'draft' && tx.locked.get(u.contentsId)?.has_draft).map((u) => u.contentsId);
   if (wanted.length > 0) for (const d of await sql<{ id: string; draft: Record<string, unknown> }>(draftsOf(wanted))) drafts.set(d.id, d.draft);
 
-  for (const update of updates) {
+  for (const [i, update] of updates.entries()) {
+    await betweenSlices(i);
     const p: Planned = { details: [] };
     planned.push(p);
     try {
@@ -124,6 +125,7 @@ export async function updateMany(
 
   await checkLookupsOfMany(sql, planned);
   for (const [i, p] of planned.entries()) {
+    await betweenSlices(i);
     if (p.failure !== undefined) continue;
     try {
       if (p.details.length > 0) throw validationError(p.details);
