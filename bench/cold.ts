@@ -1,4 +1,5 @@
 import { AUTHORS, TOPICS, type Fixture } from './setup.js';
+import { percentile } from './percentile.js';
 
 /*
  * First-time latency of the relational filter and of search: each request a query no earlier
@@ -15,7 +16,6 @@ export interface ColdLatency {
   max: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function probe(name: string, urls: string[], headers: Record<string, string>): Promise<ColdLatency> {
   const times: number[] = [];
@@ -27,7 +27,7 @@ async function probe(name: string, urls: string[], headers: Record<string, strin
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  return { name, requests: times.length, p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1)! };
+  return { name, requests: times.length, p50: percentile(times, 50) ?? NaN, p99: percentile(times, 99) ?? NaN, max: times.at(-1)! };
 }
 
 export async function coldLatencies(api: string, fixture: Fixture): Promise<ColdLatency[]> {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { uuidv7 } from '../src/shared/ids.js';
 import { adminToken, startChild, stopChild, type Fixture } from './setup.js';
+import { percentile } from './percentile.js';
 
 export interface EventsResult {
   workers: number;
@@ -36,10 +37,6 @@ const waitFor = async (check: () => boolean, ms: number) => {
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
 };
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
 
 export async function benchEvents(env: { api: string; databaseUrl: string; fixture: Fixture; count: number; log: (l: string) => void }) {
   const receiver = await startReceiver();
@@ -101,7 +98,7 @@ export async function benchEvents(env: { api: string; databaseUrl: string; fixtu
     await waitFor(() => receiver.received.length >= writes * 2, 30_000);
     await stopChild(child);
     const delays = receiver.received.map((r) => r.at - r.createdAt);
-    return { throughput, latency: { events: delays.length, p50Ms: percentile(delays, 50), p99Ms: percentile(delays, 99) } };
+    return { throughput, latency: { events: delays.length, p50Ms: percentile(delays, 50) ?? 0, p99Ms: percentile(delays, 99) ?? 0 } };
   } finally {
     await db.end();
     await receiver.close();

@@ -5,6 +5,7 @@
  * parent's IPC messages (only events whose data contains MATCH count): `ready` when every stream has started, and a report on `report`.
  */
 import http from 'node:http';
+import { percentile } from './percentile.js';
 
 const url = new URL(process.env.URL!);
 const token = process.env.TOKEN!;
@@ -54,13 +55,12 @@ function open(index: number): void {
 
 for (let i = 0; i < count; i++) open(i);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? null;
 
 process.on('message', (message: string) => {
   if (message === 'ready?') process.send!({ started, failed });
   if (message === 'report') {
     const sorted = latencies.sort((a, b) => a - b);
-    process.send!({ counts, events: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? null });
+    process.send!({ counts, events: sorted.length, p50: percentile(sorted, 50) ?? null, p99: percentile(sorted, 99) ?? null, max: sorted.at(-1) ?? null });
     latencies = [];
     counts.fill(0);
   }

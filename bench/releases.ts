@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { fork, type Serializable } from 'node:child_process';
 import path from 'node:path';
 import { adminToken, root, startChild, stopChild, type Fixture } from './setup.js';
+import { percentile } from './percentile.js';
 
 /** Paced reads a second: about a third of what this machine answers to 8 back-to-back readers. */
 const PACED_READS = 400;
@@ -41,10 +42,7 @@ export interface ReleaseResult {
 const q = (params: Record<string, unknown>) =>
   '?' + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`).join('&');
 
-const p99 = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
-};
+const p99 = (values: number[]) => percentile(values, 99) ?? NaN;
 
 /** The p99 and count of reads with no release running and while one publishes. */
 const summary = ({ alone, during, busy }: Record<'alone' | 'during' | 'busy', number[]>) => ({

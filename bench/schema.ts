@@ -1,5 +1,6 @@
 import { Agent, fetch } from 'undici';
 import { adminToken, type Fixture } from './setup.js';
+import { percentile } from './percentile.js';
 
 /*
  * Schema as code (docs/environments.md):
@@ -60,7 +61,6 @@ function wideSnapshot(locales: string[], defaultLocale: string): Snapshot {
   };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 export interface SchemaResult {
   setupSeconds: number;
@@ -138,14 +138,14 @@ export async function benchSchema(env: {
   const readErrors = during.filter((r) => !r.ok).length;
   return {
     setupSeconds,
-    diff: { changes, p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1)! },
+    diff: { changes, p50: percentile(times, 50) ?? NaN, p99: percentile(times, 99) ?? NaN, max: times.at(-1)! },
     apply: {
       rows: env.rows,
       seconds,
       reads: latencies.length,
       readErrors,
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
+      p50: percentile(latencies, 50) ?? NaN,
+      p99: percentile(latencies, 99) ?? NaN,
       max: latencies.at(-1) ?? 0,
       readsPerSecond: latencies.length / Math.max(seconds, 0.001),
     },
