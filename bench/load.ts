@@ -101,14 +101,15 @@ export function hasWrk(): boolean {
  * One wrk run (after a warm-up, one second by default) against a GET target: what a cache
  * answers is measured by the generator's own speed, and autocannon (one Node thread) tops out
  * near what Varnish answers on a core. One thread: the other core is the server's. Latencies from
- * wrk's distribution.
+ * wrk's distribution. `nice`: wrk runs at that lower priority, on what the machine leaves.
  */
-export async function measureWithWrk(target: LoadTarget, options: { duration: number; connections: number; warmUp?: number }): Promise<Measurement> {
+export async function measureWithWrk(target: LoadTarget, options: { duration: number; connections: number; warmUp?: number; nice?: number }): Promise<Measurement> {
   if (target.method && target.method !== 'GET') throw new Error('measureWithWrk: GET targets only');
   const run = (duration: number) =>
     new Promise<string>((resolve, reject) => {
       const headers = Object.entries(target.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-      const child = spawn('wrk', ['-t1', `-c${options.connections}`, `-d${duration}s`, '--latency', ...headers, target.url]);
+      const args = ['-t1', `-c${options.connections}`, `-d${duration}s`, '--latency', ...headers, target.url];
+      const child = options.nice === undefined ? spawn('wrk', args) : spawn('nice', ['-n', String(options.nice), 'wrk', ...args]);
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
       child.on('error', reject);

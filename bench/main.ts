@@ -386,8 +386,8 @@ if (cdn) {
   const m = cdn.mixed;
   console.log(
     `  C3-mix  90/10: reads through Varnish ${num(m.cached.readsPerSecond)}/s (p99 ${num(m.cached.readP99, 1)} ms, writes ${num(m.cached.writesPerSecond)}/s), ` +
-      `straight ${num(m.direct.readsPerSecond)}/s (p99 ${num(m.direct.readP99, 1)} ms, writes ${num(m.direct.writesPerSecond)}/s): ${m.ratio.toFixed(1)}x (target >= 5x); ` +
-      `stalest sampled read ${num(m.maxStaleMs)} ms, ${m.staleOver1s} of ${m.cached.reads.length} over 1 s (target: none); errors ${m.cached.errors + m.direct.errors}`,
+      `straight ${num(m.direct.readsPerSecond)}/s (p99 ${num(m.direct.readP99, 1)} ms, writes ${num(m.direct.writesPerSecond)}/s), ${num(m.writesAsked)} writes/s asked: ${m.ratio.toFixed(1)}x (target >= 5x); ` +
+      `stalest sampled read ${num(m.maxStaleMs)} ms, ${m.staleOver1s} of ${m.cached.reads.length} over 1 s (target: none); errors ${m.cached.errors + m.direct.errors}; reads from ${m.generator}`,
   );
 }
 if (schema) {
