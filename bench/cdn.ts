@@ -1,5 +1,5 @@
 import { freePort, startChild, stopChild, adminToken, type Fixture } from './setup.js';
-import { hasWrk, measure, measureWithWrk, type LoadTarget, type Measurement } from './load.js';
+import { combined, hasWrk, measure, measureWithWrk, type LoadTarget, type Measurement } from './load.js';
 import { startVarnish } from '../test/helpers/varnish.js';
 
 /*
@@ -7,7 +7,8 @@ import { startVarnish } from '../test/helpers/varnish.js';
  * (docs/cdn/varnish.vcl, purged by the cdn-purge worker) against the same requests straight to
  * Tabula, on an API process with CDN_MAX_AGE=60.
  * - C1/C2: Q2 (page 1, exact total) and Q3 (filter, sort, page 3) by a read key (target >= 10x),
- *   driven by wrk where installed (`apt-get install wrk`), else by autocannon;
+ *   driven by wrk where installed (`apt-get install wrk`), else by autocannon; through Varnish,
+ *   straight, straight, through Varnish, `--pairs` times, averaged;
  * - C3: reads of Q2 by a read key, through Varnish against straight to Tabula (reads/s, target
  *   >= 5x), while creates of PUBLISHED rows by a read_write key go straight to Tabula at a ninth
  *   of C1's straight read rate (a 90/10 mix), and how stale sampled reads through Varnish were:
@@ -31,7 +32,7 @@ interface MixMeasurement {
 
 const q = (params: Record<string, unknown>) => '?' + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`).join('&');
 
-export async function benchCdn(env: { apiEnv: Record<string, string>; fixture: Fixture; duration: number; connections: number; log: (line: string) => void }): Promise<CdnResult> {
+export async function benchCdn(env: { apiEnv: Record<string, string>; fixture: Fixture; duration: number; connections: number; pairs: number; log: (line: string) => void }): Promise<CdnResult> {
   const { apiEnv, fixture, duration, connections, log } = env;
   const port = await freePort();
   const direct = `http://127.0.0.1:${port}`;
@@ -59,8 +60,16 @@ export async function benchCdn(env: { apiEnv: Record<string, string>; fixture: F
       ['C2-Q3', 'Q3 by a read key through Varnish; "bare" is straight to Tabula', contents + q3],
     ] as const) {
       log(`${name}: ${description} (load from ${generator})`);
-      const cached = await load(read(varnish.url, path), { duration, connections });
-      const straight = await load(read(direct, path), { duration, connections });
+      // Through Varnish, straight, straight, through Varnish: `pairs` times, averaged.
+      const cachedRuns = [];
+      const straightRuns = [];
+      for (let pair = 0; pair < env.pairs; pair++) {
+        cachedRuns.push(await load(read(varnish.url, path), { duration, connections }));
+        straightRuns.push(await load(read(direct, path), { duration, connections }), await load(read(direct, path), { duration, connections }));
+        cachedRuns.push(await load(read(varnish.url, path), { duration, connections }));
+      }
+      const cached = combined(cachedRuns);
+      const straight = combined(straightRuns);
       lists.push({ name, description, generator, cached, direct: straight, ratio: cached.requestsPerSecond / straight.requestsPerSecond });
     }
     // Creates at a ninth of Q2's straight read rate (C1): a 90/10 mix for reads straight to Tabula.

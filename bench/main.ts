@@ -3,7 +3,8 @@
  * `npm run bench -- --soak [--soak-minutes 10]`: mixed load over time instead (see bench/soak.ts).
  * `--log-entries N` (default 10,000,000; 0 skips): the log list over that many stored entries.
  * `--logging-pairs N` (default 120): paired 2 s runs of Q1 with request logging on and off.
- * `--pairs N` (default 1): each scenario and its bare counterpart run alternately N times, averaged.
+ * `--pairs N` (default 1): each scenario and its bare counterpart run alternately N times, averaged
+ *   (also C1/C2 through Varnish and straight, and replicas routed and alone).
  * `--release-rounds N` (default 3): releases of 1,000 rows published by R1-release (bench/releases.ts).
  * `--only replicas`: Q1 and Q3 with a streaming replica against the primary alone (bench/replicas.ts).
  *
@@ -169,11 +170,11 @@ try {
   }
   if (!args.soak && (!args.only || args.only.split(',').includes('cdn'))) {
     log('cdn: read keys\' lists through Varnish (docs/cdn/varnish.vcl) and straight to Tabula, alone and under a 90/10 read/write mix');
-    cdn = await benchCdn({ apiEnv, fixture, duration, connections, log });
+    cdn = await benchCdn({ apiEnv, fixture, duration, connections, pairs: Math.max(1, Number(args.pairs)), log });
   }
   if (!args.soak && (!args.only || args.only.split(',').includes('replicas'))) {
     log('replicas: Q1 and Q3 on an API with a streaming replica against one on the primary alone (a second cluster of its own)');
-    replicas = await benchReplicas({ apiEnv, rows, duration, connections, log });
+    replicas = await benchReplicas({ apiEnv, rows, duration, connections, pairs: Math.max(1, Number(args.pairs)), log });
   }
   if (wide) {
     // Last of the scenarios on the seeded table: it adds a column to it.
