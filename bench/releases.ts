@@ -8,7 +8,10 @@
  *   just before it with no release running: p99 of both, `rounds` releases under 8 reads at a
  *   time back to back (all the machine answers: the publish can only take its share from them),
  *   then `rounds` under reads paced at PACED_READS a second (a site's traffic with room to spare:
- *   does the publish get in their way?);
+ *   does the publish get in their way?); the reads come from a process of their own
+ *   (bench/read-probe.ts), and after each publish the same reads run while another process keeps
+ *   one core busy for as long (bench/busy-loop.ts: the control, what any job of that length does
+ *   to them on this machine);
  * - scheduled releases (publishAt = now + 2 s, 10 rows) with one publisher worker running:
  *   publishedAt - publishAt, and when a client polling every 20 ms first saw it published
  *   (the documented bound: 1 s).
@@ -28,7 +31,6 @@ export interface ReleaseResult {
   publishMs: number[];
   /** A release of the same 1,000 rows back the other way (unpublish, publish), with no reads running. */
   publishQuietMs: number[];
-  /** p99 (ms) and count of the reads of another table with no release running and while one publishes. */
   /**
    * p99 (ms) and count of the reads of another table with no release running, while one
    * publishes, and while a process of its own keeps one core busy for as long (the control).
@@ -44,7 +46,7 @@ const q = (params: Record<string, unknown>) =>
 
 const p99 = (values: number[]) => percentile(values, 99) ?? NaN;
 
-/** The p99 and count of reads with no release running and while one publishes. */
+/** The p99 and count of reads with no release running, while one publishes, and during the control. */
 const summary = ({ alone, during, busy }: Record<'alone' | 'during' | 'busy', number[]>) => ({
   p99Alone: p99(alone),
   p99During: p99(during),
