@@ -1,5 +1,5 @@
 import { freePort, startChild, stopChild, adminToken, type Fixture } from './setup.js';
-import { combined, hasWrk, measure, measureWithWrk, type LoadTarget, type Measurement } from './load.js';
+import { alternated, hasWrk, measure, measureWithWrk, type LoadTarget, type Measurement } from './load.js';
 import { startVarnish } from '../test/helpers/varnish.js';
 
 /*
@@ -60,16 +60,11 @@ export async function benchCdn(env: { apiEnv: Record<string, string>; fixture: F
       ['C2-Q3', 'Q3 by a read key through Varnish; "bare" is straight to Tabula', contents + q3],
     ] as const) {
       log(`${name}: ${description} (load from ${generator})`);
-      // Through Varnish, straight, straight, through Varnish: `pairs` times, averaged.
-      const cachedRuns = [];
-      const straightRuns = [];
-      for (let pair = 0; pair < env.pairs; pair++) {
-        cachedRuns.push(await load(read(varnish.url, path), { duration, connections }));
-        straightRuns.push(await load(read(direct, path), { duration, connections }), await load(read(direct, path), { duration, connections }));
-        cachedRuns.push(await load(read(varnish.url, path), { duration, connections }));
-      }
-      const cached = combined(cachedRuns);
-      const straight = combined(straightRuns);
+      const { a: cached, b: straight } = await alternated(
+        env.pairs,
+        () => load(read(varnish.url, path), { duration, connections }),
+        () => load(read(direct, path), { duration, connections }),
+      );
       lists.push({ name, description, generator, cached, direct: straight, ratio: cached.requestsPerSecond / straight.requestsPerSecond });
     }
     // Creates at a ninth of Q2's straight read rate (C1): a 90/10 mix for reads straight to Tabula.

@@ -16,7 +16,6 @@ export interface ColdLatency {
   max: number;
 }
 
-
 async function probe(name: string, urls: string[], headers: Record<string, string>): Promise<ColdLatency> {
   const times: number[] = [];
   for (const url of urls) {

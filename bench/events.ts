@@ -37,7 +37,6 @@ const waitFor = async (check: () => boolean, ms: number) => {
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
 };
 
-
 export async function benchEvents(env: { api: string; databaseUrl: string; fixture: Fixture; count: number; log: (l: string) => void }) {
   const receiver = await startReceiver();
   const hook = await fetch(`${env.api}/v1/${env.fixture.projectId}/webhooks`, {

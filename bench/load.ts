@@ -34,6 +34,21 @@ const microsPerRequest = (before: number | null, after: number | null, requests:
   before === null || after === null || requests === 0 ? null : ((after - before) * TICK_MICROS) / requests;
 
 /**
+ * Two sides measured in the order a, b, b, a, `pairs` times (neither always runs first while the
+ * machine's speed drifts), each side's runs combined.
+ */
+export async function alternated(pairs: number, a: () => Promise<Measurement>, b: () => Promise<Measurement>): Promise<{ a: Measurement; b: Measurement }> {
+  const aRuns: Measurement[] = [];
+  const bRuns: Measurement[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    aRuns.push(await a());
+    bRuns.push(await b(), await b());
+    aRuns.push(await a());
+  }
+  return { a: combined(aRuns), b: combined(bRuns) };
+}
+
+/**
  * Runs of one target as one measurement: the mean of their rates and CPU times (each run is as
  * long), the errors summed, and the latencies of the median run by rate.
  */

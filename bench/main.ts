@@ -57,6 +57,7 @@ const { values: args } = parseArgs({
 const rows = Number(args.rows);
 const duration = Number(args.duration);
 const connections = Number(args.connections);
+const pairs = Math.max(1, Number(args.pairs));
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 const db = await benchDatabase();
@@ -122,7 +123,7 @@ try {
       // cold cache) then falls on both sides alike.
       const oursRuns: Measurement[] = [];
       const bareRuns: Measurement[] = [];
-      for (let pair = 0; pair < Math.max(1, Number(args.pairs)); pair++) {
+      for (let pair = 0; pair < pairs; pair++) {
         oursRuns.push(await measure(scenario.ours, { duration, connections, pid: pidOf(scenario.ours.url) }));
         if (scenario.bare) bareRuns.push(await measure(scenario.bare, { duration, connections, pid: pidOf(scenario.bare.url) }));
       }
@@ -170,11 +171,11 @@ try {
   }
   if (!args.soak && (!args.only || args.only.split(',').includes('cdn'))) {
     log('cdn: read keys\' lists through Varnish (docs/cdn/varnish.vcl) and straight to Tabula, alone and under a 90/10 read/write mix');
-    cdn = await benchCdn({ apiEnv, fixture, duration, connections, pairs: Math.max(1, Number(args.pairs)), log });
+    cdn = await benchCdn({ apiEnv, fixture, duration, connections, pairs, log });
   }
   if (!args.soak && (!args.only || args.only.split(',').includes('replicas'))) {
     log('replicas: Q1 and Q3 on an API with a streaming replica against one on the primary alone (a second cluster of its own)');
-    replicas = await benchReplicas({ apiEnv, rows, duration, connections, pairs: Math.max(1, Number(args.pairs)), log });
+    replicas = await benchReplicas({ apiEnv, rows, duration, connections, pairs, log });
   }
   if (wide) {
     // Last of the scenarios on the seeded table: it adds a column to it.
@@ -193,14 +194,14 @@ try {
       // or it would land on the first runs.
       await logBacklogIngested(db.url);
       const q1 = (await scenarios({ api: `http://127.0.0.1:${apiPort}`, bare: `http://127.0.0.1:${barePort}`, fixture, rows })).find((s) => s.name === 'Q1')!;
-      const pairs = Number(args['logging-pairs']);
+      const loggingPairs = Number(args['logging-pairs']);
       logging = await measureLoggingCost(
         async () => {
           const { child, urls } = await startLoggingPair(apiEnv);
           const at = (url: string) => ({ ...q1.ours, url: q1.ours.url.replace(`http://127.0.0.1:${apiPort}`, url) });
           return { on: at(urls.on), off: at(urls.off), stop: () => stopChild(child) };
         },
-        { connections, pairs, processes: Math.min(3, pairs), runSeconds: 2, log },
+        { connections, pairs: loggingPairs, processes: Math.min(3, loggingPairs), runSeconds: 2, log },
       );
       log('logging: the pipeline alone, 4,000 entries/s, CPU per entry by process');
       loggingPipeline = await measureLoggingPipeline({ databaseUrl: db.url, fixture, worker: ingest, rate: 4000, seconds: duration });

@@ -55,7 +55,6 @@ function open(index: number): void {
 
 for (let i = 0; i < count; i++) open(i);
 
-
 process.on('message', (message: string) => {
   if (message === 'ready?') process.send!({ started, failed });
   if (message === 'report') {

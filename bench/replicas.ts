@@ -1,5 +1,5 @@
 import { startReplicatedPostgres } from '../test/helpers/replicated-postgres.js';
-import { combined, measure, type LoadTarget } from './load.js';
+import { alternated, measure, type LoadTarget } from './load.js';
 import { scenarios } from './scenarios.js';
 import { freePort, seed, startChild, stopChild } from './setup.js';
 
@@ -7,8 +7,8 @@ import { freePort, seed, startChild, stopChild } from './setup.js';
  * Read replicas (docs/scaling-out.md#read-replicas): what routing reads costs. A primary and one
  * streaming replica on this machine; one API process on the primary alone and one with
  * DATABASE_REPLICA_URLS naming the replica, over the same data. Q1 and Q3 against each, in the
- * order alone / replica / replica / alone (`--pairs` times) so that neither side always runs first (target: the
- * routed side within 5 % of the primary alone). On one machine the replica shares the CPU with
+ * order alone / replica / replica / alone (`--pairs` times) so that neither side always runs
+ * first (target: the routed side within 5 % of the primary alone). On one machine the replica shares the CPU with
  * the primary, so this measures the routing and the second list cache, not added capacity
  * (docs/scaling-out.md#what-replicas-add works out the gain on separate machines).
  */
@@ -61,24 +61,17 @@ export async function benchReplicas(opts: {
     for (const scenario of selected) {
       opts.log(`replicas: ${scenario.name} (${scenario.description}), primary alone and routed`);
       const run = (base: string) => measure(at(scenario.ours, base), { duration: opts.duration, connections: opts.connections });
-      // Alone, routed, routed, alone: `pairs` times, averaged (the machine's speed drifts).
-      const aloneRuns = [];
-      const routedRuns = [];
-      for (let pair = 0; pair < opts.pairs; pair++) {
-        aloneRuns.push(await run(alone));
-        routedRuns.push(await run(routed), await run(routed));
-        aloneRuns.push(await run(alone));
-      }
+      const { a: aloneRuns, b: routedRuns } = await alternated(opts.pairs, () => run(alone), () => run(routed));
       const samples = await Promise.all(Array.from({ length: 20 }, () => servedBy(scenario.ours)));
-      const primaryAlone = combined(aloneRuns).requestsPerSecond;
-      const routedRate = combined(routedRuns).requestsPerSecond;
+      const primaryAlone = aloneRuns.requestsPerSecond;
+      const routedRate = routedRuns.requestsPerSecond;
       results.push({
         scenario: scenario.name,
         primaryAlone,
         routed: routedRate,
         ratio: routedRate / primaryAlone,
         replicaShare: samples.filter((s) => s === 'replica-1').length / samples.length,
-        errors: combined(aloneRuns).errors + combined(routedRuns).errors,
+        errors: aloneRuns.errors + routedRuns.errors,
       });
     }
     return results;
