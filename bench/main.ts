@@ -373,6 +373,14 @@ if (releases) {
       `  list reads of another table, ${how}: p99 ${num(reads.p99Alone, 1)} ms alone (${reads.alone} reads), ${num(reads.p99During, 1)} ms while a release publishes (${reads.during} reads), ` +
         `${num(reads.p99Busy, 1)} ms while another process keeps one core busy as long (${reads.busy} reads)`,
     );
+    const { band } = reads;
+    if (band) {
+      const verdict = (p: number) => (p > band.high ? 'above it' : 'within it');
+      console.log(
+        `    noise: the p99 of as many stretches of the same lengths with no release running falls in ${num(band.low, 1)}-${num(band.high, 1)} ms (95 %, median ${num(band.median, 1)}); ` +
+          `during the publishes: ${verdict(reads.p99During)}, during the control: ${verdict(reads.p99Busy)}`,
+      );
+    }
   }
   console.log(`  read errors ${r.readErrors}`);
   console.log(`  scheduled (publishAt = now + 2 s): publishedAt - publishAt ${late((l) => l.publishedAtMs)} ms; seen published by a client polling every 20 ms ${late((l) => l.seenMs)} ms after publishAt (bound 1000 ms)`);

@@ -21,6 +21,7 @@ import { fork, type Serializable } from 'node:child_process';
 import path from 'node:path';
 import { adminToken, root, startChild, stopChild, type Fixture } from './setup.js';
 import { percentile } from './percentile.js';
+import { noiseBand, type NoiseBand, type Read, type Window } from './noise-band.js';
 
 /** Paced reads a second: about a third of what this machine answers to 8 back-to-back readers. */
 const PACED_READS = 400;
@@ -35,7 +36,7 @@ export interface ReleaseResult {
    * p99 (ms) and count of the reads of another table with no release running, while one
    * publishes, and while a process of its own keeps one core busy for as long (the control).
    */
-  reads: Record<'saturated' | 'paced', { p99Alone: number; p99During: number; p99Busy: number; alone: number; during: number; busy: number }>;
+  reads: Record<'saturated' | 'paced', { p99Alone: number; p99During: number; p99Busy: number; alone: number; during: number; busy: number; band: NoiseBand | undefined }>;
   pacedReadsPerSecond: number;
   readErrors: number;
   lateness: { publishedAtMs: number; seenMs: number }[];
@@ -46,14 +47,31 @@ const q = (params: Record<string, unknown>) =>
 
 const p99 = (values: number[]) => percentile(values, 99) ?? NaN;
 
-/** The p99 and count of reads with no release running, while one publishes, and during the control. */
-const summary = ({ alone, during, busy }: Record<'alone' | 'during' | 'busy', number[]>) => ({
-  p99Alone: p99(alone),
-  p99During: p99(during),
-  p99Busy: p99(busy),
+/** The reads of one mode: each window with nothing running, and the reads of all three kinds. */
+interface ModeReads {
+  quiet: Window[];
+  alone: Read[];
+  during: Read[];
+  busy: Read[];
+  /** How long each publish (and each control after it) took, in ms. */
+  lengths: number[];
+}
+
+const latencies = (reads: Read[]) => reads.map(([, ms]) => ms);
+
+/**
+ * The p99 and count of reads with no release running, while one publishes, and during the
+ * control; and the noise band of the p99 over as many stretches of the publishes' lengths with no
+ * release running (bench/noise-band.ts).
+ */
+const summary = ({ quiet, alone, during, busy, lengths }: ModeReads) => ({
+  p99Alone: p99(latencies(alone)),
+  p99During: p99(latencies(during)),
+  p99Busy: p99(latencies(busy)),
   alone: alone.length,
   during: during.length,
   busy: busy.length,
+  band: noiseBand(quiet, alone, lengths),
 });
 
 /** A bench process of its own (`bench/<script>`), asked over IPC one message at a time. */
@@ -125,7 +143,7 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
   /**
    * Runs `work` under reads: 8 at a time back to back (`saturated`: as many as the machine
    * answers), or `paced` at PACED_READS per second whatever the answers take (a site's traffic);
-   * the latencies of the reads due while it ran.
+   * the reads due while it ran.
    */
   const readWhile = async (mode: 'saturated' | 'paced', work: () => Promise<unknown>) => {
     await probe.ask({ start: mode, perSecond: PACED_READS });
@@ -136,15 +154,16 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
     } finally {
       to = now();
     }
-    const { samples, errors } = await probe.ask<{ samples: [number, number][]; errors: number }>('stop');
+    const { samples, errors } = await probe.ask<{ samples: Read[]; errors: number }>('stop');
     readErrors += errors;
-    return { ms: to - from, latencies: samples.filter(([start]) => start >= from && start < to).map(([, ms]) => ms) };
+    return { ms: to - from, window: { from, to }, reads: samples.filter(([due]) => due >= from && due < to) };
   };
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   const publishMs: number[] = [];
   const publishQuietMs: number[] = [];
-  const latencies = { saturated: { alone: [] as number[], during: [] as number[], busy: [] as number[] }, paced: { alone: [] as number[], during: [] as number[], busy: [] as number[] } };
+  const modeReads = (): ModeReads => ({ quiet: [], alone: [], during: [], busy: [], lengths: [] });
+  const byMode = { saturated: modeReads(), paced: modeReads() };
   let round = 0;
   try {
     for (const mode of ['saturated', 'paced'] as const) {
@@ -163,12 +182,15 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
         ];
         const id = await release(`launch ${round}`, items);
         // The same reads with no release running, as long as the last publish took (at least 2 s).
-        latencies[mode].alone.push(...(await readWhile(mode, () => sleep(Math.max(2000, publishMs.at(-1) ?? 0)))).latencies);
+        const alone = await readWhile(mode, () => sleep(Math.max(2000, publishMs.at(-1) ?? 0)));
+        byMode[mode].quiet.push(alone.window);
+        byMode[mode].alone.push(...alone.reads);
         const timed = await readWhile(mode, () => call('POST', `${project}/releases/${id}/publish`));
         publishMs.push(timed.ms);
-        latencies[mode].during.push(...timed.latencies);
+        byMode[mode].during.push(...timed.reads);
+        byMode[mode].lengths.push(timed.ms);
         // The control: one core kept busy by a process of its own for as long as the publish took.
-        latencies[mode].busy.push(...(await readWhile(mode, () => spin(timed.ms))).latencies);
+        byMode[mode].busy.push(...(await readWhile(mode, () => spin(timed.ms))).reads);
         // Its rows back the other way, published with no reads running.
         const back = await release(`back ${round}`, [
           ...drafts.map((row) => ({ id: row, action: 'unpublish' })),
@@ -178,7 +200,7 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
         const quiet = performance.now();
         await call('POST', `${project}/releases/${back}/publish`);
         publishQuietMs.push(performance.now() - quiet);
-        log(`R1-release: round ${round + 1}: publish ${timed.ms.toFixed(0)} ms under ${mode} reads (${timed.latencies.length} reads meanwhile), ${publishQuietMs.at(-1)!.toFixed(0)} ms alone`);
+        log(`R1-release: round ${round + 1}: publish ${timed.ms.toFixed(0)} ms under ${mode} reads (${timed.reads.length} reads meanwhile), ${publishQuietMs.at(-1)!.toFixed(0)} ms alone`);
       }
     }
   } finally {
@@ -212,7 +234,7 @@ export async function benchReleases(env: { api: string; apiEnv: Record<string, s
     rows: 1000,
     publishMs,
     publishQuietMs,
-    reads: { saturated: summary(latencies.saturated), paced: summary(latencies.paced) },
+    reads: { saturated: summary(byMode.saturated), paced: summary(byMode.paced) },
     pacedReadsPerSecond: PACED_READS,
     readErrors,
     lateness,
