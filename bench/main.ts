@@ -59,6 +59,11 @@ const duration = Number(args.duration);
 const connections = Number(args.connections);
 const pairs = Math.max(1, Number(args.pairs));
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+/** The scenarios asked for by `--only` (all when absent; none of them with `--soak`). */
+const only = args.soak ? [] : args.only?.split(',');
+/** Whether `--only` names one of `names` (each a scenario name, or a test of one); without `--only`, every one is wanted. */
+const wants = (...names: (string | ((name: string) => boolean))[]) =>
+  !only || only.some((name) => names.some((wanted) => (typeof wanted === 'string' ? wanted === name : wanted(name))));
 
 const db = await benchDatabase();
 const apiPort = await freePort();
@@ -70,7 +75,7 @@ const apiEnv = {
   REALTIME_MAX_STREAMS: '5000',
 };
 const api = await startChild('src/api.ts', { ...apiEnv, PORT: String(apiPort) }, `http://127.0.0.1:${apiPort}/healthz`);
-const wantsLogging = !args.soak && (!args.only || args.only.split(',').includes('logging'));
+const wantsLogging = wants('logging');
 let logging: LoggingCost | null = null;
 let loggingPipeline: LoggingPipelineCost | null = null;
 let soakReport: SoakReport | null = null;
@@ -90,7 +95,7 @@ let copyResult: CopyResult | null = null;
 let replicas: ReplicaResult[] = [];
 let schema: SchemaResult | null = null;
 try {
-  const wantsSchema = !args.soak && (!args.only || args.only.split(',').includes('schema'));
+  const wantsSchema = wants('schema');
   if (wantsSchema) log('schema: creating a 50-table, 1,000-column schema with one apply (before the seeding: its indexes read the whole contents table)');
   const wide = wantsSchema ? await prepareWideSchema(`http://127.0.0.1:${apiPort}`) : null;
   log(`seeding ${rows} rows`);
@@ -111,11 +116,10 @@ try {
     `http://127.0.0.1:${barePort}/q2?count=false`,
   );
   try {
-    const wanted = args.soak ? [] : args.only?.split(',');
-    const revisions = !wanted || wanted.some((name) => name === 'V1' || name === 'V2') ? await seedRevisions(db.url, fixture) : undefined;
-    if (!wanted || wanted.some((name) => name.startsWith('F'))) await seedFiles(db.url, fixture.projectId);
+    const revisions = wants('V1', 'V2') ? await seedRevisions(db.url, fixture) : undefined;
+    if (wants((name) => name.startsWith('F'))) await seedFiles(db.url, fixture.projectId);
     const selected = await scenarios({ api: `http://127.0.0.1:${apiPort}`, bare: `http://127.0.0.1:${barePort}`, fixture, rows, revisions });
-    for (const scenario of selected.filter((s: Scenario) => !wanted || wanted.includes(s.name))) {
+    for (const scenario of selected.filter((s: Scenario) => wants(s.name))) {
       log(`${scenario.name}: ${scenario.description}`);
       // The CPU time of the process that answers (the API, or the bare handler) per request.
       const pidOf = (url: string) => (url.startsWith(`http://127.0.0.1:${apiPort}`) ? api.pid : bare.pid);
@@ -132,10 +136,10 @@ try {
       const ratio = bareResult ? ours.requestsPerSecond / bareResult.requestsPerSecond : null;
       results.push({ scenario: scenario.name, ours, bare: bareResult, ratio, target: scenario.target });
     }
-    if (!args.soak && (!wanted || wanted.includes('io'))) {
+    if (wants('io')) {
       io = await benchImportExport({ api: `http://127.0.0.1:${apiPort}`, fixture, log });
     }
-    if (!args.soak && (!wanted || wanted.includes('realtime'))) {
+    if (wants('realtime')) {
       // The relay worker feeds the streams; a second API process serves some of them.
       const api2Port = await freePort();
       const relay = await startChild('workers/main.ts', { ...apiEnv, WORKERS: 'outbox' });
@@ -148,32 +152,32 @@ try {
         await stopChild(relay);
       }
     }
-    if (!args.soak && (!wanted || wanted.includes('images'))) {
+    if (wants('images')) {
       images = await benchImages({ api: `http://127.0.0.1:${apiPort}`, fixture, duration, connections, log });
     }
-    if (!args.soak && (!wanted || wanted.includes('R1-release'))) {
+    if (wants('R1-release')) {
       releases = await benchReleases({ api: `http://127.0.0.1:${apiPort}`, apiEnv, fixture, rounds: Number(args['release-rounds']), log });
     }
-    if (!args.soak && (!wanted || wanted.includes('M2-mcp-tools'))) {
+    if (wants('M2-mcp-tools')) {
       log('M2 one at a time: tools/list, 200 calls in a row');
       single = [await mcpToolsLatency({ api: `http://127.0.0.1:${apiPort}`, fixture, apiPid: api.pid })];
     }
-    if (!args.soak && (!wanted || wanted.some((name) => name === 'R2' || name === 'R3' || name === 'cold'))) {
+    if (wants('R2', 'R3', 'cold')) {
       log('cold: first-time latency of the relational filter and of search, one request at a time');
       cold = await coldLatencies(`http://127.0.0.1:${apiPort}`, fixture);
     }
   } finally {
     await stopChild(bare);
   }
-  if (!args.soak && (!args.only || args.only.split(',').includes('mixed'))) {
+  if (wants('mixed')) {
     log('mixed: 29 connections reading six lists with exact totals, alone and with 3 connections creating and updating');
     mixed = await benchMixed({ api: `http://127.0.0.1:${apiPort}`, fixture, duration });
   }
-  if (!args.soak && (!args.only || args.only.split(',').includes('cdn'))) {
+  if (wants('cdn')) {
     log('cdn: read keys\' lists through Varnish (docs/cdn/varnish.vcl) and straight to Tabula, alone and under a 90/10 read/write mix');
     cdn = await benchCdn({ apiEnv, fixture, duration, connections, pairs, log });
   }
-  if (!args.soak && (!args.only || args.only.split(',').includes('replicas'))) {
+  if (wants('replicas')) {
     log('replicas: Q1 and Q3 on an API with a streaming replica against one on the primary alone (a second cluster of its own)');
     replicas = await benchReplicas({ apiEnv, rows, duration, connections, pairs, log });
   }
@@ -181,7 +185,7 @@ try {
     // Last of the scenarios on the seeded table: it adds a column to it.
     schema = await benchSchema({ api: `http://127.0.0.1:${apiPort}`, fixture, rows, wide, log });
   }
-  if (!args.soak && (!args.only || args.only.split(',').includes('s3'))) {
+  if (wants('s3')) {
     log('s3: 1 GiB uploaded through an API with STORAGE_DRIVER=s3 (s3rver), then downloaded; the API\'s RSS throughout');
     s3 = await benchS3({ apiEnv, fixture, log });
   }
@@ -209,17 +213,17 @@ try {
       await stopChild(ingest);
     }
   }
-  if (!args.soak && Number(args.events) > 0 && (!args.only || args.only.split(',').includes('events'))) {
+  if (Number(args.events) > 0 && wants('events')) {
     log(`events: ${args.events} events through the outbox, relay, fan-out and delivery`);
     events = await benchEvents({ api: `http://127.0.0.1:${apiPort}`, databaseUrl: db.url, fixture, count: Number(args.events), log });
   }
   // After the others: it leaves a large log table behind.
-  if (!args.soak && Number(args['log-entries']) > 0 && (!args.only || args.only.split(',').includes('log-scale'))) {
+  if (Number(args['log-entries']) > 0 && wants('log-scale')) {
     log(`log-scale: ${args['log-entries']} request log entries, then the log list`);
     logScale = await benchLogScale({ api: `http://127.0.0.1:${apiPort}`, databaseUrl: db.url, fixture, entries: Number(args['log-entries']), log });
   }
   // Last: its copies add the bench table's rows again to the shared contents table.
-  if (!args.soak && (!args.only || args.only.split(',').includes('E1-copy'))) {
+  if (wants('E1-copy')) {
     copyResult = await benchCopy({ api: `http://127.0.0.1:${apiPort}`, databaseUrl: db.url, fixture, log });
   }
 } finally {
