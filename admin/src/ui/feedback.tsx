@@ -34,6 +34,16 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
 
+/**
+ * A list's three states: Loading while `pending`, the `empty` message when `items` has none, else
+ * the list itself (`children`). `items` not there yet (a failed call) counts as not empty.
+ */
+export function ListState({ pending, items, empty, children }: { pending: boolean; items: readonly unknown[] | undefined; empty: ReactNode; children: ReactNode }) {
+  if (pending) return <Loading />;
+  if (items?.length === 0) return <Empty>{empty}</Empty>;
+  return <>{children}</>;
+}
+
 interface PagerProps {
   page: number;
   pages: number | null;

@@ -6,7 +6,8 @@ import { useApiMutation } from '../../data/api.js';
 import { useRoles } from '../../data/roles/queries.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { Button, TextInput } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading, ModalDialog, PageHeader } from '../../ui/feedback.js';
+import { DataTable } from '../../ui/DataTable.js';
+import { ErrorBanner, ListState, ModalDialog, PageHeader } from '../../ui/feedback.js';
 import { when } from '../../ui/format.js';
 import { KeyForm, PERMISSIONS, type ApiKey, type KeyValues } from './KeyForm.js';
 import { SecretDialog } from '../../ui/SecretDialog.js';
@@ -58,72 +59,54 @@ export function ApiKeysPage() {
       </PageHeader>
       <p className="muted">Keys let applications call this project's API. A key's value is shown once, when it is created or rotated; the list shows its first characters only.</p>
       <ErrorBanner error={keys.error} />
-      {keys.isPending ? (
-        <Loading />
-      ) : keys.data?.list.length === 0 ? (
-        <Empty>No API key yet.</Empty>
-      ) : (
-        <table className="data-table ops-table" aria-label="API keys">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Permission</th>
-              <th scope="col">Allowed hosts</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data?.list.map((key) => {
-              const state = status(key);
-              return (
-                <tr key={key.id}>
-                  <th scope="row">{key.name}</th>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{key.permission === null ? `Role: ${roleName(key.roleId)}` : permissionLabel(key.permission)}</td>
-                  <td>
-                    {key.allowedHosts.length === 0 ? (
-                      <span className="muted">Any</span>
-                    ) : (
-                      <ul className="ops-hosts">
-                        {key.allowedHosts.map((host) => (
-                          <li key={host}>
-                            <code>{host}</code>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </td>
-                  <td>
-                    <span className={`badge ${state.badge}`}>{state.label}</span>
-                    {key.expiresAt && <div className="muted">until {when(key.expiresAt)}</div>}
-                  </td>
-                  <td>{when(key.createdAt)}</td>
-                  <td>{key.lastUsedAt ? when(key.lastUsedAt) : <span className="muted">Never</span>}</td>
-                  <td>
-                    <div className="ops-actions">
-                      <Button aria-label={`Edit ${key.name}`} onPress={() => open({ kind: 'edit', key })}>
-                        Edit
-                      </Button>
-                      <Button aria-label={`Rotate ${key.name}`} onPress={() => open({ kind: 'rotate', key })}>
-                        Rotate
-                      </Button>
-                      <Button variant="danger" aria-label={`Delete ${key.name}`} onPress={() => open({ kind: 'delete', key })}>
-                        Delete
-                      </Button>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      <ListState pending={keys.isPending} items={keys.data?.list} empty="No API key yet.">
+        <DataTable className="ops-table" label="API keys" columns={['Name', 'Key', 'Permission', 'Allowed hosts', 'Status', 'Created', 'Last used', 'Actions']}>
+          {keys.data?.list.map((key) => {
+            const state = status(key);
+            return (
+              <tr key={key.id}>
+                <th scope="row">{key.name}</th>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>{key.permission === null ? `Role: ${roleName(key.roleId)}` : permissionLabel(key.permission)}</td>
+                <td>
+                  {key.allowedHosts.length === 0 ? (
+                    <span className="muted">Any</span>
+                  ) : (
+                    <ul className="ops-hosts">
+                      {key.allowedHosts.map((host) => (
+                        <li key={host}>
+                          <code>{host}</code>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+                <td>
+                  <span className={`badge ${state.badge}`}>{state.label}</span>
+                  {key.expiresAt && <div className="muted">until {when(key.expiresAt)}</div>}
+                </td>
+                <td>{when(key.createdAt)}</td>
+                <td>{key.lastUsedAt ? when(key.lastUsedAt) : <span className="muted">Never</span>}</td>
+                <td>
+                  <div className="ops-actions">
+                    <Button aria-label={`Edit ${key.name}`} onPress={() => open({ kind: 'edit', key })}>
+                      Edit
+                    </Button>
+                    <Button aria-label={`Rotate ${key.name}`} onPress={() => open({ kind: 'rotate', key })}>
+                      Rotate
+                    </Button>
+                    <Button variant="danger" aria-label={`Delete ${key.name}`} onPress={() => open({ kind: 'delete', key })}>
+                      Delete
+                    </Button>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
+      </ListState>
 
       <ModalDialog title="New API key" isOpen={dialog?.kind === 'create'} onClose={close}>
         <KeyForm

@@ -5,7 +5,8 @@ import type { FileRecord } from 'tabula/client';
 import { useFilePage } from '../../data/files/queries.js';
 import { useFileRights } from '../../data/files/rights.js';
 import { Button, TextInput } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading, PageHeader, Pager } from '../../ui/feedback.js';
+import { DataTable } from '../../ui/DataTable.js';
+import { ErrorBanner, ListState, PageHeader, Pager } from '../../ui/feedback.js';
 import { bytes, when } from '../../ui/format.js';
 import { FileDetails } from './FileDetails.js';
 import { FileThumb } from './FileThumb.js';
@@ -77,33 +78,21 @@ export function FileLibraryPage() {
       </div>
       <UploadList uploads={uploads} onClear={clear} />
       <ErrorBanner error={files.error} />
-      {files.isPending ? (
-        <Loading />
-      ) : files.data?.list.length === 0 ? (
-        <Empty>{search ? `No file's name contains “${search}”.` : 'No file yet.'}</Empty>
-      ) : view === 'grid' ? (
-        <ul className="library-grid" aria-label="Files">
-          {files.data?.list.map((file) => (
-            <li key={file.id}>
-              <button type="button" className="library-card" onClick={() => setOpenId(file.id)}>
-                <FileThumb projectId={pid} file={file} />
-                <span className="library-name">{file.name}</span>
-                <span className="muted">{bytes(file.size)}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <table className="data-table ops-table" aria-label="Files">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Size</th>
-              <th scope="col">Added</th>
-            </tr>
-          </thead>
-          <tbody>
+      <ListState pending={files.isPending} items={files.data?.list} empty={search ? `No file's name contains “${search}”.` : 'No file yet.'}>
+        {view === 'grid' ? (
+          <ul className="library-grid" aria-label="Files">
+            {files.data?.list.map((file) => (
+              <li key={file.id}>
+                <button type="button" className="library-card" onClick={() => setOpenId(file.id)}>
+                  <FileThumb projectId={pid} file={file} />
+                  <span className="library-name">{file.name}</span>
+                  <span className="muted">{bytes(file.size)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <DataTable className="ops-table" label="Files" columns={['Name', 'Type', 'Size', 'Added']}>
             {files.data?.list.map((file) => (
               <tr key={file.id}>
                 <th scope="row">
@@ -116,9 +105,9 @@ export function FileLibraryPage() {
                 <td>{when(file.createdAt)}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      )}
+          </DataTable>
+        )}
+      </ListState>
       {files.data && (files.data.pagination.pages ?? 0) > 1 && (
         <Pager page={page} pages={files.data.pagination.pages} total={files.data.pagination.total} onPage={(p) => set({ page: String(p) })} />
       )}

@@ -6,6 +6,7 @@ import { contentsKeys } from '../../data/contents/keys.js';
 import type { Column } from '../../data/columns/queries.js';
 import { useProject } from '../../data/projects/context.js';
 import { Button, CheckboxInput, SelectInput } from '../../ui/controls.js';
+import { DataTable } from '../../ui/DataTable.js';
 import { ErrorBanner } from '../../ui/feedback.js';
 import { bytes } from '../../ui/format.js';
 import { useFileTransport } from '../files/transport.js';
@@ -119,31 +120,23 @@ export function ImportPanel({ projectId, tableId, columns }: { projectId: string
           {chosen.header.length === 0 ? (
             <p className="muted">No header found: the file is sent as it is.</p>
           ) : (
-            <table className="data-table io-mapping" aria-label="Header mapping">
-              <thead>
-                <tr>
-                  <th scope="col">In the file</th>
-                  <th scope="col">Goes to</th>
+            <DataTable className="io-mapping" label="Header mapping" columns={['In the file', 'Goes to']}>
+              {chosen.header.map((name) => (
+                <tr key={name}>
+                  <td>
+                    <code>{name}</code>
+                  </td>
+                  <td>
+                    <SelectInput
+                      label={`Column for ${name}`}
+                      value={mapping[name] ?? SKIP}
+                      onChange={(to) => setMapping((current) => ({ ...current, [name]: to }))}
+                      options={[{ id: SKIP, label: 'Leave out' }, ...targets]}
+                    />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {chosen.header.map((name) => (
-                  <tr key={name}>
-                    <td>
-                      <code>{name}</code>
-                    </td>
-                    <td>
-                      <SelectInput
-                        label={`Column for ${name}`}
-                        value={mapping[name] ?? SKIP}
-                        onChange={(to) => setMapping((current) => ({ ...current, [name]: to }))}
-                        options={[{ id: SKIP, label: 'Leave out' }, ...targets]}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           )}
           <CheckboxInput label="Update rows that match by id or slug (upsert)" value={upsert} onChange={setUpsert} />
           <div className="toolbar">
@@ -187,29 +180,20 @@ function ImportOutcome({ run }: { run: Run | null }) {
     <>
       <ErrorBanner error={run.lines.length > 0 ? new Error(`Nothing was imported: ${failedLines(run.lines)}.`) : run.error} />
       {run.lines.length > 0 && (
-        <table className="data-table" aria-label="Lines that failed">
-          <thead>
-            <tr>
-              <th scope="col">Line</th>
-              <th scope="col">Field</th>
-              <th scope="col">Message</th>
-            </tr>
-          </thead>
-          <tbody>
-            {run.lines.map((detail, index) => {
-              const { line, field } = lineOf(detail.field);
-              return (
-                <tr key={index}>
-                  <td>{line ?? '—'}</td>
-                  <td>
-                    <code>{field || '—'}</code>
-                  </td>
-                  <td>{detail.message}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable label="Lines that failed" columns={['Line', 'Field', 'Message']}>
+          {run.lines.map((detail, index) => {
+            const { line, field } = lineOf(detail.field);
+            return (
+              <tr key={index}>
+                <td>{line ?? '—'}</td>
+                <td>
+                  <code>{field || '—'}</code>
+                </td>
+                <td>{detail.message}</td>
+              </tr>
+            );
+          })}
+        </DataTable>
       )}
     </>
   );

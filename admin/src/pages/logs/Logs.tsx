@@ -5,7 +5,8 @@ import { useApiKeys } from '../../data/api-keys/queries.js';
 import { fieldErrors } from '../../data/errors.js';
 import { useLogs, type LogQuery } from '../../data/logs/queries.js';
 import { Button, SelectInput, TextInput } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading, PageHeader, Pager } from '../../ui/feedback.js';
+import { DataTable } from '../../ui/DataTable.js';
+import { ErrorBanner, ListState, PageHeader, Pager } from '../../ui/feedback.js';
 import { localToIso } from '../../ui/format.js';
 import { LogRow } from './LogRow.js';
 import './Logs.css';
@@ -104,36 +105,19 @@ export function LogsPage() {
         </Button>
       </Form>
       {Object.keys(errors).length === 0 && <ErrorBanner error={logs.error} />}
-      {logs.isPending ? (
-        <Loading />
-      ) : !logs.data || logs.data.list.length === 0 ? (
-        <Empty>No request matches. Requests appear here a moment after they are made.</Empty>
-      ) : (
-        <>
-          <table className="data-table" aria-label="Requests">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <span className="visually-hidden">Details</span>
-                </th>
-                <th scope="col">Time</th>
-                <th scope="col">Method</th>
-                <th scope="col">Path</th>
-                <th scope="col">Status</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Credential</th>
-              </tr>
-            </thead>
-            <tbody>
+      <ListState pending={logs.isPending} items={logs.data?.list ?? []} empty="No request matches. Requests appear here a moment after they are made.">
+        {logs.data && (
+          <>
+            <DataTable label="Requests" columns={[<span className="visually-hidden">Details</span>, 'Time', 'Method', 'Path', 'Status', 'Duration', 'Credential']}>
               {logs.data.list.map((entry) => (
                 <LogRow key={entry.id} entry={entry} keyName={keyName} />
               ))}
-            </tbody>
-          </table>
-          {/* Uncounted (a path or console filter): the last page is the one without a next. */}
-          <Pager page={page} pages={logs.data.pagination.pages ?? (logs.data.pagination.hasNext ? null : page)} total={logs.data.pagination.total} onPage={setPage} />
-        </>
-      )}
+            </DataTable>
+            {/* Uncounted (a path or console filter): the last page is the one without a next. */}
+            <Pager page={page} pages={logs.data.pagination.pages ?? (logs.data.pagination.hasNext ? null : page)} total={logs.data.pagination.total} onPage={setPage} />
+          </>
+        )}
+      </ListState>
     </>
   );
 }

@@ -9,7 +9,8 @@ import { useRoles } from '../../data/roles/queries.js';
 import { useMe } from '../../data/session/queries.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { Button, SelectInput, TextInput, type Option } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
+import { DataTable } from '../../ui/DataTable.js';
+import { ErrorBanner, ListState, PageHeader } from '../../ui/feedback.js';
 import { SecretDialog } from '../../ui/SecretDialog.js';
 
 const WORKSPACE_ROLES: Option[] = [
@@ -90,44 +91,31 @@ export function MembersPage() {
         </form>
         {invite.error !== null && Object.keys(inviteErrors).length === 0 && <ErrorBanner error={invite.error} />}
         <ErrorBanner error={project.error ?? changeError} />
-        {project.isPending ? (
-          <Loading />
-        ) : project.data?.list.length === 0 ? (
-          <Empty>No project member yet: workspace owners and admins manage every project.</Empty>
-        ) : (
-          <table className="data-table ops-table" aria-label="Project members">
-            <thead>
-              <tr>
-                <th scope="col">Member</th>
-                <th scope="col">Role</th>
-                <th scope="col">Actions</th>
+        <ListState pending={project.isPending} items={project.data?.list} empty="No project member yet: workspace owners and admins manage every project.">
+          <DataTable className="ops-table" label="Project members" columns={['Member', 'Role', 'Actions']}>
+            {project.data?.list.map((member) => (
+              <tr key={member.id}>
+                <th scope="row">
+                  {member.name || member.email}
+                  <div className="muted">{member.email}</div>
+                </th>
+                <td>
+                  <SelectInput
+                    label={`Role of ${member.email}`}
+                    value={member.role}
+                    options={roleOptions.some((o) => o.id === member.role) ? roleOptions : [...roleOptions, { id: member.role, label: member.role }]}
+                    onChange={(next) => next !== member.role && changeProject.mutate({ memberId: member.id, role: next })}
+                  />
+                </td>
+                <td>
+                  <Button variant="danger" aria-label={`Remove ${member.email} from the project`} onPress={() => setRemoval({ kind: 'project', member })}>
+                    Remove
+                  </Button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {project.data?.list.map((member) => (
-                <tr key={member.id}>
-                  <th scope="row">
-                    {member.name || member.email}
-                    <div className="muted">{member.email}</div>
-                  </th>
-                  <td>
-                    <SelectInput
-                      label={`Role of ${member.email}`}
-                      value={member.role}
-                      options={roleOptions.some((o) => o.id === member.role) ? roleOptions : [...roleOptions, { id: member.role, label: member.role }]}
-                      onChange={(next) => next !== member.role && changeProject.mutate({ memberId: member.id, role: next })}
-                    />
-                  </td>
-                  <td>
-                    <Button variant="danger" aria-label={`Remove ${member.email} from the project`} onPress={() => setRemoval({ kind: 'project', member })}>
-                      Remove
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+            ))}
+          </DataTable>
+        </ListState>
       </section>
 
       {workspaceAdmin && (
@@ -136,39 +124,30 @@ export function MembersPage() {
           <p className="muted">Owners and admins of the workspace manage all of its projects; members see the projects they are added to.</p>
           <ErrorBanner error={workspace.error} />
           {workspace.data && (
-            <table className="data-table ops-table" aria-label="Workspace members">
-              <thead>
-                <tr>
-                  <th scope="col">Member</th>
-                  <th scope="col">Workspace role</th>
-                  <th scope="col">Actions</th>
+            <DataTable className="ops-table" label="Workspace members" columns={['Member', 'Workspace role', 'Actions']}>
+              {workspace.data.list.map((member) => (
+                <tr key={member.id}>
+                  <th scope="row">
+                    {member.name || member.email}
+                    {member.accountId === me.data?.id && <span className="muted"> (you)</span>}
+                    <div className="muted">{member.email}</div>
+                  </th>
+                  <td>
+                    <SelectInput
+                      label={`Workspace role of ${member.email}`}
+                      value={member.role}
+                      options={WORKSPACE_ROLES}
+                      onChange={(next) => next !== member.role && changeWorkspace.mutate({ memberId: member.id, role: next as 'OWNER' | 'ADMIN' | 'MEMBER' })}
+                    />
+                  </td>
+                  <td>
+                    <Button variant="danger" aria-label={`Remove ${member.email} from the workspace`} onPress={() => setRemoval({ kind: 'workspace', member })}>
+                      Remove
+                    </Button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {workspace.data.list.map((member) => (
-                  <tr key={member.id}>
-                    <th scope="row">
-                      {member.name || member.email}
-                      {member.accountId === me.data?.id && <span className="muted"> (you)</span>}
-                      <div className="muted">{member.email}</div>
-                    </th>
-                    <td>
-                      <SelectInput
-                        label={`Workspace role of ${member.email}`}
-                        value={member.role}
-                        options={WORKSPACE_ROLES}
-                        onChange={(next) => next !== member.role && changeWorkspace.mutate({ memberId: member.id, role: next as 'OWNER' | 'ADMIN' | 'MEMBER' })}
-                      />
-                    </td>
-                    <td>
-                      <Button variant="danger" aria-label={`Remove ${member.email} from the workspace`} onPress={() => setRemoval({ kind: 'workspace', member })}>
-                        Remove
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           )}
         </section>
       )}

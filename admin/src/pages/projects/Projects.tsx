@@ -7,7 +7,7 @@ import { projectKeys } from '../../data/projects/keys.js';
 import { useProjects } from '../../data/projects/queries.js';
 import { useWorkspace } from '../../data/workspaces/queries.js';
 import { Button, TextInput } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
+import { ErrorBanner, ListState, PageHeader } from '../../ui/feedback.js';
 
 interface NewProject {
   name: string;
@@ -33,11 +33,7 @@ export function ProjectsPage() {
       </PageHeader>
       <ErrorBanner error={workspace.error ?? projects.error} />
       <h2>Projects</h2>
-      {projects.isPending ? (
-        <Loading />
-      ) : projects.data?.list.length === 0 ? (
-        <Empty>No project yet: create the first one below.</Empty>
-      ) : (
+      <ListState pending={projects.isPending} items={projects.data?.list} empty="No project yet: create the first one below.">
         <ul className="cards">
           {projects.data?.list.map((project) => (
             <li key={project.id} className="card">
@@ -46,7 +42,7 @@ export function ProjectsPage() {
             </li>
           ))}
         </ul>
-      )}
+      </ListState>
       <Form
         className="inline-form"
         validationBehavior="aria"

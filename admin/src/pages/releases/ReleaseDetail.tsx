@@ -7,6 +7,7 @@ import { useRelease } from '../../data/releases/queries.js';
 import { useTables } from '../../data/tables/queries.js';
 import { ConfirmButton } from '../../ui/ConfirmDialog.js';
 import { Button, TextInput } from '../../ui/controls.js';
+import { DataTable } from '../../ui/DataTable.js';
 import { Empty, ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
 import { isoToLocal, localToIso, when } from '../../ui/format.js';
 
@@ -95,38 +96,26 @@ export function ReleaseDetailPage() {
       {r.items.length === 0 ? (
         <Empty>No rows in this release. Add some from a table's list (select rows, then “Add to release”).</Empty>
       ) : (
-        <table className="data-table" aria-label="Items">
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              <th scope="col">Table</th>
-              <th scope="col">Action</th>
-              <th scope="col">Now</th>
-              <th scope="col">Would pass</th>
-              {isOpen && <th scope="col"><span className="visually-hidden">Remove</span></th>}
+        <DataTable label="Items" columns={['Row', 'Table', 'Action', 'Now', 'Would pass', isOpen && <span className="visually-hidden">Remove</span>]}>
+          {r.items.map((item) => (
+            <tr key={item.id}>
+              <th scope="row">
+                <Link to={`${base}/tables/${item.tableId}/rows/${item.contentsId}`}>{item.contentsId}</Link>
+              </th>
+              <td>{tableName(item.tableId)}</td>
+              <td>{ACTIONS[item.action] ?? item.action}</td>
+              <td>{item.current ? `${item.current.status.toLowerCase()}, version ${item.current.version}${item.current.hasDraft ? ', has a draft' : ''}` : 'deleted'}</td>
+              <td>{item.wouldPass ? 'Yes' : `No: ${item.problem?.message ?? 'it would fail'}`}</td>
+              {isOpen && (
+                <td>
+                  <Button variant="ghost" aria-label={`Remove ${item.contentsId} from the release`} onPress={() => void removeItem.mutateAsync(item.id)}>
+                    Remove
+                  </Button>
+                </td>
+              )}
             </tr>
-          </thead>
-          <tbody>
-            {r.items.map((item) => (
-              <tr key={item.id}>
-                <th scope="row">
-                  <Link to={`${base}/tables/${item.tableId}/rows/${item.contentsId}`}>{item.contentsId}</Link>
-                </th>
-                <td>{tableName(item.tableId)}</td>
-                <td>{ACTIONS[item.action] ?? item.action}</td>
-                <td>{item.current ? `${item.current.status.toLowerCase()}, version ${item.current.version}${item.current.hasDraft ? ', has a draft' : ''}` : 'deleted'}</td>
-                <td>{item.wouldPass ? 'Yes' : `No: ${item.problem?.message ?? 'it would fail'}`}</td>
-                {isOpen && (
-                  <td>
-                    <Button variant="ghost" aria-label={`Remove ${item.contentsId} from the release`} onPress={() => void removeItem.mutateAsync(item.id)}>
-                      Remove
-                    </Button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       {isOpen && (
         <section className="card stack" aria-labelledby="delete-release">

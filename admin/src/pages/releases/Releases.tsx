@@ -4,7 +4,8 @@ import { useApiMutation } from '../../data/api.js';
 import { releasesKeys } from '../../data/releases/keys.js';
 import { useReleases } from '../../data/releases/queries.js';
 import { Button, TextInput } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading, ModalDialog, PageHeader, Pager } from '../../ui/feedback.js';
+import { DataTable } from '../../ui/DataTable.js';
+import { ErrorBanner, ListState, ModalDialog, PageHeader, Pager } from '../../ui/feedback.js';
 import { localToIso, when } from '../../ui/format.js';
 
 /**
@@ -34,39 +35,25 @@ export function ReleasesPage() {
       </PageHeader>
       <p className="muted">Rows published together, now or at a set time. Add rows from a table's list: select them, then “Add to release”.</p>
       <ErrorBanner error={releases.error} />
-      {releases.isPending ? (
-        <Loading />
-      ) : releases.data?.list.length === 0 ? (
-        <Empty>No release yet.</Empty>
-      ) : (
-        <table className="data-table" aria-label="Releases">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Publish at</th>
-              <th scope="col">Published</th>
+      <ListState pending={releases.isPending} items={releases.data?.list} empty="No release yet.">
+        <DataTable label="Releases" columns={['Name', 'Status', 'Publish at', 'Published']}>
+          {releases.data?.list.map((r) => (
+            <tr key={r.id}>
+              <th scope="row">
+                <Link to={`${base}/${r.id}`}>{r.name}</Link>
+              </th>
+              <td>
+                <span className={`badge ${r.status === 'published' ? 'badge-published' : r.publishAt ? 'badge-scheduled' : 'badge-draft'}`}>
+                  {r.status === 'published' ? 'Published' : r.publishAt ? 'Scheduled' : 'Open'}
+                </span>
+                {r.failure && <span className="field-error"> Scheduled publish failed: {r.failure.message}</span>}
+              </td>
+              <td>{when(r.publishAt)}</td>
+              <td>{when(r.publishedAt)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {releases.data?.list.map((r) => (
-              <tr key={r.id}>
-                <th scope="row">
-                  <Link to={`${base}/${r.id}`}>{r.name}</Link>
-                </th>
-                <td>
-                  <span className={`badge ${r.status === 'published' ? 'badge-published' : r.publishAt ? 'badge-scheduled' : 'badge-draft'}`}>
-                    {r.status === 'published' ? 'Published' : r.publishAt ? 'Scheduled' : 'Open'}
-                  </span>
-                  {r.failure && <span className="field-error"> Scheduled publish failed: {r.failure.message}</span>}
-                </td>
-                <td>{when(r.publishAt)}</td>
-                <td>{when(r.publishedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+          ))}
+        </DataTable>
+      </ListState>
       {releases.data && (page > 1 || releases.data.pagination.hasNext) && (
         <Pager page={page} pages={releases.data.pagination.pages ?? null} total={releases.data.pagination.total} onPage={setPage} />
       )}

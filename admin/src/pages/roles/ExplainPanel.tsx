@@ -5,6 +5,7 @@ import { useProjectMembers } from '../../data/members/queries.js';
 import { useExplain, type ExplainInput, type Role } from '../../data/roles/queries.js';
 import type { Table } from '../../data/tables/queries.js';
 import { SelectInput, TextInput } from '../../ui/controls.js';
+import { DataTable } from '../../ui/DataTable.js';
 import { ErrorBanner, Loading } from '../../ui/feedback.js';
 import { ACTIONS } from './RuleForm.js';
 
@@ -50,27 +51,19 @@ export function ExplainPanel({ projectId, roles, tables }: { projectId: string; 
       {input && explain.isPending && <Loading />}
       {explain.data && (
         <div className="explain-result" aria-live="polite">
-          <table className="data-table ops-table" aria-label="Allowed actions">
-            <thead>
-              <tr>
-                <th scope="col">Action</th>
-                <th scope="col">Allowed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ACTIONS.map((action) => {
-                const verdict = explain.data.actions[action];
-                return (
-                  <tr key={action}>
-                    <th scope="row">{action}</th>
-                    <td>
-                      <span className={`badge ${verdict.allowed ? 'badge-published' : 'badge-error'}`}>{verdict.allowed ? 'Allowed' : 'Not allowed'}</span> {ruleNumbers(verdict.rules)}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable className="ops-table" label="Allowed actions" columns={['Action', 'Allowed']}>
+            {ACTIONS.map((action) => {
+              const verdict = explain.data.actions[action];
+              return (
+                <tr key={action}>
+                  <th scope="row">{action}</th>
+                  <td>
+                    <span className={`badge ${verdict.allowed ? 'badge-published' : 'badge-error'}`}>{verdict.allowed ? 'Allowed' : 'Not allowed'}</span> {ruleNumbers(verdict.rules)}
+                  </td>
+                </tr>
+              );
+            })}
+          </DataTable>
           <p>
             <strong>Columns read:</strong> {explain.data.fields.read.join(', ') || 'none'}
           </p>

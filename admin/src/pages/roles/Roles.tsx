@@ -8,6 +8,7 @@ import { useRoles, type Role, type Rule } from '../../data/roles/queries.js';
 import { useTables } from '../../data/tables/queries.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { Button, TextAreaInput, TextInput } from '../../ui/controls.js';
+import { DataTable } from '../../ui/DataTable.js';
 import { ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
 import { ExplainPanel } from './ExplainPanel.js';
 import { RuleForm } from './RuleForm.js';
@@ -99,39 +100,29 @@ export function RolesPage() {
       {roles.isPending ? (
         <Loading />
       ) : (
-        <table className="data-table ops-table" aria-label="Roles">
-          <thead>
-            <tr>
-              <th scope="col">Role</th>
-              <th scope="col">Description</th>
-              <th scope="col">Rules</th>
-              <th scope="col">Actions</th>
+        <DataTable className="ops-table" label="Roles" columns={['Role', 'Description', 'Rules', 'Actions']}>
+          {roles.data?.list.map((role) => (
+            <tr key={role.id}>
+              <th scope="row">
+                {role.name} {role.builtIn && <span className="badge">built in</span>}
+              </th>
+              <td>{role.description}</td>
+              <td>{summary(role)}</td>
+              <td>
+                {!role.builtIn && (
+                  <div className="ops-actions">
+                    <Button aria-label={`Edit ${role.name}`} onPress={() => start(role)}>
+                      Edit
+                    </Button>
+                    <Button variant="danger" aria-label={`Delete ${role.name}`} onPress={() => (remove.reset(), setDeleting(role))}>
+                      Delete
+                    </Button>
+                  </div>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {roles.data?.list.map((role) => (
-              <tr key={role.id}>
-                <th scope="row">
-                  {role.name} {role.builtIn && <span className="badge">built in</span>}
-                </th>
-                <td>{role.description}</td>
-                <td>{summary(role)}</td>
-                <td>
-                  {!role.builtIn && (
-                    <div className="ops-actions">
-                      <Button aria-label={`Edit ${role.name}`} onPress={() => start(role)}>
-                        Edit
-                      </Button>
-                      <Button variant="danger" aria-label={`Delete ${role.name}`} onPress={() => (remove.reset(), setDeleting(role))}>
-                        Delete
-                      </Button>
-                    </div>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       <ExplainPanel projectId={pid} roles={roles.data?.list ?? []} tables={tables.data?.list ?? []} />
       <ConfirmDialog

@@ -6,7 +6,8 @@ import { tableKeys } from '../../data/tables/keys.js';
 import type { Table } from '../../data/tables/queries.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { Button } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading } from '../../ui/feedback.js';
+import { DataTable } from '../../ui/DataTable.js';
+import { ErrorBanner, ListState } from '../../ui/feedback.js';
 import { ColumnForm } from './ColumnForm.js';
 import { COLUMN_TYPES, settingsSummary } from './column-types.js';
 
@@ -57,89 +58,71 @@ export function ColumnsEditor({ projectId, table, tables }: { projectId: string;
       </div>
       <ErrorBanner error={columns.error ?? move.error} />
       <p className="visually-hidden" role="status">{announce}</p>
-      {columns.isPending ? (
-        <Loading />
-      ) : columns.data?.length === 0 ? (
-        <Empty>No column yet: add the first one.</Empty>
-      ) : (
-        <table className="data-table" aria-labelledby="columns-heading">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Name</th>
-              <th scope="col">Label</th>
-              <th scope="col">Type</th>
-              <th scope="col">Settings</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+      <ListState pending={columns.isPending} items={columns.data} empty="No column yet: add the first one.">
+        <DataTable labelledBy="columns-heading" columns={['#', 'Name', 'Label', 'Type', 'Settings', <span className="visually-hidden">Actions</span>]}>
+          {columns.data?.map((column, index) => (
+            <tr
+              key={column.id}
+              draggable
+              className={dragged === column.id ? 'column-dragged' : undefined}
+              onDragStart={(event) => {
+                event.dataTransfer.effectAllowed = 'move';
+                event.dataTransfer.setData('text/plain', column.id);
+                setDragged(column.id);
+              }}
+              onDragEnd={() => setDragged(null)}
+              onDragOver={(event) => event.preventDefault()}
+              onDrop={(event) => {
+                event.preventDefault();
+                const moving = columns.data?.find((c) => c.id === event.dataTransfer.getData('text/plain'));
+                setDragged(null);
+                if (moving) moveTo(moving, index);
+              }}
+            >
+              <td className="muted">
+                <button
+                  type="button"
+                  className="btn btn-ghost column-move"
+                  data-move={column.id}
+                  aria-label={`Move ${column.name}, place ${index + 1} of ${columns.data?.length}`}
+                  aria-describedby="column-move-help"
+                  disabled={move.isPending}
+                  onKeyDown={(event) => {
+                    const to = { ArrowUp: index - 1, ArrowDown: index + 1, Home: 0, End: (columns.data?.length ?? 1) - 1 }[event.key];
+                    if (to === undefined) return;
+                    event.preventDefault();
+                    moveTo(column, to);
+                  }}
+                >
+                  <span aria-hidden="true">⠿</span> {index + 1}
+                </button>
+              </td>
+              <td>
+                <code>{column.name}</code>
+              </td>
+              <td>{column.label}</td>
+              <td>{COLUMN_TYPES[column.type].label}</td>
+              <td>
+                <ul className="setting-list" aria-label={`Settings of ${column.name}`}>
+                  {settingsSummary(column, tableName).map((part) => (
+                    <li key={part} className="badge">
+                      {part}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              <td className="actions">
+                <Button variant="ghost" aria-label={`Edit the column ${column.name}`} onPress={() => setEditing({ kind: 'edit', column })}>
+                  Edit
+                </Button>
+                <Button variant="ghost" aria-label={`Delete the column ${column.name}`} onPress={() => setEditing({ kind: 'delete', column })}>
+                  Delete
+                </Button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {columns.data?.map((column, index) => (
-              <tr
-                key={column.id}
-                draggable
-                className={dragged === column.id ? 'column-dragged' : undefined}
-                onDragStart={(event) => {
-                  event.dataTransfer.effectAllowed = 'move';
-                  event.dataTransfer.setData('text/plain', column.id);
-                  setDragged(column.id);
-                }}
-                onDragEnd={() => setDragged(null)}
-                onDragOver={(event) => event.preventDefault()}
-                onDrop={(event) => {
-                  event.preventDefault();
-                  const moving = columns.data?.find((c) => c.id === event.dataTransfer.getData('text/plain'));
-                  setDragged(null);
-                  if (moving) moveTo(moving, index);
-                }}
-              >
-                <td className="muted">
-                  <button
-                    type="button"
-                    className="btn btn-ghost column-move"
-                    data-move={column.id}
-                    aria-label={`Move ${column.name}, place ${index + 1} of ${columns.data?.length}`}
-                    aria-describedby="column-move-help"
-                    disabled={move.isPending}
-                    onKeyDown={(event) => {
-                      const to = { ArrowUp: index - 1, ArrowDown: index + 1, Home: 0, End: (columns.data?.length ?? 1) - 1 }[event.key];
-                      if (to === undefined) return;
-                      event.preventDefault();
-                      moveTo(column, to);
-                    }}
-                  >
-                    <span aria-hidden="true">⠿</span> {index + 1}
-                  </button>
-                </td>
-                <td>
-                  <code>{column.name}</code>
-                </td>
-                <td>{column.label}</td>
-                <td>{COLUMN_TYPES[column.type].label}</td>
-                <td>
-                  <ul className="setting-list" aria-label={`Settings of ${column.name}`}>
-                    {settingsSummary(column, tableName).map((part) => (
-                      <li key={part} className="badge">
-                        {part}
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-                <td className="actions">
-                  <Button variant="ghost" aria-label={`Edit the column ${column.name}`} onPress={() => setEditing({ kind: 'edit', column })}>
-                    Edit
-                  </Button>
-                  <Button variant="ghost" aria-label={`Delete the column ${column.name}`} onPress={() => setEditing({ kind: 'delete', column })}>
-                    Delete
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+          ))}
+        </DataTable>
+      </ListState>
       <p id="column-move-help" className="muted">
         To reorder, drag a row, or focus its handle and press the up or down arrow (Home, End: first, last).
       </p>

@@ -6,7 +6,8 @@ import { tableKeys } from '../../data/tables/keys.js';
 import { useTables, type Table } from '../../data/tables/queries.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { Button } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
+import { DataTable } from '../../ui/DataTable.js';
+import { ErrorBanner, ListState, PageHeader } from '../../ui/feedback.js';
 import { ColumnsEditor } from './ColumnsEditor.js';
 import { STATUS_OPTIONS, TableForm } from './TableForm.js';
 import './Tables.css';
@@ -42,54 +43,37 @@ export function TablesPage() {
         </Button>
       </PageHeader>
       <ErrorBanner error={tables.error} />
-      {tables.isPending ? (
-        <Loading />
-      ) : list.length === 0 ? (
-        <Empty>No table yet: create the first one with “New table”.</Empty>
-      ) : (
-        <table className="data-table tables-list" aria-label="Tables">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Description</th>
-              <th scope="col">New rows</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+      <ListState pending={tables.isPending} items={list} empty="No table yet: create the first one with “New table”.">
+        <DataTable className="tables-list" label="Tables" columns={['Name', 'Key', 'Description', 'New rows', <span className="visually-hidden">Actions</span>]}>
+          {list.map((table) => (
+            <tr key={table.id} className={table.id === selected?.id ? 'is-selected' : undefined}>
+              <td>
+                <Link to={{ search: `?table=${table.id}` }} aria-current={table.id === selected?.id ? 'true' : undefined} aria-label={`Columns of ${table.name}`}>
+                  {table.name}
+                </Link>
+              </td>
+              <td>
+                <code>{table.key}</code>
+              </td>
+              <td className="table-description">{table.description || <span className="muted">—</span>}</td>
+              <td>
+                <span className={`badge badge-${table.defaultStatus.toLowerCase()}`}>{statusLabel(table.defaultStatus)}</span>
+              </td>
+              <td className="actions">
+                <Link className="btn btn-ghost" to={table.id} aria-label={`Contents of ${table.name}`}>
+                  Contents
+                </Link>
+                <Button variant="ghost" aria-label={`Edit the table ${table.name}`} onPress={() => setEditing({ kind: 'edit', table })}>
+                  Edit
+                </Button>
+                <Button variant="ghost" aria-label={`Delete the table ${table.name}`} onPress={() => setEditing({ kind: 'delete', table })}>
+                  Delete
+                </Button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.map((table) => (
-              <tr key={table.id} className={table.id === selected?.id ? 'is-selected' : undefined}>
-                <td>
-                  <Link to={{ search: `?table=${table.id}` }} aria-current={table.id === selected?.id ? 'true' : undefined} aria-label={`Columns of ${table.name}`}>
-                    {table.name}
-                  </Link>
-                </td>
-                <td>
-                  <code>{table.key}</code>
-                </td>
-                <td className="table-description">{table.description || <span className="muted">—</span>}</td>
-                <td>
-                  <span className={`badge badge-${table.defaultStatus.toLowerCase()}`}>{statusLabel(table.defaultStatus)}</span>
-                </td>
-                <td className="actions">
-                  <Link className="btn btn-ghost" to={table.id} aria-label={`Contents of ${table.name}`}>
-                    Contents
-                  </Link>
-                  <Button variant="ghost" aria-label={`Edit the table ${table.name}`} onPress={() => setEditing({ kind: 'edit', table })}>
-                    Edit
-                  </Button>
-                  <Button variant="ghost" aria-label={`Delete the table ${table.name}`} onPress={() => setEditing({ kind: 'delete', table })}>
-                    Delete
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+          ))}
+        </DataTable>
+      </ListState>
       {selected && <ColumnsEditor key={selected.id} projectId={pid} table={selected} tables={list} />}
       {(editing?.kind === 'new' || editing?.kind === 'edit') && (
         <TableForm

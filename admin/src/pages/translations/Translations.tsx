@@ -7,7 +7,8 @@ import { useMyAccess } from '../../data/projects/access.js';
 import { translationKeys } from '../../data/translations/keys.js';
 import { useTranslations, type Translation } from '../../data/translations/queries.js';
 import { Button, CheckboxInput, TextInput } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
+import { DataTable } from '../../ui/DataTable.js';
+import { ErrorBanner, ListState, PageHeader } from '../../ui/feedback.js';
 import './Translations.css';
 
 type Cell = { key: string; locale: string; translation: Translation | undefined };
@@ -81,43 +82,27 @@ export function TranslationsPage() {
         </p>
       )}
       <ErrorBanner error={translations.error} />
-      {translations.isPending ? (
-        <Loading />
-      ) : keys.length === 0 ? (
-        <Empty>{onlyMissing ? 'No translation is missing.' : 'No translation yet.'}</Empty>
-      ) : (
+      <ListState pending={translations.isPending} items={keys} empty={onlyMissing ? 'No translation is missing.' : 'No translation yet.'}>
         <div className="translation-scroll">
-          <table className="data-table translation-grid" aria-label="Translations">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                {locales.map((l) => (
-                  <th scope="col" key={l}>
-                    {l}
-                  </th>
-                ))}
+          <DataTable className="translation-grid" label="Translations" columns={['Key', ...locales]}>
+            {keys.map((key) => (
+              <tr key={key}>
+                <th scope="row" className="mono">
+                  {key}
+                </th>
+                {locales.map((locale) => {
+                  const translation = byKey.get(key)!.get(locale);
+                  return (
+                    <td key={locale} className={translation ? undefined : 'translation-missing'}>
+                      <CellInput cell={{ key, locale, translation }} readOnly={!canWrite} onCommit={commit} />
+                    </td>
+                  );
+                })}
               </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr key={key}>
-                  <th scope="row" className="mono">
-                    {key}
-                  </th>
-                  {locales.map((locale) => {
-                    const translation = byKey.get(key)!.get(locale);
-                    return (
-                      <td key={locale} className={translation ? undefined : 'translation-missing'}>
-                        <CellInput cell={{ key, locale, translation }} readOnly={!canWrite} onCommit={commit} />
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
-      )}
+      </ListState>
     </>
   );
 }

@@ -8,7 +8,8 @@ import { variableKeys } from '../../data/variables/keys.js';
 import { useVariables, type Variable } from '../../data/variables/queries.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { Button, TextAreaInput, TextInput } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading, ModalDialog, PageHeader } from '../../ui/feedback.js';
+import { DataTable } from '../../ui/DataTable.js';
+import { ErrorBanner, ListState, ModalDialog, PageHeader } from '../../ui/feedback.js';
 import { parseJson, showJson } from './json.js';
 
 type Dialog = { kind: 'edit'; variable: Variable | null } | { kind: 'delete'; variable: Variable } | null;
@@ -38,47 +39,33 @@ export function VariablesPage() {
       </PageHeader>
       <p className="muted">Settings the project's applications read by key: any JSON value (a text in quotes, a number, true or false, a list, an object).</p>
       <ErrorBanner error={variables.error} />
-      {variables.isPending ? (
-        <Loading />
-      ) : variables.data?.list.length === 0 ? (
-        <Empty>No variable yet.</Empty>
-      ) : (
-        <table className="data-table ops-table" aria-label="Variables">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Value</th>
-              <th scope="col">Description</th>
-              {canWrite && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {variables.data?.list.map((v) => (
-              <tr key={v.id}>
-                <th scope="row" className="mono">
-                  {v.key}
-                </th>
+      <ListState pending={variables.isPending} items={variables.data?.list} empty="No variable yet.">
+        <DataTable className="ops-table" label="Variables" columns={['Key', 'Value', 'Description', canWrite && 'Actions']}>
+          {variables.data?.list.map((v) => (
+            <tr key={v.id}>
+              <th scope="row" className="mono">
+                {v.key}
+              </th>
+              <td>
+                <code>{preview(v.value)}</code>
+              </td>
+              <td>{v.description}</td>
+              {canWrite && (
                 <td>
-                  <code>{preview(v.value)}</code>
+                  <div className="ops-actions">
+                    <Button aria-label={`Edit ${v.key}`} onPress={() => setDialog({ kind: 'edit', variable: v })}>
+                      Edit
+                    </Button>
+                    <Button variant="danger" aria-label={`Delete ${v.key}`} onPress={() => (remove.reset(), setDialog({ kind: 'delete', variable: v }))}>
+                      Delete
+                    </Button>
+                  </div>
                 </td>
-                <td>{v.description}</td>
-                {canWrite && (
-                  <td>
-                    <div className="ops-actions">
-                      <Button aria-label={`Edit ${v.key}`} onPress={() => setDialog({ kind: 'edit', variable: v })}>
-                        Edit
-                      </Button>
-                      <Button variant="danger" aria-label={`Delete ${v.key}`} onPress={() => (remove.reset(), setDialog({ kind: 'delete', variable: v }))}>
-                        Delete
-                      </Button>
-                    </div>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+              )}
+            </tr>
+          ))}
+        </DataTable>
+      </ListState>
       {dialog?.kind === 'edit' && <VariableForm projectId={pid} variable={dialog.variable} onClose={close} />}
       <ConfirmDialog
         title={dialog?.kind === 'delete' ? `Delete “${dialog.variable.key}”?` : 'Delete'}

@@ -3,7 +3,8 @@ import { useApiMutation } from '../../data/api.js';
 import { webhookKeys } from '../../data/webhooks/keys.js';
 import { useDeliveries } from '../../data/webhooks/queries.js';
 import { Button } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading, Pager } from '../../ui/feedback.js';
+import { DataTable } from '../../ui/DataTable.js';
+import { ErrorBanner, ListState, Pager } from '../../ui/feedback.js';
 import { whenPrecise } from '../../ui/format.js';
 import type { Webhook } from './WebhookForm.js';
 
@@ -30,55 +31,35 @@ export function Deliveries({ projectId, webhook }: { projectId: string; webhook:
       <p role="status" className="muted ops-status">
         {retry.isSuccess && retry.data ? `Retried: attempt ${retry.data.attempt} answered ${retry.data.statusCode ?? 'nothing'}.` : ''}
       </p>
-      {deliveries.isPending ? (
-        <Loading />
-      ) : deliveries.data?.list.length === 0 ? (
-        <Empty>No delivery yet: one is made for each event this webhook receives.</Empty>
-      ) : (
-        <>
-          <table className="data-table ops-table" aria-label="Deliveries">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Event</th>
-                <th scope="col">Attempt</th>
-                <th scope="col">Status</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Error</th>
-                <th scope="col">Event id</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data?.list.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td className="ops-nowrap">{whenPrecise(delivery.createdAt)}</td>
-                  <td>
-                    <code>{delivery.type}</code>
-                  </td>
-                  <td>{delivery.attempt}</td>
-                  <td>
-                    <span className={`badge ${delivered(delivery.statusCode) ? 'badge-published' : 'badge-error'}`}>{delivery.statusCode ?? 'No response'}</span>
-                  </td>
-                  <td>{delivery.durationMs} ms</td>
-                  <td>{delivery.error ?? ''}</td>
-                  <td>
-                    <code title={delivery.eventId}>{delivery.eventId.slice(-12)}</code>
-                  </td>
-                  <td>
-                    <div className="ops-actions">
-                      <Button aria-label={`Retry attempt ${delivery.attempt} of ${delivery.type} at ${whenPrecise(delivery.createdAt)}`} isDisabled={retry.isPending} onPress={() => retry.mutate(delivery.id)}>
-                        Retry
-                      </Button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {deliveries.data && <Pager page={page} pages={deliveries.data.pagination.pages} total={deliveries.data.pagination.total} onPage={setPage} />}
-        </>
-      )}
+      <ListState pending={deliveries.isPending} items={deliveries.data?.list} empty="No delivery yet: one is made for each event this webhook receives.">
+        <DataTable className="ops-table" label="Deliveries" columns={['Time', 'Event', 'Attempt', 'Status', 'Duration', 'Error', 'Event id', 'Actions']}>
+          {deliveries.data?.list.map((delivery) => (
+            <tr key={delivery.id}>
+              <td className="ops-nowrap">{whenPrecise(delivery.createdAt)}</td>
+              <td>
+                <code>{delivery.type}</code>
+              </td>
+              <td>{delivery.attempt}</td>
+              <td>
+                <span className={`badge ${delivered(delivery.statusCode) ? 'badge-published' : 'badge-error'}`}>{delivery.statusCode ?? 'No response'}</span>
+              </td>
+              <td>{delivery.durationMs} ms</td>
+              <td>{delivery.error ?? ''}</td>
+              <td>
+                <code title={delivery.eventId}>{delivery.eventId.slice(-12)}</code>
+              </td>
+              <td>
+                <div className="ops-actions">
+                  <Button aria-label={`Retry attempt ${delivery.attempt} of ${delivery.type} at ${whenPrecise(delivery.createdAt)}`} isDisabled={retry.isPending} onPress={() => retry.mutate(delivery.id)}>
+                    Retry
+                  </Button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+        {deliveries.data && <Pager page={page} pages={deliveries.data.pagination.pages} total={deliveries.data.pagination.total} onPage={setPage} />}
+      </ListState>
     </section>
   );
 }

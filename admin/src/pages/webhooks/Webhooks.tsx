@@ -6,7 +6,8 @@ import { webhookKeys } from '../../data/webhooks/keys.js';
 import { useWebhooks } from '../../data/webhooks/queries.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { Button } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading, ModalDialog, PageHeader } from '../../ui/feedback.js';
+import { DataTable } from '../../ui/DataTable.js';
+import { ErrorBanner, ListState, ModalDialog, PageHeader } from '../../ui/feedback.js';
 import { Deliveries } from './Deliveries.js';
 import { when } from '../../ui/format.js';
 import { SecretDialog } from '../../ui/SecretDialog.js';
@@ -47,61 +48,44 @@ export function WebhooksPage() {
         </Button>
       </PageHeader>
       <ErrorBanner error={webhooks.error ?? update.error} />
-      {webhooks.isPending ? (
-        <Loading />
-      ) : webhooks.data?.list.length === 0 ? (
-        <Empty>No webhook yet.</Empty>
-      ) : (
-        <table className="data-table ops-table" aria-label="Webhooks">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">Tables</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
+      <ListState pending={webhooks.isPending} items={webhooks.data?.list} empty="No webhook yet.">
+        <DataTable className="ops-table" label="Webhooks" columns={['Name', 'URL', 'Events', 'Tables', 'Status', 'Created', 'Actions']}>
+          {webhooks.data?.list.map((webhook) => (
+            <tr key={webhook.id} className={webhook.id === selectedId ? 'ops-selected' : undefined}>
+              <th scope="row">{webhook.name}</th>
+              <td className="ops-path">
+                <code>{webhook.url}</code>
+              </td>
+              <td>{webhook.events.includes('*') ? 'All events' : webhook.events.join(', ')}</td>
+              <td>{webhook.tableIds.length === 0 ? <span className="muted">All</span> : webhook.tableIds.map(tableName).join(', ')}</td>
+              <td>
+                <span className={`badge ${webhook.active ? 'badge-published' : 'badge-archived'}`}>{webhook.active ? 'Active' : 'Inactive'}</span>
+                {webhook.disabledReason && <div className="muted">Disabled: {webhook.disabledReason}</div>}
+              </td>
+              <td>{when(webhook.createdAt)}</td>
+              <td>
+                <div className="ops-actions">
+                  <Button aria-label={`Deliveries of ${webhook.name}`} aria-pressed={webhook.id === selectedId} onPress={() => setSelectedId(webhook.id === selectedId ? null : webhook.id)}>
+                    Deliveries
+                  </Button>
+                  <Button aria-label={`Edit ${webhook.name}`} onPress={() => open({ kind: 'edit', webhook })}>
+                    Edit
+                  </Button>
+                  <Button aria-label={`${webhook.active ? 'Deactivate' : 'Activate'} ${webhook.name}`} isDisabled={update.isPending} onPress={() => update.mutate({ webhookId: webhook.id, active: !webhook.active })}>
+                    {webhook.active ? 'Deactivate' : 'Activate'}
+                  </Button>
+                  <Button aria-label={`Rotate secret of ${webhook.name}`} onPress={() => open({ kind: 'rotate', webhook })}>
+                    Rotate secret
+                  </Button>
+                  <Button variant="danger" aria-label={`Delete ${webhook.name}`} onPress={() => open({ kind: 'delete', webhook })}>
+                    Delete
+                  </Button>
+                </div>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {webhooks.data?.list.map((webhook) => (
-              <tr key={webhook.id} className={webhook.id === selectedId ? 'ops-selected' : undefined}>
-                <th scope="row">{webhook.name}</th>
-                <td className="ops-path">
-                  <code>{webhook.url}</code>
-                </td>
-                <td>{webhook.events.includes('*') ? 'All events' : webhook.events.join(', ')}</td>
-                <td>{webhook.tableIds.length === 0 ? <span className="muted">All</span> : webhook.tableIds.map(tableName).join(', ')}</td>
-                <td>
-                  <span className={`badge ${webhook.active ? 'badge-published' : 'badge-archived'}`}>{webhook.active ? 'Active' : 'Inactive'}</span>
-                  {webhook.disabledReason && <div className="muted">Disabled: {webhook.disabledReason}</div>}
-                </td>
-                <td>{when(webhook.createdAt)}</td>
-                <td>
-                  <div className="ops-actions">
-                    <Button aria-label={`Deliveries of ${webhook.name}`} aria-pressed={webhook.id === selectedId} onPress={() => setSelectedId(webhook.id === selectedId ? null : webhook.id)}>
-                      Deliveries
-                    </Button>
-                    <Button aria-label={`Edit ${webhook.name}`} onPress={() => open({ kind: 'edit', webhook })}>
-                      Edit
-                    </Button>
-                    <Button aria-label={`${webhook.active ? 'Deactivate' : 'Activate'} ${webhook.name}`} isDisabled={update.isPending} onPress={() => update.mutate({ webhookId: webhook.id, active: !webhook.active })}>
-                      {webhook.active ? 'Deactivate' : 'Activate'}
-                    </Button>
-                    <Button aria-label={`Rotate secret of ${webhook.name}`} onPress={() => open({ kind: 'rotate', webhook })}>
-                      Rotate secret
-                    </Button>
-                    <Button variant="danger" aria-label={`Delete ${webhook.name}`} onPress={() => open({ kind: 'delete', webhook })}>
-                      Delete
-                    </Button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+          ))}
+        </DataTable>
+      </ListState>
 
       {selected && <Deliveries key={selected.id} projectId={pid} webhook={selected} />}
 

@@ -6,7 +6,7 @@ import { fieldErrors } from '../../data/errors.js';
 import { workspaceKeys } from '../../data/workspaces/keys.js';
 import { useWorkspaces } from '../../data/workspaces/queries.js';
 import { Button, TextInput } from '../../ui/controls.js';
-import { Empty, ErrorBanner, Loading, PageHeader } from '../../ui/feedback.js';
+import { ErrorBanner, ListState, PageHeader } from '../../ui/feedback.js';
 
 /** The signed-in account's workspaces, and a new one. */
 export function WorkspacesPage() {
@@ -18,11 +18,7 @@ export function WorkspacesPage() {
     <>
       <PageHeader title="Workspaces" />
       <ErrorBanner error={workspaces.error} />
-      {workspaces.isPending ? (
-        <Loading />
-      ) : workspaces.data?.list.length === 0 ? (
-        <Empty>No workspace yet: create the first one below.</Empty>
-      ) : (
+      <ListState pending={workspaces.isPending} items={workspaces.data?.list} empty="No workspace yet: create the first one below.">
         <ul className="cards">
           {workspaces.data?.list.map((workspace) => (
             <li key={workspace.id} className="card">
@@ -31,7 +27,7 @@ export function WorkspacesPage() {
             </li>
           ))}
         </ul>
-      )}
+      </ListState>
       <Form
         className="inline-form"
         validationBehavior="aria"
