@@ -56,10 +56,11 @@ function readsBetween(reads: readonly Read[], from: number, to: number): number[
  * windows (each at least as long as the longest stretch); undefined when there is none to cut from.
  */
 export function noiseBand(quiet: readonly Window[], reads: readonly Read[], lengths: readonly number[], draws = 1000, seed = 1): NoiseBand | undefined {
-  const sorted = [...reads].sort((a, b) => a[0] - b[0]);
+  if (lengths.length === 0) return undefined;
   const longest = Math.max(...lengths);
   const usable = quiet.filter((w) => w.to - w.from >= longest);
-  if (usable.length === 0 || lengths.length === 0) return undefined;
+  if (usable.length === 0) return undefined;
+  const sorted = [...reads].sort((a, b) => a[0] - b[0]);
   const next = random(seed);
   const p99s: number[] = [];
   for (let draw = 0; draw < draws; draw++) {
